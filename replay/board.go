@@ -1,0 +1,508 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Cell-state bits.
+const (
+	lightTile uint8 = 1 << Light
+	darkTile  uint8 = 1 << Dark
+	tileBits        = lightTile | darkTile
+	blocked   uint8 = 4 // under a bridge (R4.5)
+	wall      uint8 = 8 // not on the board
+)
+
+// group is a maximal set of same-colour tiles connected orthogonally. Groups never grow
+// beyond 4 tiles (R3.1), so their cells fit in a fixed array; a group merged into another
+// keeps its id in the component union-find, with size 0.
+type group struct {
+	cells  [4]Cell
+	size   int8
+	colour Colour
+}
+
+// tally is what the engine counts per colour, kept up to date by every turn.
+type tally struct {
+	score, islands, sandbanks, bridges, tiles int
+}
+
+// placedBridge is a bridge on the board.
+type placedBridge struct {
+	a, b   Cell
+	colour Colour
+}
+
+// board is the position: tiles, groups, bridges, blocked cells and the components of R6.
+type board struct {
+	size    int
+	state   [numCells]uint8
+	gid     [numCells]int16 // the group of the tile on the cell (valid where a tile is)
+	partner [numCells]Cell  // the other end of the bridge whose end is on the cell, or NoCell
+	groups  []group
+	parent  []int16 // union-find over group ids: the components of R6
+	islands []int16 // islands in the component, kept at its root
+	bridges []placedBridge
+	tally   [2]tally
+}
+
+func (b *board) reset(size int) {
+	b.size = size
+	for i := range b.state {
+		b.state[i] = wall
+	}
+	clear(b.partner[:])
+	for r := 0; r < size; r++ {
+		row := (r+margin)*stride + margin
+		clear(b.state[row : row+size])
+	}
+	b.groups = b.groups[:0]
+	b.parent = b.parent[:0]
+	b.islands = b.islands[:0]
+	b.bridges = b.bridges[:0]
+	b.tally = [2]tally{}
+}
+
+// clone returns a deep copy.
+func (b *board) clone() board {
+	c := *b
+	c.groups = append([]group(nil), b.groups...)
+	c.parent = append([]int16(nil), b.parent...)
+	c.islands = append([]int16(nil), b.islands...)
+	c.bridges = append([]placedBridge(nil), b.bridges...)
+	return c
+}
+
+// find returns the root of the component of group g.
+func (b *board) find(g int16) int16 {
+	for b.parent[g] != g {
+		b.parent[g] = b.parent[b.parent[g]]
+		g = b.parent[g]
+	}
+	return g
+}
+
+// union joins the components of groups g and h (same colour) and updates the score:
+// components of k1 and k2 islands scoring T(k1)+T(k2) become one scoring T(k1+k2),
+// a gain of k1·k2.
+func (b *board) union(c Colour, g, h int16) {
+	rg, rh := b.find(g), b.find(h)
+	if rg == rh {
+		return
+	}
+	b.tally[c].score += int(b.islands[rg]) * int(b.islands[rh])
+	b.parent[rh] = rg
+	b.islands[rg] += b.islands[rh]
+}
+
+// newGroup allocates a group id.
+func (b *board) newGroup(c Colour) int16 {
+	id := int16(len(b.groups))
+	b.groups = append(b.groups, group{colour: c})
+	b.parent = append(b.parent, id)
+	b.islands = append(b.islands, 0)
+	return id
+}
+
+// newGroupPlan is one group as it will be after a tile turn.
+type newGroupPlan struct {
+	cells [4]Cell
+	size  int
+	olds  [8]int16 // the groups it merges
+	nold  int
+}
+
+func (p *newGroupPlan) has(c Cell) bool {
+	for _, x := range p.cells[:p.size] {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// tilePlan is the outcome of checking a tile turn: the one or two groups that the new
+// tiles belong to afterwards.
+type tilePlan struct {
+	g [2]newGroupPlan
+	n int
+}
+
+// errIllegal is returned by the checks when no explanation is wanted (mobility, pass tests).
+var errIllegal = &RuleError{Message: "illegal"}
+
+// checkTiles decides whether colour c may place tiles on x and y (y may be NoCell to test a
+// single tile) under R3, R3.1 and R3.2, and fills p with the resulting groups. Both cells
+// must be on the board and distinct. Nothing is changed. With explain false a failure is
+// errIllegal, so that the many tests of mobility and passing allocate nothing.
+func (b *board) checkTiles(c Colour, x, y Cell, p *tilePlan, explain bool) *RuleError {
+	for _, t := range [2]Cell{x, y} {
+		if t == NoCell {
+			continue
+		}
+		if s := b.state[t]; s != 0 {
+			if !explain {
+				return errIllegal
+			}
+			if s&tileBits != 0 {
+				return &RuleError{Rule: RuleTile, Message: fmt.Sprintf("cell %s is not empty: it holds a %s tile", t, colourOf(s))}
+			}
+			return &RuleError{Rule: RuleTile, Message: fmt.Sprintf("cell %s is blocked by a bridge", t)}
+		}
+	}
+	bit := c.bit()
+	var ox, oy [4]int16
+	nx, ny := b.neighbourGroups(bit, x, &ox), 0
+	if y != NoCell {
+		ny = b.neighbourGroups(bit, y, &oy)
+	}
+	merged := y != NoCell && isOrthogonal(x, y)
+	for i := 0; i < nx && !merged; i++ {
+		for j := 0; j < ny; j++ {
+			if ox[i] == oy[j] {
+				merged = true
+				break
+			}
+		}
+	}
+	if merged {
+		p.n = 1
+		if err := b.planGroup(&p.g[0], x, y, ox[:nx], oy[:ny], explain); err != nil {
+			return err
+		}
+	} else {
+		p.n = 1
+		if err := b.planGroup(&p.g[0], x, NoCell, ox[:nx], nil, explain); err != nil {
+			return err
+		}
+		if y != NoCell {
+			p.n = 2
+			if err := b.planGroup(&p.g[1], y, NoCell, oy[:ny], nil, explain); err != nil {
+				return err
+			}
+		}
+	}
+	return b.checkDistance(c, x, y, p, explain)
+}
+
+// neighbourGroups collects the distinct groups of colour bit orthogonally next to x.
+func (b *board) neighbourGroups(bit uint8, x Cell, out *[4]int16) int {
+	n := 0
+outer:
+	for _, d := range orthogonal {
+		q := Cell(int(x) + d)
+		if b.state[q]&bit == 0 {
+			continue
+		}
+		id := b.gid[q]
+		for _, o := range out[:n] {
+			if o == id {
+				continue outer
+			}
+		}
+		out[n] = id
+		n++
+	}
+	return n
+}
+
+// planGroup builds the group made of the new tiles x (and y) and the old groups it touches,
+// failing with R3.1 when it would be larger than 4.
+func (b *board) planGroup(g *newGroupPlan, x, y Cell, ox, oy []int16, explain bool) *RuleError {
+	g.nold = 0
+	size := 1
+	if y != NoCell {
+		size = 2
+	}
+	for _, list := range [2][]int16{ox, oy} {
+	next:
+		for _, id := range list {
+			for _, o := range g.olds[:g.nold] {
+				if o == id {
+					continue next
+				}
+			}
+			g.olds[g.nold] = id
+			g.nold++
+			size += int(b.groups[id].size)
+		}
+	}
+	if size > 4 {
+		if !explain {
+			return errIllegal
+		}
+		where := x.String()
+		if y != NoCell {
+			where = x.String() + " and " + y.String()
+		}
+		return &RuleError{Rule: RuleSize, Message: fmt.Sprintf("tiles on %s would make a group of %d tiles (at most 4)", where, size)}
+	}
+	g.size = 0
+	g.cells[g.size] = x
+	g.size++
+	if y != NoCell {
+		g.cells[g.size] = y
+		g.size++
+	}
+	for _, id := range g.olds[:g.nold] {
+		grp := &b.groups[id]
+		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+	}
+	return nil
+}
+
+// checkDistance applies R3.2 to the planned groups: an island touches no other tile of its
+// colour, not even diagonally. Only the groups the turn changes can break it, and tiles
+// of one colour next to each other orthogonally are in one group, so looking at the
+// diagonal neighbours of the planned groups' cells is enough.
+func (b *board) checkDistance(c Colour, x, y Cell, p *tilePlan, explain bool) *RuleError {
+	bit := c.bit()
+	for gi := 0; gi < p.n; gi++ {
+		g := &p.g[gi]
+		var other *newGroupPlan
+		if p.n == 2 {
+			other = &p.g[1-gi]
+		}
+		for _, cell := range g.cells[:g.size] {
+			for _, d := range diagonal {
+				q := Cell(int(cell) + d)
+				if b.state[q]&bit == 0 && q != x && q != y {
+					continue
+				}
+				if g.has(q) {
+					continue
+				}
+				var qsize int
+				var qcells []Cell
+				if other != nil && other.has(q) {
+					qsize, qcells = other.size, other.cells[:other.size]
+				} else {
+					grp := &b.groups[b.gid[q]]
+					qsize, qcells = int(grp.size), grp.cells[:grp.size]
+				}
+				if g.size < 4 && qsize < 4 {
+					continue
+				}
+				if !explain {
+					return errIllegal
+				}
+				return &RuleError{Rule: RuleDistance, Message: distanceMessage(c, x, y, cell, g.cells[:g.size], q, qcells)}
+			}
+		}
+	}
+	return nil
+}
+
+func distanceMessage(c Colour, x, y, cell Cell, gcells []Cell, q Cell, qcells []Cell) string {
+	if len(gcells) == 4 {
+		return fmt.Sprintf("the %s island %s made by this turn touches the %s tile on %s diagonally", c, cellList(gcells), c, q)
+	}
+	if cell == x || cell == y {
+		return fmt.Sprintf("tile on %s touches %s island %s diagonally", cell, c, cellList(qcells))
+	}
+	return fmt.Sprintf("tile on %s joins the %s sandbank %s, which touches %s island %s diagonally", x, c, cellList(gcells), c, cellList(qcells))
+}
+
+func cellList(cells []Cell) string {
+	s := make([]string, len(cells))
+	for i, c := range cells {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func colourOf(s uint8) Colour {
+	if s&darkTile != 0 {
+		return Dark
+	}
+	return Light
+}
+
+// applyTiles places the tiles of a checked plan and updates groups, components and tallies.
+func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
+	bit := c.bit()
+	b.state[x] |= bit
+	t := &b.tally[c]
+	t.tiles++
+	if y != NoCell {
+		b.state[y] |= bit
+		t.tiles++
+	}
+	for gi := 0; gi < p.n; gi++ {
+		g := &p.g[gi]
+		var id int16
+		if g.nold == 0 {
+			id = b.newGroup(c)
+		} else {
+			id = g.olds[0]
+			for _, o := range g.olds[1:g.nold] {
+				b.union(c, id, o)
+				b.groups[o].size = 0
+			}
+		}
+		grp := &b.groups[id]
+		grp.cells = g.cells
+		grp.size = int8(g.size)
+		for _, cell := range g.cells[:g.size] {
+			b.gid[cell] = id
+		}
+		t.sandbanks -= g.nold
+		if g.size < 4 {
+			t.sandbanks++
+			continue
+		}
+		t.islands++
+		r := b.find(id)
+		t.score += int(b.islands[r]) + 1 // T(k+1) - T(k)
+		b.islands[r]++
+	}
+}
+
+// checkBridge decides whether colour c may build a bridge between x and y, which must be on
+// the board and a jump apart: both ends the mover's tiles (R4), water under it (R4.2), no
+// end already used (R4.3), no crossing or touching another bridge (R4.4).
+func (b *board) checkBridge(c Colour, x, y Cell, explain bool) *RuleError {
+	bit := c.bit()
+	for _, t := range [2]Cell{x, y} {
+		if s := b.state[t]; s&bit == 0 {
+			if !explain {
+				return errIllegal
+			}
+			what := "is empty"
+			if s&tileBits != 0 {
+				what = "holds a " + colourOf(s).String() + " tile"
+			} else if s&blocked != 0 {
+				what = "is blocked by a bridge"
+			}
+			return &RuleError{Rule: RuleBridge, Message: fmt.Sprintf("bridge %s-%s: cell %s %s, not a %s tile", x, y, t, what, c)}
+		}
+	}
+	w1, w2 := Water(x, y)
+	for _, w := range [2]Cell{w1, w2} {
+		if w != NoCell && b.state[w]&tileBits != 0 {
+			if !explain {
+				return errIllegal
+			}
+			return &RuleError{Rule: RuleWater, Message: fmt.Sprintf("bridge %s-%s passes over the %s tile on %s", x, y, colourOf(b.state[w]), w)}
+		}
+	}
+	for _, t := range [2]Cell{x, y} {
+		if p := b.partner[t]; p != NoCell {
+			if !explain {
+				return errIllegal
+			}
+			return &RuleError{Rule: RuleOneEnd, Message: fmt.Sprintf("bridge %s-%s: the tile on %s already carries the bridge %s-%s", x, y, t, t, p)}
+		}
+	}
+	if p, q, ok := b.crossing(x, y); ok {
+		if !explain {
+			return errIllegal
+		}
+		return &RuleError{Rule: RuleCrossing, Message: fmt.Sprintf("bridge %s-%s crosses or touches the bridge %s-%s", x, y, p, q)}
+	}
+	return nil
+}
+
+// crossing finds a bridge whose segment touches the segment x–y. Two segments that touch
+// have overlapping bounding boxes, and a bridge's ends lie within two cells of any point
+// of its segment, so only bridge ends within two cells of x–y's bounding box can matter:
+// at most a 7×7 window, looked up through the per-cell bridge index.
+func (b *board) crossing(x, y Cell) (Cell, Cell, bool) {
+	x0, y0 := int(x)%stride, int(x)/stride
+	x1, y1 := int(y)%stride, int(y)/stride
+	lox, hix := min(x0, x1)-2, max(x0, x1)+2
+	loy, hiy := min(y0, y1)-2, max(y0, y1)+2
+	for row := loy; row <= hiy; row++ {
+		for col := lox; col <= hix; col++ {
+			p := Cell(row*stride + col)
+			q := b.partner[p]
+			if q == NoCell {
+				continue
+			}
+			px, py := col, row
+			qx, qy := int(q)%stride, int(q)/stride
+			if segmentsTouch(x0, y0, x1, y1, px, py, qx, qy) {
+				return p, q, true
+			}
+		}
+	}
+	return NoCell, NoCell, false
+}
+
+// segmentsTouch reports whether the closed segments a–b and c–d share a point.
+func segmentsTouch(ax, ay, bx, by, cx, cy, dx, dy int) bool {
+	o1 := orient(ax, ay, bx, by, cx, cy)
+	o2 := orient(ax, ay, bx, by, dx, dy)
+	o3 := orient(cx, cy, dx, dy, ax, ay)
+	o4 := orient(cx, cy, dx, dy, bx, by)
+	if o1*o2 < 0 && o3*o4 < 0 {
+		return true
+	}
+	return o1 == 0 && within(ax, ay, bx, by, cx, cy) ||
+		o2 == 0 && within(ax, ay, bx, by, dx, dy) ||
+		o3 == 0 && within(cx, cy, dx, dy, ax, ay) ||
+		o4 == 0 && within(cx, cy, dx, dy, bx, by)
+}
+
+// orient is the sign of the turn a→b→c: 1 left, -1 right, 0 collinear.
+func orient(ax, ay, bx, by, cx, cy int) int {
+	v := (bx-ax)*(cy-ay) - (by-ay)*(cx-ax)
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// within reports whether c, collinear with a–b, lies in a–b's bounding box.
+func within(ax, ay, bx, by, cx, cy int) bool {
+	return min(ax, bx) <= cx && cx <= max(ax, bx) && min(ay, by) <= cy && cy <= max(ay, by)
+}
+
+// applyBridge builds a checked bridge: blocks the water, indexes the ends, joins the components.
+func (b *board) applyBridge(c Colour, x, y Cell) {
+	w1, w2 := Water(x, y)
+	b.state[w1] |= blocked
+	if w2 != NoCell {
+		b.state[w2] |= blocked
+	}
+	b.partner[x], b.partner[y] = y, x
+	b.bridges = append(b.bridges, placedBridge{x, y, c})
+	b.tally[c].bridges++
+	b.union(c, b.gid[x], b.gid[y])
+}
+
+// canPlaceTwo reports whether some pair of cells takes two tiles of colour c legally (R5.1).
+// Two tiles legal together are each legal alone (adding tiles never repairs a violation), so
+// only pairs of singly legal cells are tried; far-apart pairs succeed at once, so the test
+// is quadratic only on nearly full boards where few cells are left.
+func (b *board) canPlaceTwo(c Colour) bool {
+	var buf [MaxSize * MaxSize]Cell
+	cells := b.appendLegalCells(buf[:0], c)
+	var p tilePlan
+	for i := 0; i < len(cells); i++ {
+		for j := i + 1; j < len(cells); j++ {
+			if b.checkTiles(c, cells[i], cells[j], &p, false) == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendLegalCells appends the empty, unblocked cells where one tile of colour c is legal.
+func (b *board) appendLegalCells(dst []Cell, c Colour) []Cell {
+	var p tilePlan
+	for r := 0; r < b.size; r++ {
+		row := (r+margin)*stride + margin
+		for i := row; i < row+b.size; i++ {
+			if b.state[i] == 0 && b.checkTiles(c, Cell(i), NoCell, &p, false) == nil {
+				dst = append(dst, Cell(i))
+			}
+		}
+	}
+	return dst
+}

@@ -1,0 +1,10 @@
+// Package replay is the Ponte del Diavolo rules engine: the board, the moves and their
+// notation, the legality of every turn as RULES.md defines it (R1 … R9), scoring and
+// tie-breaks, and the check of a record's claims against the replay.
+//
+// The engine is built for replaying large archives: a Game is reused across games with
+// Reset, every turn's legality is decided by looking only at the cells around the move
+// (group ids per cell are kept incrementally, bridges are indexed by their end cells), and
+// nothing is allocated on a legal turn. Only a pass needs the whole board, to decide whether
+// the player could still have placed two tiles (R5.1).
+package replay
