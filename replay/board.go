@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -40,6 +41,7 @@ type board struct {
 	state   [numCells]uint8
 	gid     [numCells]int16 // the group of the tile on the cell (valid where a tile is)
 	partner [numCells]Cell  // the other end of the bridge whose end is on the cell, or NoCell
+	ends    [numCells / stride]uint32 // per row, a bit for each cell that carries a bridge end
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
 	islands []int16 // islands in the component, kept at its root
@@ -48,15 +50,27 @@ type board struct {
 }
 
 func (b *board) reset(size int) {
-	b.size = size
-	for i := range b.state {
-		b.state[i] = wall
+	if size == b.size && b.state[0] == wall {
+		// Same board: empty the cells and the bridge ends the last game used.
+		for r := 0; r < size; r++ {
+			row := (r+margin)*stride + margin
+			clear(b.state[row : row+size])
+		}
+		for _, br := range b.bridges {
+			b.partner[br.a], b.partner[br.b] = NoCell, NoCell
+		}
+	} else {
+		b.size = size
+		for i := range b.state {
+			b.state[i] = wall
+		}
+		clear(b.partner[:])
+		for r := 0; r < size; r++ {
+			row := (r+margin)*stride + margin
+			clear(b.state[row : row+size])
+		}
 	}
-	clear(b.partner[:])
-	for r := 0; r < size; r++ {
-		row := (r+margin)*stride + margin
-		clear(b.state[row : row+size])
-	}
+	clear(b.ends[:])
 	b.groups = b.groups[:0]
 	b.parent = b.parent[:0]
 	b.islands = b.islands[:0]
@@ -407,22 +421,24 @@ func (b *board) checkBridge(c Colour, x, y Cell, explain bool) *RuleError {
 // crossing finds a bridge whose segment touches the segment x–y. Two segments that touch
 // have overlapping bounding boxes, and a bridge's ends lie within two cells of any point
 // of its segment, so only bridge ends within two cells of x–y's bounding box can matter:
-// at most a 7×7 window, looked up through the per-cell bridge index.
+// at most a 7×7 window, whose rows are scanned a machine word at a time through the
+// per-row bitmaps of bridge ends.
 func (b *board) crossing(x, y Cell) (Cell, Cell, bool) {
 	x0, y0 := int(x)%stride, int(x)/stride
 	x1, y1 := int(y)%stride, int(y)/stride
 	lox, hix := min(x0, x1)-2, max(x0, x1)+2
 	loy, hiy := min(y0, y1)-2, max(y0, y1)+2
+	window := uint32(1)<<(hix+1) - uint32(1)<<lox
 	for row := loy; row <= hiy; row++ {
-		for col := lox; col <= hix; col++ {
+		for m := b.ends[row] & window; m != 0; m &= m - 1 {
+			col := bits.TrailingZeros32(m)
 			p := Cell(row*stride + col)
 			q := b.partner[p]
-			if q == NoCell {
-				continue
-			}
-			px, py := col, row
 			qx, qy := int(q)%stride, int(q)/stride
-			if segmentsTouch(x0, y0, x1, y1, px, py, qx, qy) {
+			if max(col, qx) < lox+2 || min(col, qx) > hix-2 || max(row, qy) < loy+2 || min(row, qy) > hiy-2 {
+				continue // the bounding boxes do not overlap
+			}
+			if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {
 				return p, q, true
 			}
 		}
@@ -470,6 +486,8 @@ func (b *board) applyBridge(c Colour, x, y Cell) {
 		b.state[w2] |= blocked
 	}
 	b.partner[x], b.partner[y] = y, x
+	b.ends[int(x)/stride] |= 1 << (int(x) % stride)
+	b.ends[int(y)/stride] |= 1 << (int(y) % stride)
 	b.bridges = append(b.bridges, placedBridge{x, y, c})
 	b.tally[c].bridges++
 	b.union(c, b.gid[x], b.gid[y])
