@@ -39,8 +39,8 @@ type placedBridge struct {
 type board struct {
 	size    int
 	state   [numCells]uint8
-	gid     [numCells]int16 // the group of the tile on the cell (valid where a tile is)
-	partner [numCells]Cell  // the other end of the bridge whose end is on the cell, or NoCell
+	gid     [numCells]int16           // the group of the tile on the cell (valid where a tile is)
+	partner [numCells]Cell            // the other end of the bridge whose end is on the cell, or NoCell
 	ends    [numCells / stride]uint32 // per row, a bit for each cell that carries a bridge end
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
