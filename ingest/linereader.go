@@ -1,0 +1,141 @@
+package ingest
+
+import (
+	"bytes"
+	"io"
+)
+
+// lineReader splits a stream into lines without copying them: a line is a
+// slice of the buffer, valid until the next call of next. It drops the line
+// end (\n, and any \r before it) and a UTF-8 byte order mark at the start of
+// the stream, counts lines, and cuts lines longer than MaxLineLength.
+type lineReader struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int   // unread bytes are buf[pos:end]
+	err      error // sticky error of r (io.EOF at the end)
+	num      int   // number of the line last returned
+	line     []byte
+	long     bool // the line last returned was cut at MaxLineLength
+	skipping bool // discarding the rest of a cut line
+	pushed   bool // next returns line again
+	started  bool
+}
+
+// The buffer starts small, for the many small inputs, and grows to
+// fullBuffer as the input goes on (and beyond for long lines).
+const (
+	smallBuffer = 4 << 10
+	fullBuffer  = 64 << 10
+)
+
+func (lr *lineReader) reset(r io.Reader) {
+	*lr = lineReader{r: r, buf: lr.buf}
+}
+
+// fill reads more bytes into the buffer, moving or growing it if needed.
+func (lr *lineReader) fill() {
+	if lr.pos > 0 && lr.pos == lr.end {
+		lr.pos, lr.end = 0, 0
+	}
+	if lr.buf == nil {
+		lr.buf = make([]byte, smallBuffer)
+	} else if lr.end == len(lr.buf) || len(lr.buf) < fullBuffer {
+		if lr.pos > 0 && len(lr.buf) >= fullBuffer {
+			lr.end = copy(lr.buf, lr.buf[lr.pos:lr.end])
+			lr.pos = 0
+		} else {
+			nb := make([]byte, 2*len(lr.buf))
+			lr.end = copy(nb, lr.buf[lr.pos:lr.end])
+			lr.pos = 0
+			lr.buf = nb
+		}
+	}
+	for range 100 {
+		n, err := lr.r.Read(lr.buf[lr.end:])
+		lr.end += n
+		if err != nil {
+			lr.err = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	lr.err = io.ErrNoProgress
+}
+
+// peek returns at least n unread bytes, or fewer at the end of the input.
+func (lr *lineReader) peek(n int) []byte {
+	for lr.end-lr.pos < n && lr.err == nil {
+		lr.fill()
+	}
+	return lr.buf[lr.pos:lr.end]
+}
+
+// next returns the next line; ok is false at the end of the input or on a
+// read error (lr.err tells which).
+func (lr *lineReader) next() (line []byte, ok bool) {
+	if lr.pushed {
+		lr.pushed = false
+		return lr.line, true
+	}
+	for {
+		i := bytes.IndexByte(lr.buf[lr.pos:lr.end], '\n')
+		if lr.skipping {
+			if i >= 0 {
+				lr.pos += i + 1
+				lr.skipping = false
+				continue
+			}
+			lr.pos = lr.end
+			if lr.err != nil {
+				lr.skipping = false
+				return nil, false
+			}
+			lr.fill()
+			continue
+		}
+		if i >= 0 {
+			line = lr.buf[lr.pos : lr.pos+i]
+			lr.pos += i + 1
+			if len(line) > MaxLineLength {
+				return lr.finish(line[:MaxLineLength], true), true
+			}
+			return lr.finish(line, false), true
+		}
+		if lr.end-lr.pos > MaxLineLength {
+			line = lr.buf[lr.pos : lr.pos+MaxLineLength]
+			lr.pos += MaxLineLength
+			lr.skipping = true
+			return lr.finish(line, true), true
+		}
+		if lr.err != nil {
+			if lr.pos < lr.end && lr.err == io.EOF {
+				line = lr.buf[lr.pos:lr.end]
+				lr.pos = lr.end
+				return lr.finish(line, false), true
+			}
+			return nil, false
+		}
+		lr.fill()
+	}
+}
+
+func (lr *lineReader) finish(line []byte, long bool) []byte {
+	lr.num++
+	if !lr.started {
+		lr.started = true
+		line = bytes.TrimPrefix(line, bom)
+	}
+	for len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	lr.line, lr.long = line, long
+	return line
+}
+
+// unread makes next return the line last returned once more.
+func (lr *lineReader) unread() { lr.pushed = true }
+
+var bom = []byte("\xef\xbb\xbf")

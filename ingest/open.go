@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Open reads the records of every path, in order, and calls fn for each
+// record, with a nil error for a record read well or a [*ParseError] for a
+// record that could not be read (the record then holds what was read of it).
+// Records are streamed one at a time: memory stays flat whatever the size of
+// the inputs.
+//
+// A path is a file, "-" for standard input, or a directory, walked
+// recursively in lexical order, skipping hidden files and directories (a
+// name starting with '.') and README* files. Files may be compressed with
+// gzip or zstd, or be zip archives (read entry by entry in name order, the
+// entries named "archive.zip/entry"); the compression is detected from the
+// magic bytes, the record format from the content, whatever the name.
+//
+// Before reading anything, Open checks that every path exists: if one does
+// not, it returns a [*PathError] (Op "open") and calls fn for nothing. A file
+// that cannot be read as a whole later (unreadable, corrupt compressed data,
+// content in no known format) is reported by calling fn with a nil record and
+// a *PathError, and Open goes on with the next file.
+//
+// If fn returns an error, Open stops and returns it.
+func Open(paths []string, fn func(*Record, error) error) error {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			return newPathError("open", p, err)
+		}
+	}
+	for _, p := range paths {
+		var err error
+		if p == "-" {
+			err = readStream(os.Stdin, "-", fn)
+		} else {
+			err = openPath(p, fn)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openPath reads a file or walks a directory.
+func openPath(path string, fn func(*Record, error) error) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fn(nil, newPathError("open", path, err))
+	}
+	if !info.IsDir() {
+		return openFile(path, fn)
+	}
+	root := path
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if e := fn(nil, newPathError("open", p, err)); e != nil {
+				return e
+			}
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if p != root && skipName(d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// Follow links to files, not to directories (no loops).
+			fi, err := os.Stat(p)
+			if err != nil {
+				return fn(nil, newPathError("open", p, err))
+			}
+			if !fi.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		return openFile(p, fn)
+	})
+}
+
+// skipName reports whether a file or directory met in a directory walk is
+// skipped: hidden ones, README* and the __MACOSX folder of zip archives.
+func skipName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "README") || name == "__MACOSX"
+}
+
+// openFile reads one file, a zip archive or a stream.
+func openFile(path string, fn func(*Record, error) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fn(nil, newPathError("open", path, err))
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	n, _ := f.ReadAt(magic, 0)
+	if bytes.HasPrefix(magic[:n], []byte("PK\x03\x04")) || bytes.HasPrefix(magic[:n], []byte("PK\x05\x06")) {
+		info, err := f.Stat()
+		if err != nil {
+			return fn(nil, newPathError("read", path, err))
+		}
+		return readZip(f, info.Size(), path, fn)
+	}
+	return readStream(f, path, fn)
+}
+
+// readZip reads the entries of a zip archive.
+func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
+	zr, err := zip.NewReader(ra, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return fn(nil, newPathError("read", path, err))
+	}
+	files := slices.Clone(zr.File)
+	slices.SortStableFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	for _, zf := range files {
+		if zf.FileInfo().IsDir() || skipZipEntry(zf.Name) {
+			continue
+		}
+		name := path + "/" + zf.Name
+		rc, err := zf.Open()
+		if err != nil {
+			if e := fn(nil, newPathError("read", name, err)); e != nil {
+				return e
+			}
+			continue
+		}
+		err = readStream(rc, name, fn)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func skipZipEntry(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if part != "" && skipName(part) {
+			return true
+		}
+	}
+	return false
+}
+
+// readStream reads the records of one stream and passes them to fn.
+func readStream(r io.Reader, name string, fn func(*Record, error) error) error {
+	rd := NewReader(r, name)
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				return fn(nil, newPathError("read", name, err))
+			}
+		}
+		if err := fn(rec, err); err != nil {
+			return err
+		}
+	}
+}

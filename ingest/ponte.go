@@ -1,0 +1,516 @@
+package ingest
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// game is the state of the .ponte game being read.
+type game struct {
+	rec       *Record
+	err       *ParseError // first error of the game
+	content   bool        // a tag, turn number, turn or result token was read
+	started   bool        // a non-blank line of the game was seen (raw text is kept from it)
+	hasTags   bool
+	tagsEnded bool // a blank line followed the tags
+	sawMoves  bool // movetext was read
+	done      bool // the result token was read
+	resultTag string
+
+	pendNum         bool // a turn number waits for its turn
+	num             int  // its value
+	numLine, numCol int
+	inComment       bool // inside a { } comment that spans lines
+	cLine, cCol     int
+}
+
+// readPonte reads the next .ponte game.
+//
+// A game ends before a tag line that follows its movetext (or a blank line
+// after its tags), at the end of the line of its result token (comments that
+// follow the result token on that line, even when they span lines, belong to
+// it; anything else starts the next game), or at the end of the input. A game
+// with an error is read to that same end, so that the next game is found.
+func (r *Reader) readPonte() (*Record, error) {
+	g := &r.g
+	*g = game{rec: newRecord(r.source, FormatPonte)}
+	r.tags, r.moves, r.raw = r.tags[:0], r.moves[:0], r.raw[:0]
+	for {
+		line, ok := r.lr.next()
+		if !ok {
+			if r.lr.err != io.EOF {
+				return nil, r.lr.err
+			}
+			if g.inComment {
+				r.fail(g.cLine, g.cCol, ErrSyntax, "comment not closed: '}' missing")
+			}
+			if !g.content && g.err == nil {
+				return nil, io.EOF
+			}
+			return r.endGame()
+		}
+		off := r.resume
+		r.resume = 0
+		if r.scanLine(line, off) {
+			return r.endGame()
+		}
+	}
+}
+
+// endGame finishes the game being read.
+func (r *Reader) endGame() (*Record, error) {
+	g := &r.g
+	if g.pendNum {
+		r.fail(g.numLine, g.numCol, ErrSyntax, "turn number without a turn")
+	}
+	rec := g.rec
+	if rec.Index == 0 {
+		rec.Index = r.index + 1
+	}
+	r.index = rec.Index
+	rec.Tags = clone(r.tags)
+	rec.Moves = clone(r.moves)
+	rec.finishTermination()
+	if g.err != nil {
+		rec.Raw = bytes.Clone(r.raw)
+		return rec, g.err
+	}
+	return rec, nil
+}
+
+func clone[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// begin marks the record as started at line ln.
+func (r *Reader) begin(ln int) {
+	if rec := r.g.rec; rec.Index == 0 {
+		rec.Index = r.index + 1
+		rec.Line = ln
+	}
+}
+
+// failing reports whether an error would be kept: only the first of a game is.
+func (r *Reader) failing() bool { return r.g.err == nil }
+
+// fail records an error of the game, if it is the first.
+func (r *Reader) fail(line, col int, kind error, msg string) {
+	if r.g.err == nil {
+		r.begin(line)
+		r.g.err = r.parseError(r.g.rec, line, col, kind, msg)
+	}
+}
+
+// pushback ends the game at byte i of the current line: the rest of the line
+// is read again as the start of the next game.
+func (r *Reader) pushback(i, off, mark int) {
+	r.lr.unread()
+	r.resume = i
+	if n := mark + i - off; n < len(r.raw) {
+		r.raw = r.raw[:n]
+	}
+}
+
+// scanLine reads one line from byte off; it reports whether the game ends
+// with it.
+func (r *Reader) scanLine(line []byte, off int) bool {
+	g := &r.g
+	ln := r.lr.num
+	if r.lr.long {
+		g.started = true
+		r.raw = keepRaw(r.raw, line[off:])
+		r.fail(ln, MaxLineLength+1, ErrLineTooLong, "line longer than "+strconv.Itoa(MaxLineLength)+" bytes")
+		return false
+	}
+	blank := skipSpace(line, off) == len(line)
+	if blank && !g.inComment {
+		if off == 0 && g.hasTags && !g.sawMoves {
+			g.tagsEnded = true
+		}
+		if g.started {
+			r.raw = keepRaw(r.raw, nil)
+		}
+		return false
+	}
+	mark := len(r.raw)
+	g.started = true
+	r.raw = keepRaw(r.raw, line[off:])
+	i := off
+	if g.inComment {
+		k := bytes.IndexByte(line[i:], '}')
+		if k < 0 {
+			if looksLikeTag(line) {
+				// The comment was never closed: the tag starts the next game.
+				r.fail(g.cLine, g.cCol, ErrSyntax, "comment not closed: '}' missing")
+				g.inComment = false
+				r.pushback(0, off, mark)
+				return true
+			}
+			r.cbuf = append(append(r.cbuf, '\n'), line[i:]...)
+			return false
+		}
+		r.cbuf = append(append(r.cbuf, '\n'), line[i:i+k]...)
+		g.inComment = false
+		r.addComment(string(r.cbuf))
+		i += k + 1
+	}
+	j := skipSpace(line, i)
+	if j == len(line) {
+		return g.done
+	}
+	if line[j] == '[' && !g.done {
+		// A tag line: parsed on bytes, without making a string of the line.
+		if g.sawMoves || g.tagsEnded {
+			r.pushback(j, off, mark) // a new tag section: the next game
+			return true
+		}
+		if j = r.parseTags(line, j, ln); j == len(line) {
+			return false
+		}
+	}
+	return r.scanMovetext(line, string(line), j, ln, off, mark)
+}
+
+// scanMovetext reads the words of line s (a string of line) from byte i.
+func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool {
+	g := &r.g
+	lineTokens := 0
+	// The turns are appended to a local slice, stored back before anything
+	// that reads r.moves.
+	moves := r.moves
+	defer func() { r.moves = moves }()
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return g.done
+		}
+		c := s[i]
+		switch c {
+		case '{':
+			k := strings.IndexByte(s[i+1:], '}')
+			if k < 0 {
+				g.inComment, g.cLine, g.cCol = true, ln, i+1
+				r.cbuf = append(r.cbuf[:0], s[i+1:]...)
+				return false
+			}
+			r.moves = moves
+			r.addComment(s[i+1 : i+1+k])
+			i += k + 2
+			continue
+		case ';':
+			r.moves = moves
+			r.addComment(s[i+1:])
+			return g.done
+		}
+		if g.done {
+			r.pushback(i, off, mark) // the next game starts here
+			return true
+		}
+		switch c {
+		case '}':
+			r.fail(ln, i+1, ErrSyntax, "'}' without '{'")
+			i++
+			continue
+		case '[':
+			if lineTokens == 0 {
+				if g.sawMoves || g.tagsEnded {
+					r.pushback(i, off, mark) // a new tag section: the next game
+					return true
+				}
+				i = r.parseTags(line, i, ln)
+				continue
+			}
+			r.fail(ln, i+1, ErrSyntax, "'[' in movetext: a tag stands on its own line before the movetext")
+			i = wordEnd(s, i)
+			continue
+		}
+		lineTokens++
+		if !g.content {
+			r.begin(ln)
+			g.content = true
+		}
+		g.sawMoves = true
+		if c >= '0' && c <= '9' {
+			k, n := i, 0
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				if n < 1e8 {
+					n = n*10 + int(s[k]-'0')
+				}
+				k++
+			}
+			if k < len(s) && s[k] == '.' { // a turn number
+				if g.pendNum {
+					r.fail(g.numLine, g.numCol, ErrSyntax, "turn number without a turn")
+				}
+				// A wrong number is not the reader's business: the replay reports
+				// it as R9 at its turn, after the rules that come first (R5.4, R1).
+				g.pendNum, g.num, g.numLine, g.numCol = true, n, ln, i+1
+				k++
+				if k < len(s) && s[k] == '.' {
+					r.fail(ln, k+1, ErrSyntax, "a turn number is written N. with one '.'")
+					k = wordEnd(s, k)
+				}
+				i = k // a turn may follow without a blank: 7.d4,e5
+				continue
+			}
+		}
+		e := wordEnd(s, i)
+		w := s[i:e]
+		if isResult(w) {
+			if g.pendNum {
+				r.fail(g.numLine, g.numCol, ErrSyntax, "turn number without a turn")
+				g.pendNum = false
+			}
+			if g.resultTag != "" && g.resultTag != w && r.failing() {
+				r.fail(ln, i+1, ErrResultMismatch, "result token "+w+" differs from the Result tag "+quote(g.resultTag))
+			}
+			g.rec.Result = w
+			g.done = true
+			i = e
+			continue
+		}
+		a := e
+		for a > i && (s[a-1] == '!' || s[a-1] == '?') {
+			a--
+		}
+		text := s[i:a]
+		switch {
+		case e-a > 2:
+			r.fail(ln, a+1, ErrSyntax, "annotation "+quote(s[a:e])+": must be one of ! ? !! ?? !? ?!")
+		case text == "":
+			r.fail(ln, i+1, ErrSyntax, "annotation "+quote(w)+" without a turn")
+			i = e
+			continue
+		case a < e && isResult(text):
+			r.fail(ln, a+1, ErrSyntax, "annotation on the result token")
+		}
+		tok := Token{Text: text, Line: ln, Col: i + 1}
+		if g.pendNum {
+			tok.Number, tok.NumberLine, tok.NumberCol = g.num, g.numLine, g.numCol
+		}
+		g.pendNum = false
+		moves = append(moves, tok)
+		i = e
+	}
+}
+
+// wordEnd returns the end of the movetext word starting at i.
+func wordEnd(s string, i int) int {
+	for i < len(s) && class[s[i]]&clDelim == 0 {
+		i++
+	}
+	return i
+}
+
+// parseTags reads the tags of line from byte i (a '['); it returns where
+// the movetext scanner goes on.
+func (r *Reader) parseTags(line []byte, i, ln int) int {
+	g := &r.g
+	for {
+		if !g.content {
+			r.begin(ln)
+			g.content = true
+		}
+		g.hasTags = true
+		k := skipSpace(line, i+1)
+		ns := k
+		for k < len(line) && class[line[k]]&clName != 0 {
+			k++
+		}
+		if k == ns {
+			r.fail(ln, k+1, ErrTag, "tag name missing after '['")
+			return len(line)
+		}
+		nameb := line[ns:k]
+		k = skipSpace(line, k)
+		if k >= len(line) || line[k] != '"' {
+			r.fail(ln, k+1, ErrTag, "the value of tag "+string(nameb)+" must be in double quotes")
+			return len(line)
+		}
+		q := k
+		k++
+		esc := false
+		for k < len(line) && line[k] != '"' {
+			if line[k] == '\\' && k+1 < len(line) && (line[k+1] == '"' || line[k+1] == '\\') {
+				esc = true
+				k++
+			}
+			k++
+		}
+		if k >= len(line) {
+			r.fail(ln, q+1, ErrTag, "value of tag "+string(nameb)+" not closed: '\"' missing")
+			return len(line)
+		}
+		valueb := line[q+1 : k]
+		k = skipSpace(line, k+1)
+		if k >= len(line) || line[k] != ']' {
+			r.fail(ln, k+1, ErrTag, "']' missing after the value of tag "+string(nameb))
+			return len(line)
+		}
+		name := tagName(nameb)
+		var value string
+		if esc {
+			value = r.unescape(valueb)
+		} else {
+			value = tagValue(valueb)
+		}
+		r.addTag(name, value, ln, i+1, q+1)
+		k = skipSpace(line, k+1)
+		if k >= len(line) {
+			return k
+		}
+		switch line[k] {
+		case '[':
+			i = k
+			continue
+		case ';', '{':
+			return k
+		}
+		r.fail(ln, k+1, ErrTag, "text after a tag: a tag stands on its own line")
+		return len(line)
+	}
+}
+
+// tagName returns the name of a tag, without allocating for known tags.
+func tagName(b []byte) string {
+	switch string(b) {
+	case tagEvent:
+		return tagEvent
+	case tagSite:
+		return tagSite
+	case tagDate:
+		return tagDate
+	case tagRound:
+		return tagRound
+	case tagGameID:
+		return tagGameID
+	case tagLight:
+		return tagLight
+	case tagDark:
+		return tagDark
+	case tagSize:
+		return tagSize
+	case tagSupply:
+		return tagSupply
+	case tagResult:
+		return tagResult
+	case tagTermination:
+		return tagTermination
+	case tagScore:
+		return tagScore
+	}
+	return string(b)
+}
+
+// smallInts are the strings of 0..99.
+var smallInts = func() (t [100]string) {
+	for n := range t {
+		t[n] = strconv.Itoa(n)
+	}
+	return t
+}()
+
+// tagValue returns b as a string, without allocating for common values.
+func tagValue(b []byte) string {
+	switch len(b) {
+	case 0:
+		return ""
+	case 1, 2:
+		if n, ok := atoi(string(b), 2); ok && (len(b) == 1 || b[0] != '0') {
+			return smallInts[n]
+		}
+	}
+	switch string(b) {
+	case "?":
+		return "?"
+	case "*":
+		return "*"
+	case "1-0":
+		return "1-0"
+	case "0-1":
+		return "0-1"
+	case "1/2-1/2":
+		return "1/2-1/2"
+	case "unlimited":
+		return "unlimited"
+	case "40/15":
+		return "40/15"
+	case "normal":
+		return "normal"
+	case "resign":
+		return "resign"
+	case "time":
+		return "time"
+	case "abandoned":
+		return "abandoned"
+	}
+	return string(b)
+}
+
+// unescape resolves \" and \\ in a tag value; other backslashes stay.
+func (r *Reader) unescape(v []byte) string {
+	b := r.esc[:0]
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
+			i++
+		}
+		b = append(b, v[i])
+	}
+	r.esc = b
+	return string(b)
+}
+
+// addTag adds a tag read at line ln, the tag at column tagCol and its value
+// (the opening quote) at column valCol.
+func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
+	for _, t := range r.tags {
+		if t.Name == name {
+			r.fail(ln, tagCol, ErrTag, "tag "+name+" given twice")
+			return
+		}
+	}
+	if msg := checkTag(r.g.rec, name, value); msg != "" {
+		r.fail(ln, valCol, ErrTagValue, msg)
+	} else if name == tagResult {
+		r.g.resultTag = value
+	}
+	r.tags = append(r.tags, Tag{name, value})
+}
+
+// addComment attaches a comment to the last turn, or to the record before
+// the first turn.
+func (r *Reader) addComment(text string) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return
+	}
+	p := &r.g.rec.Comment
+	if n := len(r.moves); n > 0 {
+		p = &r.moves[n-1].Comment
+	}
+	if *p == "" {
+		*p = t
+	} else {
+		*p += " " + t
+	}
+}
+
+// looksLikeTag reports whether line starts like a tag line: [Name "
+func looksLikeTag(line []byte) bool {
+	i := skipSpace(line, 0)
+	if i == len(line) || line[i] != '[' {
+		return false
+	}
+	k := skipSpace(line, i+1)
+	ns := k
+	for k < len(line) && class[line[k]]&clName != 0 {
+		k++
+	}
+	k2 := skipSpace(line, k)
+	return k > ns && k2 < len(line) && line[k2] == '"'
+}

@@ -1,0 +1,277 @@
+package ingest
+
+// Tag is one tag of a record, in the order read. Name is as in .ponte
+// ("Event", "GameId", "Light", ...); JSON Lines keys are mapped to these names.
+type Tag struct{ Name, Value string }
+
+// Token is one movetext turn token with where it stands in its file.
+type Token struct {
+	// Text is the turn token without annotation suffix: "d4,e5", "d4-f5",
+	// "swap", "pass", or any other word read in the movetext (the rules
+	// engine reports unknown words as R9).
+	Text string
+	// Line and Col are the 1-based line and byte column of the token (of
+	// the opening quote of the move string in JSON Lines).
+	Line, Col int
+	// Number is the turn number written before the token ("7." gives 7), 0 when none
+	// was; NumberLine and NumberCol are where it stands. The reader does not judge
+	// it: a number that is not the token's turn is a notation error (R9) for the replay.
+	Number                int
+	NumberLine, NumberCol int
+	// Comment is the text of the comments that followed the token, trimmed
+	// and joined by a space; empty if none. JSON Lines has no comments.
+	Comment string
+}
+
+// Record is one game record as read: the tags and the turn tokens, with the
+// typed values of the known tags.
+type Record struct {
+	Source string // the name given to the reader (file path, or "-" for stdin)
+	Format Format // the format it was read from
+	Index  int    // 1-based place of the game in its file
+	// Line is the line where the game starts: that of its first tag, turn
+	// number, turn or result token in .ponte, its line in JSON Lines.
+	Line  int
+	Tags  []Tag   // every tag in order, unknown ones included
+	Moves []Token // the turns, in order
+	// Result is the result token ending the movetext ("1-0", "0-1",
+	// "1/2-1/2", "*") or "" when absent (always "" in JSON Lines, which has
+	// only the result key, a tag).
+	Result string
+	// Comment is the text of the comments before the first turn.
+	Comment string
+
+	// Typed values of the known tags, checked when read; the defaults of
+	// FORMATS.md when a tag is absent (or invalid, in a record read with an
+	// error). The writers write Tags, not these fields: change tags with
+	// [Record.SetTag], which keeps both in step.
+
+	Size        int     // board side, 5..26; default 10
+	Supply      string  // "unlimited" (default) or "40/15"
+	Termination string  // "normal", "resign", "time", "abandoned"; default "normal" if the claimed result is not "*", else ""
+	Score       *[2]int // claimed final score [light, dark], or nil
+
+	// Raw is the text of a record that failed to read (at most MaxRaw
+	// bytes, line ends as \n), kept so that it can be reported and stored;
+	// nil for a record read without error.
+	Raw []byte
+}
+
+// Tag returns the value of the tag name, or "" if the record has none.
+func (r *Record) Tag(name string) string {
+	for i := range r.Tags {
+		if r.Tags[i].Name == name {
+			return r.Tags[i].Value
+		}
+	}
+	return ""
+}
+
+// SetTag sets the tag name to value, in place if the record has it, else at
+// the end, and updates the typed fields. A value of a known tag is checked as
+// when read: an invalid one is an error wrapping [ErrTagValue] and the record
+// is unchanged.
+func (r *Record) SetTag(name, value string) error {
+	if msg := checkTag(nil, name, value); msg != "" {
+		return &detail{ErrTagValue, msg}
+	}
+	found := false
+	for i := range r.Tags {
+		if r.Tags[i].Name == name {
+			r.Tags[i].Value = value
+			found = true
+			break
+		}
+	}
+	if !found {
+		r.Tags = append(r.Tags, Tag{name, value})
+	}
+	r.derive()
+	return nil
+}
+
+// ClaimedResult returns the result the record claims: the Result tag, else
+// the result token, else "*".
+func (r *Record) ClaimedResult() string {
+	if v := r.Tag(tagResult); v != "" {
+		return v
+	}
+	if r.Result != "" {
+		return r.Result
+	}
+	return "*"
+}
+
+// The known tags.
+const (
+	tagEvent       = "Event"
+	tagSite        = "Site"
+	tagDate        = "Date"
+	tagRound       = "Round"
+	tagGameID      = "GameId"
+	tagLight       = "Light"
+	tagDark        = "Dark"
+	tagSize        = "Size"
+	tagSupply      = "Supply"
+	tagResult      = "Result"
+	tagTermination = "Termination"
+	tagScore       = "Score"
+)
+
+// ponteOrder is the order in which the .ponte writer writes the known tags:
+// that of the FORMATS.md example, with GameId after Round.
+var ponteOrder = []string{tagEvent, tagSite, tagDate, tagRound, tagGameID, tagLight, tagDark,
+	tagSize, tagSupply, tagResult, tagTermination, tagScore}
+
+// jsonOrder is the order of the known keys in JSON Lines, with their tag.
+var jsonOrder = []struct{ key, tag string }{
+	{"game_id", tagGameID}, {"event", tagEvent}, {"site", tagSite}, {"round", tagRound},
+	{"date", tagDate}, {"light", tagLight}, {"dark", tagDark}, {"size", tagSize},
+	{"supply", tagSupply}, {"result", tagResult}, {"termination", tagTermination},
+	{"score", tagScore},
+}
+
+// isKnownTag reports whether name is one of the known tags.
+func isKnownTag(name string) bool {
+	switch name {
+	case tagEvent, tagSite, tagDate, tagRound, tagGameID, tagLight, tagDark,
+		tagSize, tagSupply, tagResult, tagTermination, tagScore:
+		return true
+	}
+	return false
+}
+
+// newRecord returns a record with the defaults of the typed fields.
+func newRecord(source string, f Format) *Record {
+	return &Record{Source: source, Format: f, Size: 10, Supply: "unlimited"}
+}
+
+// derive recomputes the typed fields from the tags.
+func (r *Record) derive() {
+	r.Size, r.Supply, r.Termination, r.Score = 10, "unlimited", "", nil
+	for _, t := range r.Tags {
+		checkTag(r, t.Name, t.Value)
+	}
+	r.finishTermination()
+}
+
+// finishTermination gives Termination its default once the tags are read.
+func (r *Record) finishTermination() {
+	if r.Termination == "" && r.ClaimedResult() != "*" {
+		r.Termination = "normal"
+	}
+}
+
+// checkTag checks the value of a known tag and, when valid and r is not nil,
+// sets the typed field of r. It returns "" for a valid value or an unknown
+// tag, else the error message.
+func checkTag(r *Record, name, value string) string {
+	switch name {
+	case tagSize:
+		n, ok := atoi(value, 3)
+		if !ok || n < 5 || n > 26 {
+			return "Size " + quote(value) + ": the board side must be an integer from 5 to 26"
+		}
+		if r != nil {
+			r.Size = n
+		}
+	case tagSupply:
+		if value != "unlimited" && value != "40/15" {
+			return "Supply " + quote(value) + ": must be \"unlimited\" or \"40/15\""
+		}
+		if r != nil {
+			r.Supply = value
+		}
+	case tagResult:
+		if !isResult(value) {
+			return "Result " + quote(value) + ": must be 1-0, 0-1, 1/2-1/2 or *"
+		}
+	case tagTermination:
+		switch value {
+		case "normal", "resign", "time", "abandoned":
+		default:
+			return "Termination " + quote(value) + ": must be normal, resign, time or abandoned"
+		}
+		if r != nil {
+			r.Termination = value
+		}
+	case tagScore:
+		l, d, ok := parseScore(value)
+		if !ok {
+			return "Score " + quote(value) + ": must be L-D, two integers"
+		}
+		if r != nil {
+			r.Score = &[2]int{l, d}
+		}
+	case tagDate:
+		if !validDate(value) {
+			return "Date " + quote(value) + ": must be YYYY.MM.DD, ?? for unknown parts"
+		}
+	}
+	return ""
+}
+
+// atoi parses a non-empty decimal integer of at most max digits.
+func atoi(s string, max int) (int, bool) {
+	if s == "" || len(s) > max {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// parseScore parses "L-D".
+func parseScore(s string) (l, d int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' {
+			l, ok1 := atoi(s[:i], 6)
+			d, ok2 := atoi(s[i+1:], 6)
+			return l, d, ok1 && ok2
+		}
+	}
+	return 0, 0, false
+}
+
+// validDate checks YYYY.MM.DD where each part is digits or all '?'.
+func validDate(s string) bool {
+	if len(s) != 10 || s[4] != '.' || s[7] != '.' {
+		return false
+	}
+	part := func(p string, lo, hi int) bool {
+		if p == "????"[:len(p)] {
+			return true
+		}
+		n, ok := atoi(p, 4)
+		return ok && n >= lo && n <= hi
+	}
+	return part(s[:4], 0, 9999) && part(s[5:7], 1, 12) && part(s[8:], 1, 31)
+}
+
+// quote quotes s for a message, with Go escapes for unprintable bytes.
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20 || c == 0x7f:
+			b = append(b, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '"'))
+}
