@@ -84,7 +84,7 @@ func replayRecord(rec *ingest.Record) (*replay.Game, *replay.RuleError) {
 		return nil, &replay.RuleError{Rule: "size", Message: err.Error()}
 	}
 	for _, tok := range rec.Moves {
-		if err := g.PlayText(tok.Text); err != nil {
+		if err := g.PlayNumbered(tok.Number, tok.Text); err != nil {
 			return g, err.(*replay.RuleError)
 		}
 	}

@@ -103,10 +103,18 @@ func (g *Game) BridgesLeft() int {
 // PlayText reads a turn token (see ParseMove) and plays it. The checks follow the order of
 // RULES.md "Which rule is reported": the end of the game (R5.4) and a misplaced swap (R1)
 // come before the notation (R9), so a garbled token after the end is an R5.4 error.
-func (g *Game) PlayText(token string) error {
+func (g *Game) PlayText(token string) error { return g.PlayNumbered(0, token) }
+
+// PlayNumbered is PlayText for a token that a record numbered: number is the turn number
+// written before it, 0 when none was. A number that is not the turn's is a notation error
+// (R9), reported after R5.4 and R1, like an unreadable token.
+func (g *Game) PlayNumbered(number int, token string) error {
 	turn := g.turn + 1
 	if err := g.preCheck(turn, token == "swap"); err != nil {
 		return err
+	}
+	if number != 0 && number != turn {
+		return &RuleError{Rule: RuleNotation, Turn: turn, Message: fmt.Sprintf("turn number %d written before turn %d (%s)", number, turn, token)}
 	}
 	m, err := ParseMove(token, g.size)
 	if err != nil {

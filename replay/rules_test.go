@@ -190,6 +190,26 @@ func TestRules(t *testing.T) {
 	}
 }
 
+func TestTurnNumbers(t *testing.T) {
+	g, _ := NewGame(6, Unlimited)
+	if err := g.PlayNumbered(1, "a1,b2"); err != nil {
+		t.Fatal(err)
+	}
+	err := g.PlayNumbered(3, "c3,d4")
+	if re, ok := err.(*RuleError); !ok || re.Rule != RuleNotation || re.Turn != 2 || !strings.Contains(re.Message, "turn number 3") {
+		t.Errorf("wrong number: got %v", err)
+	}
+	if err := g.PlayNumbered(3, "swap"); err == nil || err.(*RuleError).Rule != RuleNotation {
+		t.Errorf("swap at turn 2 with a wrong number: got %v, want R9", err)
+	}
+	if err := g.PlayNumbered(2, "c3,d4"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.PlayNumbered(7, "swap"); err == nil || err.(*RuleError).Rule != RuleSwap {
+		t.Errorf("swap at turn 3 with a wrong number: got %v, want R1 first", err)
+	}
+}
+
 func TestRejectedTurnLeavesGameUnchanged(t *testing.T) {
 	g, _ := NewGame(8, Unlimited)
 	for _, tok := range strings.Fields("a1,a2 h1,h2 a3,c5 h4,h5") {

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"errors"
+	"iter"
+
+	"github.com/ponte/ponte/ingest"
+)
+
+var errStopReading = errors.New("stop reading")
+
+// records turns ingest.Open's callbacks into an iterator of records and errors, in order.
+// A path that does not exist ends the sequence with its *ingest.PathError.
+func records(paths []string) iter.Seq2[*ingest.Record, error] {
+	return func(yield func(*ingest.Record, error) bool) {
+		err := ingest.Open(paths, func(rec *ingest.Record, err error) error {
+			if !yield(rec, err) {
+				return errStopReading
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopReading) {
+			yield(nil, err)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/verdict"
+)
+
+// verifyOptions are the flags and arguments of `ponte verify`.
+type verifyOptions struct {
+	paths   []string
+	json    bool
+	workers int
+	quiet   bool
+}
+
+func newVerifyCmd(s *streams) *cobra.Command {
+	opts := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify [flags] PATH...",
+		Short: "Replay every game and report the illegal and unreadable ones",
+		Long: `Replay every game of the given files, directories (recursively), .gz/.zst files,
+or standard input ("-"), and check every turn against the rules and every
+record's claimed result and score against the replay.
+
+By default one line is printed per illegal or unreadable game,
+  FILE:LINE:COL: game N: RULE: turn T: message
+followed by a summary on standard error. With --json, one JSON object per game,
+in input order, is printed on standard output.
+
+Exit status: 0 every game legal, 1 some game illegal or unreadable, 2 a usage
+error or a path that cannot be read.`,
+		Example: `  ponte verify sample_data
+  ponte verify --json league.ponte.gz > verdicts.jsonl
+  zcat archive.jsonl.gz | ponte verify -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			return runVerify(s, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object per game on standard output")
+	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the summary")
+	return cmd
+}
+
+// verifyCounts is the run's summary.
+type verifyCounts struct {
+	games, legal, illegal, unreadable, badPaths int
+}
+
+func runVerify(s *streams, opts *verifyOptions) error {
+	if opts.workers < 1 {
+		return fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	}
+	out := bufio.NewWriterSize(s.out, 64<<10)
+	enc := json.NewEncoder(out)
+	var n verifyCounts
+	records := records(opts.paths)
+	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
+		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
+			n.badPaths++
+			if ferr := out.Flush(); ferr != nil {
+				return ferr
+			}
+			fmt.Fprintln(s.err, "ponte verify:", err)
+			return nil
+		}
+		n.games++
+		switch {
+		case v.Legal:
+			n.legal++
+		case v.Unreadable:
+			n.unreadable++
+		default:
+			n.illegal++
+		}
+		if opts.json {
+			return enc.Encode(v)
+		}
+		if v.Error != nil {
+			_, err := out.WriteString(verdictLine(&v))
+			return err
+		}
+		return nil
+	})
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if !opts.quiet {
+		fmt.Fprintf(s.err, "%d games: %d legal, %d illegal, %d unreadable\n", n.games, n.legal, n.illegal, n.unreadable)
+	}
+	switch {
+	case n.badPaths > 0:
+		return &exitError{exitUsage}
+	case n.illegal > 0 || n.unreadable > 0:
+		return &exitError{exitIllegal}
+	}
+	return nil
+}
+
+// verdictLine formats an illegal or unreadable game as FILE:LINE:COL: game N: RULE: message,
+// with the turn at the head of the message when there is one.
+func verdictLine(v *verdict.Verdict) string {
+	e := v.Error
+	b := make([]byte, 0, 128)
+	b = append(b, v.Source...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(e.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(e.Col), 10)
+	b = append(b, ": game "...)
+	b = strconv.AppendInt(b, int64(v.Index), 10)
+	b = append(b, ": "...)
+	b = append(b, e.Rule...)
+	b = append(b, ": "...)
+	if e.Turn != nil {
+		b = append(b, "turn "...)
+		b = strconv.AppendInt(b, int64(*e.Turn), 10)
+		b = append(b, ": "...)
+	}
+	b = append(b, e.Message...)
+	return string(append(b, '\n'))
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// runPonte runs the command line in-process and returns its output and exit status.
+func runPonte(t *testing.T, stdin string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// TestVerifySampleData is the README's first command: its output is a golden file.
+func TestVerifySampleData(t *testing.T) {
+	out, errOut, status := runPonte(t, "", "verify", "../../sample_data")
+	if status != exitIllegal {
+		t.Errorf("exit status %d, want %d (sample_data holds illegal games)", status, exitIllegal)
+	}
+	golden(t, "verify-sample_data.txt", out+"-- stderr --\n"+errOut)
+}
+
+func TestVerifyJSONSampleData(t *testing.T) {
+	out, _, _ := runPonte(t, "", "verify", "--json", "../../sample_data")
+	golden(t, "verify-sample_data.jsonl", out)
+}
+
+// TestVerifyConformance checks `ponte verify --json` against every expected verdict of the
+// reference engine, for the .ponte and the JSON Lines copy of the corpus.
+func TestVerifyConformance(t *testing.T) {
+	exp := readLines(t, "../../replay/testdata/conformance/random/expected.jsonl")
+	for _, corpus := range []string{"corpus.ponte", "corpus.jsonl"} {
+		t.Run(corpus, func(t *testing.T) {
+			out, _, status := runPonte(t, "", "verify", "--json", "--workers", "3", "../../replay/testdata/conformance/random/"+corpus)
+			if status != exitIllegal {
+				t.Errorf("exit status %d, want 1", status)
+			}
+			got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(got) != len(exp) {
+				t.Fatalf("%d verdicts, want %d", len(got), len(exp))
+			}
+			for i := range exp {
+				var g struct {
+					Index   int
+					Legal   bool
+					Turns   int
+					Over    bool
+					Result  *string
+					Score   [2]int
+					Islands [2]int
+					Bridges [2]int
+					Error   *struct {
+						Rule string
+						Turn *int
+						Line int
+						Col  int
+					}
+				}
+				var w struct {
+					Legal   bool
+					Rule    string
+					Turn    *int
+					Turns   int
+					Over    bool
+					Result  string
+					Score   *[2]int
+					Islands *[2]int
+					Bridges *[2]int
+				}
+				if err := json.Unmarshal([]byte(got[i]), &g); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal([]byte(exp[i]), &w); err != nil {
+					t.Fatal(err)
+				}
+				if g.Index != i+1 {
+					t.Errorf("line %d has index %d: output out of order", i+1, g.Index)
+				}
+				if g.Legal != w.Legal {
+					t.Errorf("game %d: legal=%v, want %v: %s", i+1, g.Legal, w.Legal, got[i])
+					continue
+				}
+				if !w.Legal {
+					r := g.Error.Rule
+					if r != w.Rule && !strings.HasPrefix(r, w.Rule+".") || !sameTurn(g.Error.Turn, w.Turn) {
+						t.Errorf("game %d: %s, want rule %s turn %v", i+1, got[i], w.Rule, w.Turn)
+					}
+					if g.Error.Line == 0 || g.Error.Col == 0 {
+						t.Errorf("game %d: error without a position: %s", i+1, got[i])
+					}
+					continue
+				}
+				if g.Turns != w.Turns || g.Over != w.Over || (w.Score != nil && g.Score != *w.Score) ||
+					(w.Islands != nil && g.Islands != *w.Islands) || (w.Bridges != nil && g.Bridges != *w.Bridges) ||
+					(w.Over && (g.Result == nil || *g.Result != w.Result)) || (!w.Over && g.Result != nil) {
+					t.Errorf("game %d: %s, want %s", i+1, got[i], exp[i])
+				}
+			}
+		})
+	}
+}
+
+func sameTurn(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+func TestVerifyExitStatus(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		stderr string
+	}{
+		{"all legal", []string{"verify", "../../sample_data/club-2025.ponte.gz"}, exitOK, "17 games: 17 legal, 0 illegal, 0 unreadable"},
+		{"some illegal", []string{"verify", "../../sample_data/autumn-league.ponte"}, exitIllegal, "illegal"},
+		{"missing path", []string{"verify", "no/such/file.ponte"}, exitUsage, "no/such/file.ponte"},
+		{"no path", []string{"verify"}, exitUsage, "requires at least 1 arg"},
+		{"bad flag", []string{"verify", "--frobnicate", "x"}, exitUsage, "unknown flag"},
+		{"bad workers", []string{"verify", "--workers", "0", "x"}, exitUsage, "--workers"},
+		{"quiet", []string{"verify", "--quiet", "../../sample_data/club-2025.ponte.gz"}, exitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, status := runPonte(t, "", tt.args...)
+			if status != tt.status {
+				t.Errorf("exit status %d, want %d (stderr %q)", status, tt.status, errOut)
+			}
+			if !strings.Contains(errOut, tt.stderr) || tt.stderr == "" && errOut != "" {
+				t.Errorf("stderr %q, want it to contain %q", errOut, tt.stderr)
+			}
+		})
+	}
+}
+
+// The order of the output never depends on the number of workers.
+func TestVerifyWorkersKeepOrder(t *testing.T) {
+	one, _, _ := runPonte(t, "", "verify", "--json", "--workers", "1", "../../replay/testdata/conformance", "../../sample_data")
+	many, _, _ := runPonte(t, "", "verify", "--json", "--workers", "7", "../../replay/testdata/conformance", "../../sample_data")
+	if one != many {
+		t.Error("--workers 1 and --workers 7 print different output")
+	}
+	if n := strings.Count(one, "\n"); n < 300 {
+		t.Errorf("only %d verdicts", n)
+	}
+}
