@@ -3,8 +3,11 @@ module github.com/ponte/ponte
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.3
+	github.com/spf13/cobra v1.10.2
+)
+
+require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 )
