@@ -33,6 +33,11 @@ import (
 //
 // If fn returns an error, Open stops and returns it.
 func Open(paths []string, fn func(*Record, error) error) error {
+	return OpenFrom(paths, os.Stdin, fn)
+}
+
+// OpenFrom is Open with the stream that the path "-" names.
+func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) error {
 	for _, p := range paths {
 		if p == "-" {
 			continue
@@ -44,7 +49,7 @@ func Open(paths []string, fn func(*Record, error) error) error {
 	for _, p := range paths {
 		var err error
 		if p == "-" {
-			err = readStream(os.Stdin, "-", fn)
+			err = readStream(stdin, "-", fn)
 		} else {
 			err = openPath(p, fn)
 		}

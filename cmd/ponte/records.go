@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"iter"
 
 	"github.com/ponte/ponte/ingest"
@@ -9,11 +10,12 @@ import (
 
 var errStopReading = errors.New("stop reading")
 
-// records turns ingest.Open's callbacks into an iterator of records and errors, in order.
-// A path that does not exist ends the sequence with its *ingest.PathError.
-func records(paths []string) iter.Seq2[*ingest.Record, error] {
+// records turns ingest.OpenFrom's callbacks into an iterator of records and errors, in
+// order; stdin is what the path "-" reads. A path that does not exist ends the sequence
+// with its *ingest.PathError.
+func records(paths []string, stdin io.Reader) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
-		err := ingest.Open(paths, func(rec *ingest.Record, err error) error {
+		err := ingest.OpenFrom(paths, stdin, func(rec *ingest.Record, err error) error {
 			if !yield(rec, err) {
 				return errStopReading
 			}

@@ -61,5 +61,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintln(errOut, "ponte:", err)
+	fmt.Fprintln(errOut, "Run 'ponte --help' for usage.")
 	return exitUsage
 }

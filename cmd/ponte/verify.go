@@ -63,7 +63,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := records(opts.paths)
+	records := records(opts.paths, s.in)
 	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
 			n.badPaths++
@@ -98,7 +98,11 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		return err
 	}
 	if !opts.quiet {
-		fmt.Fprintf(s.err, "%d games: %d legal, %d illegal, %d unreadable\n", n.games, n.legal, n.illegal, n.unreadable)
+		fmt.Fprintf(s.err, "%d games: %d legal, %d illegal, %d unreadable", n.games, n.legal, n.illegal, n.unreadable)
+		if n.badPaths > 0 {
+			fmt.Fprintf(s.err, "; %d %s could not be read", n.badPaths, plural(n.badPaths, "path", "paths"))
+		}
+		fmt.Fprintln(s.err)
 	}
 	switch {
 	case n.badPaths > 0:
@@ -131,4 +135,11 @@ func verdictLine(v *verdict.Verdict) string {
 	}
 	b = append(b, e.Message...)
 	return string(append(b, '\n'))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -178,6 +178,40 @@ func TestVerifyExitStatus(t *testing.T) {
 	}
 }
 
+// "-" reads standard input, in any format and compression.
+func TestVerifyStdin(t *testing.T) {
+	data, err := os.ReadFile("../../sample_data/online-site.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runPonte(t, string(data), "verify", "-")
+	if status != exitIllegal || !strings.Contains(errOut, "10 games: 4 legal, 5 illegal, 1 unreadable") {
+		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+	if !strings.HasPrefix(out, "-:5:514: game 5: R4.4: turn 42: ") {
+		t.Errorf("stdout %q", out)
+	}
+}
+
+// A file that cannot be read as a whole (here: not a game record) is said on stderr and
+// counted; the other files are verified; the exit status is 2.
+func TestVerifyUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("shopping list\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := runPonte(t, "", "verify", notes, "../../sample_data/club-2025.ponte.gz")
+	if status != exitUsage {
+		t.Errorf("exit status %d, want %d", status, exitUsage)
+	}
+	for _, want := range []string{notes, "17 games: 17 legal, 0 illegal, 0 unreadable; 1 path could not be read"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not contain %q", errOut, want)
+		}
+	}
+}
+
 // The order of the output never depends on the number of workers.
 func TestVerifyWorkersKeepOrder(t *testing.T) {
 	one, _, _ := runPonte(t, "", "verify", "--json", "--workers", "1", "../../replay/testdata/conformance", "../../sample_data")
