@@ -42,6 +42,7 @@ type board struct {
 	gid     [numCells]int16           // the group of the tile on the cell (valid where a tile is)
 	partner [numCells]Cell            // the other end of the bridge whose end is on the cell, or NoCell
 	ends    [numCells / stride]uint32 // per row, a bit for each cell that carries a bridge end
+	halo    [numCells]uint8           // colour bits: the cell is an 8-neighbour of an island of that colour
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
 	islands []int16 // islands in the component, kept at its root
@@ -71,6 +72,7 @@ func (b *board) reset(size int) {
 		}
 	}
 	clear(b.ends[:])
+	clear(b.halo[:])
 	b.groups = b.groups[:0]
 	b.parent = b.parent[:0]
 	b.islands = b.islands[:0]
@@ -269,11 +271,16 @@ func (b *board) planGroup(g *newGroupPlan, x, y Cell, ox, oy []int16, explain bo
 // checkDistance applies R3.2 to the planned groups: an island touches no other tile of its
 // colour, not even diagonally. Only the groups the turn changes can break it, and tiles
 // of one colour next to each other orthogonally are in one group, so looking at the
-// diagonal neighbours of the planned groups' cells is enough.
+// diagonal neighbours of the planned groups' cells is enough. A planned sandbank can only
+// break it through a new tile next to an existing island (its old tiles were legal, and a
+// new island is checked from its own side), which the island halo answers in one lookup.
 func (b *board) checkDistance(c Colour, x, y Cell, p *tilePlan, explain bool) *RuleError {
 	bit := c.bit()
 	for gi := 0; gi < p.n; gi++ {
 		g := &p.g[gi]
+		if g.size < 4 && b.halo[x]&bit == 0 && (y == NoCell || b.halo[y]&bit == 0) {
+			continue
+		}
 		var other *newGroupPlan
 		if p.n == 2 {
 			other = &p.g[1-gi]
@@ -367,6 +374,11 @@ func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 			continue
 		}
 		t.islands++
+		for _, cell := range g.cells {
+			for _, d := range eightWay {
+				b.halo[int(cell)+d] |= bit
+			}
+		}
 		r := b.find(id)
 		t.score += int(b.islands[r]) + 1 // T(k+1) - T(k)
 		b.islands[r]++
