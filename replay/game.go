@@ -152,6 +152,10 @@ func (g *Game) Legal(m Move) error {
 	return nil
 }
 
+// IsLegal reports whether m is a legal next turn, without building an explanation: the
+// test for bots and searches, which try many turns. It allocates nothing.
+func (g *Game) IsLegal(m Move) bool { return g.check(m, false) == nil }
+
 // check decides a turn without playing it; the tile plan is left in g.plan.
 func (g *Game) check(m Move, explain bool) *RuleError {
 	turn := g.turn + 1

@@ -132,3 +132,86 @@ func (g *Game) LegalBridges(c Colour) []Move {
 	}
 	return out
 }
+
+// CopyFrom makes g a copy of src, reusing g's memory: the cheap way for a search to try
+// a turn on a scratch game.
+func (g *Game) CopyFrom(src *Game) {
+	groups, parent, islands, bridges := g.groups, g.parent, g.islands, g.bridges
+	*g = *src
+	g.groups = append(groups[:0], src.groups...)
+	g.parent = append(parent[:0], src.parent...)
+	g.islands = append(islands[:0], src.islands...)
+	g.bridges = append(bridges[:0], src.bridges...)
+}
+
+// GroupSize returns the number of tiles in the group of the tile on c, 0 for a cell
+// without a tile.
+func (g *Game) GroupSize(c Cell) int {
+	if !c.On(g.size) || g.state[c]&tileBits == 0 {
+		return 0
+	}
+	return int(g.groups[g.gid[c]].size)
+}
+
+// ComponentOf identifies the component (R6) of the tile on c: a number shared by all the
+// tiles of one component, and the islands it holds. It returns -1, 0 for a cell without a
+// tile.
+func (g *Game) ComponentOf(c Cell) (id, islands int) {
+	if !c.On(g.size) || g.state[c]&tileBits == 0 {
+		return -1, 0
+	}
+	r := g.find(g.gid[c])
+	return int(r), int(g.islands[r])
+}
+
+// Mobility returns the number of empty cells where a single tile of colour c would be legal.
+func (g *Game) Mobility(c Colour) int {
+	if g.supply == Supply40x15 && g.tilesLeft[c] < 2 {
+		return 0
+	}
+	var buf [MaxSize * MaxSize]Cell
+	return len(g.appendLegalCells(buf[:0], c))
+}
+
+// Census counts the sandbanks of one colour.
+type Census struct {
+	Sandbanks [4]int // by size, index 1 to 3
+	Dead      [4]int // of those, the dead ones, by size
+	// Room counts, over the sandbanks that are not dead, the free cells (empty and not
+	// blocked) orthogonally next to each of their tiles: how much space they have to grow.
+	Room int
+}
+
+// Census counts the sandbanks of colour c: how many of each size, how many of them are
+// dead, and how much room the others have.
+func (g *Game) Census(c Colour) Census {
+	var out Census
+	for id := range g.groups {
+		grp := &g.groups[id]
+		if grp.colour != c || grp.size == 0 || grp.size >= 4 {
+			continue
+		}
+		out.Sandbanks[grp.size]++
+		if g.isDead(grp) {
+			out.Dead[grp.size]++
+			continue
+		}
+		for _, cell := range grp.cells[:grp.size] {
+			for _, d := range orthogonal {
+				if g.state[int(cell)+d] == 0 {
+					out.Room++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// GroupID identifies the group of the tile on c: a number shared by the tiles of one group
+// (until groups merge). It returns -1 for a cell without a tile.
+func (g *Game) GroupID(c Cell) int {
+	if !c.On(g.size) || g.state[c]&tileBits == 0 {
+		return -1
+	}
+	return int(g.gid[c])
+}
