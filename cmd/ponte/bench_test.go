@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,4 +34,22 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}
+
+// BenchmarkSelfplayRandom runs `ponte selfplay` end to end (play, record, write) for 100
+// games of random against random on 10×10, on one worker and on one per core.
+func BenchmarkSelfplayRandom(b *testing.B) {
+	const games = 100
+	for _, workers := range []int{1, runtime.NumCPU()} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			args := []string{"selfplay", "--games", strconv.Itoa(games), "--light", "random", "--dark", "random",
+				"--workers", strconv.Itoa(workers), "--quiet"}
+			for b.Loop() {
+				if status := run(args, nil, io.Discard, io.Discard); status != exitOK {
+					b.Fatalf("exit status %d", status)
+				}
+			}
+			b.ReportMetric(float64(games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
 }

@@ -44,6 +44,7 @@ engine, and says where a record goes wrong: file, line, column, turn and rule.`,
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.AddCommand(newVerifyCmd(s))
+	root.AddCommand(newSelfplayCmd(s))
 	return root
 }
 

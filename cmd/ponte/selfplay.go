@@ -1,0 +1,470 @@
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+
+	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
+)
+
+// selfplayOptions are the flags of `ponte selfplay`.
+type selfplayOptions struct {
+	games       int
+	light, dark string
+	size        int
+	supply      string
+	seed        uint64
+	out         string
+	format      string
+	formatSet   bool // --format was given; else the format comes from the name of --out
+	playouts    int
+	workers     int
+	quiet       bool
+}
+
+func newSelfplayCmd(s *streams) *cobra.Command {
+	opts := &selfplayOptions{}
+	cmd := &cobra.Command{
+		Use:   "selfplay [flags]",
+		Short: "Play games between two bots and write them as an archive",
+		Long: `Play --games games between two bots and write their records, in game order, as
+a .ponte or JSON Lines archive (plain, or compressed when --out ends in .gz or
+.zst).
+
+--light is the opener's bot (Light at turn 1), --dark the responder's, who may
+swap at turn 2; the records' Light and Dark tags name the bots by the colour
+they played at the end, the Opener tag the bot that played turn 1. Game i is
+played with its own random source made from --seed and i, so an archive is the
+same for a seed whatever --workers is. Games are played in parallel, one per
+worker; the mcts bot searches on one goroutine within a game.
+
+A file is written to a temporary file next to it and renamed when every game is
+written. A progress bar is shown on standard error when it is a terminal; a
+summary follows unless --quiet.
+
+Exit status: 0 every game played and written, 1 a bot played an illegal turn
+(or the run was interrupted), 2 a usage error or an output that cannot be
+written.`,
+		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
+  ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
+  ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.formatSet = cmd.Flags().Changed("format")
+			return runSelfplay(s, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.games, "games", "n", 100, "number of games to play")
+	f.StringVar(&opts.light, "light", "greedy", "the opener's bot: "+strings.Join(bot.Names, ", "))
+	f.StringVar(&opts.dark, "dark", "greedy", "the responder's bot (it may swap): "+strings.Join(bot.Names, ", "))
+	f.IntVar(&opts.size, "size", 10, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
+	f.Uint64Var(&opts.seed, "seed", 1, "random seed: the same seed gives the same archive")
+	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
+	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.IntVar(&opts.playouts, "playouts", 400, "the mcts bot's simulated games per turn")
+	f.IntVar(&opts.workers, "workers", runtime.NumCPU(), "games played in parallel")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
+	return cmd
+}
+
+// newBot makes the bots; tests replace it.
+var newBot = bot.New
+
+// selfplaySetup is what the options say, checked.
+type selfplaySetup struct {
+	supply replay.Supply
+	format ingest.Format
+	bots   bot.Options
+}
+
+// checkSelfplay checks the options; an error is a usage error.
+func checkSelfplay(opts *selfplayOptions) (*selfplaySetup, error) {
+	su := &selfplaySetup{bots: bot.Options{Playouts: opts.playouts, Workers: 1}}
+	if opts.games < 1 {
+		return nil, fmt.Errorf("--games must be at least 1, not %d", opts.games)
+	}
+	for _, seat := range []struct{ flag, name string }{{"--light", opts.light}, {"--dark", opts.dark}} {
+		if _, err := newBot(seat.name, su.bots); err != nil {
+			return nil, fmt.Errorf("%s: %w", seat.flag, err)
+		}
+	}
+	if opts.size < replay.MinSize || opts.size > replay.MaxSize {
+		return nil, fmt.Errorf("--size must be from %d to %d, not %d", replay.MinSize, replay.MaxSize, opts.size)
+	}
+	var ok bool
+	if su.supply, ok = replay.ParseSupply(opts.supply); !ok || opts.supply == "" {
+		return nil, fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
+	}
+	if opts.playouts < 1 {
+		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
+	}
+	if opts.workers < 1 {
+		return nil, fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	}
+	if opts.out == "" {
+		return nil, errors.New(`--out must name a file, or "-" for standard output`)
+	}
+	if !opts.formatSet {
+		su.format = formatFromName(opts.out)
+	} else {
+		f, err := ingest.ParseFormat(opts.format)
+		if err != nil {
+			return nil, fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
+		}
+		su.format = f
+	}
+	return su, nil
+}
+
+// formatFromName is the format an output file's name asks for: JSON Lines for .jsonl,
+// .jsonl.gz and .jsonl.zst, else .ponte.
+func formatFromName(name string) ingest.Format {
+	name = strings.ToLower(name)
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	if strings.HasSuffix(name, ".jsonl") {
+		return ingest.FormatJSONL
+	}
+	return ingest.FormatPonte
+}
+
+// selfplayResult is one game played, or the error that stopped it.
+type selfplayResult struct {
+	index int
+	game  *bot.Game
+	rec   *ingest.Record
+	err   error
+}
+
+// selfplayTally is the run's summary.
+type selfplayTally struct {
+	games, openerWon, responderWon, draws, swaps int
+}
+
+func (t *selfplayTally) add(g *bot.Game) {
+	t.games++
+	if g.Swapped {
+		t.swaps++
+	}
+	switch {
+	case g.Result == replay.Draw:
+		t.draws++
+	case (g.Result == replay.LightWins) != g.Swapped: // the opener is Light unless swapped
+		t.openerWon++
+	default:
+		t.responderWon++
+	}
+}
+
+func runSelfplay(s *streams, opts *selfplayOptions) error {
+	su, err := checkSelfplay(opts)
+	if err != nil {
+		return err
+	}
+	out, err := createOutput(opts.out, s.out)
+	if err != nil {
+		fmt.Fprintln(s.err, "ponte selfplay:", err)
+		return &exitError{exitUsage}
+	}
+	defer out.abort() // removes the temporary file unless committed
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopSignals()
+	context.AfterFunc(ctx, stopSignals) // a second interrupt kills at once
+
+	var bar *mpb.Bar
+	var progress *mpb.Progress
+	if !opts.quiet && isTerminal(s.err) && !(opts.out == "-" && isTerminal(s.out)) {
+		progress = mpb.New(mpb.WithOutput(s.err), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+		bar = progress.AddBar(int64(opts.games),
+			mpb.PrependDecorators(decor.Name("selfplay "), decor.CountersNoUnit("%d/%d games")),
+			mpb.AppendDecorators(decor.AverageSpeed(0, "%.1f games/s"), decor.Name("  "),
+				decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO), "done")))
+	}
+
+	start := time.Now()
+	w := ingest.NewWriter(out.w, su.format)
+	var tally selfplayTally
+	var botErr, writeErr error
+	err = playGames(ctx, opts, su, func(selfplayResult) {
+		if bar != nil {
+			bar.Increment()
+		}
+	}, func(r selfplayResult) bool {
+		if r.err != nil {
+			botErr = fmt.Errorf("game %d: %w", r.index, r.err)
+			return false
+		}
+		tally.add(r.game)
+		if err := w.Write(r.rec); err != nil {
+			writeErr = err
+			return false
+		}
+		return true
+	})
+	switch {
+	case writeErr != nil:
+	case botErr == nil && err == nil:
+		if writeErr = w.Flush(); writeErr == nil {
+			writeErr = out.commit()
+		}
+	case out.path == "":
+		// Stopped early on standard output: end the stream after the last whole record.
+		writeErr = w.Flush()
+	}
+	elapsed := time.Since(start)
+	if progress != nil {
+		if tally.games < opts.games || writeErr != nil {
+			bar.Abort(false)
+		}
+		progress.Wait()
+	}
+
+	switch {
+	case botErr != nil:
+		fmt.Fprintln(s.err, "ponte selfplay:", botErr)
+		return &exitError{exitIllegal}
+	case writeErr != nil:
+		fmt.Fprintln(s.err, "ponte selfplay:", writeErr)
+		return &exitError{exitUsage}
+	case err != nil: // interrupted
+		fmt.Fprintf(s.err, "ponte selfplay: interrupted after %d of %d games", tally.games, opts.games)
+		if out.path != "" {
+			fmt.Fprintf(s.err, "; %s not written", out.path)
+		}
+		fmt.Fprintln(s.err)
+		return &exitError{exitIllegal}
+	}
+	if !opts.quiet {
+		fmt.Fprintln(s.err, summary(opts, &tally, elapsed, out.name()))
+	}
+	return nil
+}
+
+// playGames plays games 1 … opts.games on opts.workers goroutines. It calls played for
+// each game as it ends, in any order, and emit for each in game order, both from the
+// calling goroutine; once emit returns false, playGames starts no more games and emits
+// nothing more. At most a window of 4 games per worker is played ahead of the next one to
+// emit, so memory stays flat whatever the number of games. The error is ctx's when ctx
+// ended the run before every game was emitted.
+func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, played func(selfplayResult), emit func(selfplayResult) bool) error {
+	workers := min(opts.workers, opts.games)
+	jobs := make(chan int)
+	results := make(chan selfplayResult, workers)
+	window := make(chan struct{}, 4*workers) // games started and not yet emitted
+	stop := make(chan struct{})
+
+	go func() {
+		defer close(jobs)
+		for i := 1; i <= opts.games && ctx.Err() == nil; i++ {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			}
+			jobs <- i
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				results <- playGame(opts, su, i)
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	pending := make(map[int]selfplayResult, cap(window))
+	next, stopped := 1, false
+	halt := func() {
+		if !stopped {
+			stopped = true
+			close(stop)
+		}
+	}
+	for r := range results { // drained to the end, so that every worker ends
+		if stopped {
+			continue
+		}
+		played(r)
+		pending[r.index] = r
+		for !stopped {
+			p, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-window
+			if !emit(p) {
+				halt()
+			}
+		}
+	}
+	if !stopped && next <= opts.games {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// playGame plays game i with bots of its own and a random source made from the seed and i.
+func playGame(opts *selfplayOptions, su *selfplaySetup, i int) selfplayResult {
+	opener, err := newBot(opts.light, su.bots)
+	if err != nil {
+		return selfplayResult{index: i, err: err}
+	}
+	responder, err := newBot(opts.dark, su.bots)
+	if err != nil {
+		return selfplayResult{index: i, err: err}
+	}
+	g, err := bot.Play(opener, responder, opts.size, su.supply, rand.New(rand.NewPCG(opts.seed, uint64(i))))
+	if err != nil {
+		return selfplayResult{index: i, err: err}
+	}
+	return selfplayResult{index: i, game: g, rec: g.Record(i, opts.seed)}
+}
+
+// summary is the line printed at the end of a run.
+func summary(opts *selfplayOptions, t *selfplayTally, elapsed time.Duration, where string) string {
+	secs := elapsed.Seconds()
+	took := fmt.Sprintf("%.1f s", secs)
+	if secs < 1 {
+		took = fmt.Sprintf("%.2f s", secs)
+	}
+	rate := float64(t.games) / max(secs, 1e-9)
+	return fmt.Sprintf("%d %s (%d×%d, %s): opener %s won %d, responder %s won %d, %d %s; %d %s; %s (%s games/s); written to %s",
+		t.games, plural(t.games, "game", "games"), opts.size, opts.size, opts.supply,
+		opts.light, t.openerWon, opts.dark, t.responderWon, t.draws, plural(t.draws, "draw", "draws"),
+		t.swaps, plural(t.swaps, "swap", "swaps"), took, formatRate(rate), where)
+}
+
+func formatRate(r float64) string {
+	if r >= 100 {
+		return fmt.Sprintf("%.0f", r)
+	}
+	return fmt.Sprintf("%.1f", r)
+}
+
+// isTerminal reports whether w is a terminal (a progress bar would be seen, not stored).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// output is where the archive goes: standard output, or a temporary file next to the
+// named one, compressed by the name's extension, renamed to it by commit.
+type output struct {
+	w         io.Writer // what the records are written to
+	path, tmp string    // "" for standard output
+	f         *os.File
+	comp      io.WriteCloser // the gzip or zstd writer, or nil
+	done      bool
+}
+
+// createOutput opens the output named path ("-": stdout).
+func createOutput(path string, stdout io.Writer) (*output, error) {
+	if path == "-" {
+		return &output{w: stdout}, nil
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("cannot write %s: it is a directory", path)
+	}
+	var f *os.File
+	var err error
+	for range 100 { // a hidden name, which `ponte verify DIR` skips, unlikely to be taken
+		tmp := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, os.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	o := &output{w: f, path: path, tmp: f.Name(), f: f}
+	switch lower := strings.ToLower(path); {
+	case strings.HasSuffix(lower, ".gz"):
+		o.comp = gzip.NewWriter(f)
+	case strings.HasSuffix(lower, ".zst"):
+		// One encoder goroutine: the bytes do not depend on the machine, and the games,
+		// not the compression, are the slow part.
+		zw, err := zstd.NewWriter(f, zstd.WithEncoderConcurrency(1))
+		if err != nil {
+			o.abort()
+			return nil, err
+		}
+		o.comp = zw
+	}
+	if o.comp != nil {
+		o.w = o.comp
+	}
+	return o, nil
+}
+
+// name says where the archive goes, for the summary.
+func (o *output) name() string {
+	if o.path == "" {
+		return "standard output"
+	}
+	return o.path
+}
+
+// commit finishes the compressed stream and the file and renames it to its name.
+func (o *output) commit() error {
+	if o.f == nil {
+		return nil
+	}
+	if o.comp != nil {
+		if err := o.comp.Close(); err != nil {
+			return fmt.Errorf("cannot write %s: %w", o.path, err)
+		}
+	}
+	if err := o.f.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", o.path, err)
+	}
+	if err := os.Rename(o.tmp, o.path); err != nil {
+		return fmt.Errorf("cannot write %s: %w", o.path, err)
+	}
+	o.done = true
+	return nil
+}
+
+// abort removes the temporary file, unless commit renamed it.
+func (o *output) abort() {
+	if o.f == nil || o.done {
+		return
+	}
+	o.done = true
+	o.f.Close()
+	os.Remove(o.tmp)
+}
