@@ -14,7 +14,7 @@ import (
 // and scores the position it reaches with Evaluate (or the true result when the game is
 // over). The turns tried at the root are the greedy bot's candidates; deeper in the tree
 // the cheap candidates. At turn 2 the swap is one of the root's turns, so the swap is
-// decided by the search.
+// decided by the search. The opening turn is chosen as the greedy bot chooses it.
 type MCTS struct {
 	// Playouts is the budget of playouts per turn.
 	Playouts int
@@ -25,6 +25,8 @@ type MCTS struct {
 	Depth int
 	// Explore is the UCB1 exploration constant.
 	Explore float64
+
+	opener *Greedy
 }
 
 // NewMCTS returns the mcts bot with the options' budget (defaults: 400 playouts, 1 worker).
@@ -53,8 +55,17 @@ type node struct {
 	wins     float64 // from the mover's point of view
 }
 
-// Turn searches and returns the most visited turn at the root.
+// Turn searches and returns the most visited turn at the root. The opening turn is the
+// exception: the search's candidates are all strong openings, which the responder would
+// swap, so the opener chooses like the greedy bot, an opening the responder should be
+// nearly indifferent to.
 func (b *MCTS) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
+	if g.Turn() == 0 {
+		if b.opener == nil {
+			b.opener = NewGreedy()
+		}
+		return b.opener.opening(g, rng)
+	}
 	root := b.rootMoves(g, rng)
 	if len(root) == 1 {
 		return root[0]
