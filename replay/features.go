@@ -6,7 +6,18 @@ type Features struct {
 	Turn          int      // the turn number, from 1
 	Colour        Colour   // the mover's colour (the swap is Dark's turn 2)
 	Kind          MoveKind // what the turn did
+	Move          Move     // the turn itself, with its cells
 	IslandsFormed int      // groups of the mover that reached exactly 4 tiles through this turn
+	// TileGroups are the sizes of the groups the two tiles of a Tiles turn belong to after
+	// it (equal when they joined one group); zero for other turns.
+	TileGroups [2]int
+	// For a Bridge turn: its shape, the sizes of the groups at its two ends (4 is an
+	// island), and whether it joined two components (false when they were joined already).
+	BridgeShape  BridgeShape
+	BridgeEnds   [2]int
+	BridgeMerged bool
+	// LargestComponent is the number of islands in the mover's largest component.
+	LargestComponent int
 	Score         [2]int   // R6 scores
 	Islands       [2]int   // islands on the board
 	Sandbanks     [2]int   // sandbanks on the board
@@ -19,16 +30,26 @@ type Features struct {
 // dead, which the "created" counts need; use one tracker per game and Reset it between games.
 type FeatureTracker struct {
 	wasDead [numCells]bool
+	largest [2]int // islands in each colour's largest component; components only grow
 }
 
 // Reset forgets the previous game.
-func (t *FeatureTracker) Reset() { clear(t.wasDead[:]) }
+func (t *FeatureTracker) Reset() {
+	clear(t.wasDead[:])
+	t.largest = [2]int{}
+}
 
 // Play plays m on g and returns the features after it. On an illegal turn it returns the
 // *RuleError and g is unchanged.
 func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
 	before := g.tally[Light].islands + g.tally[Dark].islands
 	colour := g.ToMove()
+	merged := false
+	if m.Kind == Bridge && m.A.On(g.size) && m.B.On(g.size) && g.state[m.A]&tileBits != 0 && g.state[m.B]&tileBits != 0 {
+		a, _ := g.ComponentOf(m.A)
+		b, _ := g.ComponentOf(m.B)
+		merged = a != b
+	}
 	if err := g.Play(m); err != nil {
 		return Features{}, err
 	}
@@ -36,11 +57,27 @@ func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
 		Turn:          g.turn,
 		Colour:        colour,
 		Kind:          m.Kind,
+		Move:          m,
 		IslandsFormed: g.tally[Light].islands + g.tally[Dark].islands - before,
 		Score:         g.Score(),
 		Islands:       g.Islands(),
 		Sandbanks:     g.Sandbanks(),
 	}
+	switch m.Kind {
+	case Tiles:
+		f.TileGroups = [2]int{g.GroupSize(m.A), g.GroupSize(m.B)}
+		for _, c := range [2]Cell{m.A, m.B} {
+			_, k := g.ComponentOf(c)
+			t.largest[colour] = max(t.largest[colour], k)
+		}
+	case Bridge:
+		f.BridgeShape = ShapeOf(m.A, m.B)
+		f.BridgeEnds = [2]int{g.GroupSize(m.A), g.GroupSize(m.B)}
+		f.BridgeMerged = merged
+		_, k := g.ComponentOf(m.A)
+		t.largest[colour] = max(t.largest[colour], k)
+	}
+	f.LargestComponent = t.largest[colour]
 	var buf [MaxSize * MaxSize]Cell
 	for _, c := range [2]Colour{Light, Dark} {
 		f.Mobility[c] = len(g.appendLegalCells(buf[:0], c))

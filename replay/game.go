@@ -109,20 +109,31 @@ func (g *Game) PlayText(token string) error { return g.PlayNumbered(0, token) }
 // written before it, 0 when none was. A number that is not the turn's is a notation error
 // (R9), reported after R5.4 and R1, like an unreadable token.
 func (g *Game) PlayNumbered(number int, token string) error {
-	turn := g.turn + 1
-	if err := g.preCheck(turn, token == "swap"); err != nil {
+	m, err := g.ReadTurn(number, token)
+	if err != nil {
 		return err
 	}
+	return g.Play(m)
+}
+
+// ReadTurn reads the token of the next turn without playing it, with the checks that come
+// before the notation: the end of the game (R5.4), a misplaced swap (R1), a wrong turn
+// number (R9, number 0 meaning none was written), then the token itself (R9).
+func (g *Game) ReadTurn(number int, token string) (Move, error) {
+	turn := g.turn + 1
+	if err := g.preCheck(turn, token == "swap"); err != nil {
+		return Move{}, err
+	}
 	if number != 0 && number != turn {
-		return &RuleError{Rule: RuleNotation, Turn: turn, Message: fmt.Sprintf("turn number %d written before turn %d (%s)", number, turn, token)}
+		return Move{}, &RuleError{Rule: RuleNotation, Turn: turn, Message: fmt.Sprintf("turn number %d written before turn %d (%s)", number, turn, token)}
 	}
 	m, err := ParseMove(token, g.size)
 	if err != nil {
 		re := err.(*RuleError)
 		re.Turn = turn
-		return re
+		return Move{}, re
 	}
-	return g.Play(m)
+	return m, nil
 }
 
 func (g *Game) preCheck(turn int, swap bool) *RuleError {

@@ -53,16 +53,28 @@ const (
 
 // Of replays rec on g (which is reset first, so one Game serves many records) and returns
 // its verdict.
-func Of(rec *ingest.Record, g *replay.Game) (v Verdict) {
+func Of(rec *ingest.Record, g *replay.Game) Verdict {
+	v, _ := analyze(rec, g, nil, nil)
+	return v
+}
+
+// Analyze is Of with the per-turn features: it appends the Features of every turn played
+// legally to turns and returns them. ft is reset first.
+func Analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features) (Verdict, []replay.Features) {
+	ft.Reset()
+	return analyze(rec, g, ft, turns)
+}
+
+func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features) (v Verdict, _ []replay.Features) {
 	v = Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, GameID: rec.Tag("GameId")}
 	supply, ok := replay.ParseSupply(rec.Supply)
 	if !ok {
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: "unknown supply " + rec.Supply}
-		return v
+		return v, turns
 	}
 	if err := g.Reset(rec.Size, supply); err != nil {
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: err.Error()}
-		return v
+		return v, turns
 	}
 	defer func() {
 		v.Turns, v.Over = g.Turn(), g.Over()
@@ -74,7 +86,18 @@ func Of(rec *ingest.Record, g *replay.Game) (v Verdict) {
 	}()
 	for i := range rec.Moves {
 		tok := &rec.Moves[i]
-		if err := g.PlayNumbered(tok.Number, tok.Text); err != nil {
+		m, err := g.ReadTurn(tok.Number, tok.Text)
+		if err == nil {
+			if ft != nil {
+				var f replay.Features
+				if f, err = ft.Play(g, m); err == nil {
+					turns = append(turns, f)
+				}
+			} else {
+				err = g.Play(m)
+			}
+		}
+		if err != nil {
 			re := err.(*replay.RuleError)
 			turn := re.Turn
 			line, col := tok.Line, tok.Col
@@ -82,7 +105,7 @@ func Of(rec *ingest.Record, g *replay.Game) (v Verdict) {
 				line, col = tok.NumberLine, tok.NumberCol // the number is at fault
 			}
 			v.Error = &Error{Rule: string(re.Rule), Turn: &turn, Line: line, Col: col, Message: re.Message}
-			return v
+			return v, turns
 		}
 	}
 	result, _ := replay.ParseResult(rec.ClaimedResult())
@@ -90,10 +113,10 @@ func Of(rec *ingest.Record, g *replay.Game) (v Verdict) {
 	if err := g.CheckClaim(claim); err != nil {
 		re := err.(*replay.RuleError)
 		v.Error = &Error{Rule: string(re.Rule), Line: rec.Line, Col: 1, Message: re.Message}
-		return v
+		return v, turns
 	}
 	v.Legal = true
-	return v
+	return v, turns
 }
 
 // Unreadable returns the verdict of a record that could not be read.

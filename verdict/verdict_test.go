@@ -174,3 +174,20 @@ func ExampleCheck() {
 	// game 1: legal, 3 turns, score [1 0]
 	// game 2: R3 at turn 4 (9:31): cell b1 is blocked by a bridge
 }
+
+// Analyze gives the same verdict as Of, and the features of every turn played legally.
+func TestAnalyze(t *testing.T) {
+	recs := readAll("[Size \"6\"]\n\n1. a1,a2 2. f1,f2 3. b1,b2 *\n\n[Size \"6\"]\n\n1. a1,a2 2. f1,f2 3. b1,b2 4. f4,f5 5. c3,e5 *\n")
+	var g replay.Game
+	var ft replay.FeatureTracker
+	for _, rec := range recs {
+		want := verdict.Of(rec, &g)
+		got, turns := verdict.Analyze(rec, &g, &ft, nil)
+		if fmt.Sprint(got.Legal, got.Turns, got.Score, got.Error) != fmt.Sprint(want.Legal, want.Turns, want.Score, want.Error) {
+			t.Errorf("game %d: Analyze %+v, Of %+v", rec.Index, got, want)
+		}
+		if len(turns) != got.Turns || turns[2].IslandsFormed != 1 || turns[2].Score != [2]int{1, 0} {
+			t.Errorf("game %d: %d turns of features for %d turns: %+v", rec.Index, len(turns), got.Turns, turns)
+		}
+	}
+}
