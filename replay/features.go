@@ -18,12 +18,12 @@ type Features struct {
 	BridgeMerged bool
 	// LargestComponent is the number of islands in the mover's largest component.
 	LargestComponent int
-	Score         [2]int   // R6 scores
-	Islands       [2]int   // islands on the board
-	Sandbanks     [2]int   // sandbanks on the board
-	Dead          [2]int   // dead sandbanks ("burned land")
-	DeadCreated   [2]int   // dead sandbanks that contain no sandbank already dead before the turn
-	Mobility      [2]int   // empty cells where a single tile of the colour would be legal
+	Score            [2]int // R6 scores
+	Islands          [2]int // islands on the board
+	Sandbanks        [2]int // sandbanks on the board
+	Dead             [2]int // dead sandbanks ("burned land")
+	DeadCreated      [2]int // dead sandbanks that contain no sandbank already dead before the turn
+	Mobility         [2]int // empty cells where a single tile of the colour would be legal
 }
 
 // FeatureTracker measures Features turn by turn. It remembers which sandbanks were already

@@ -183,11 +183,18 @@ func TestAnalyze(t *testing.T) {
 	for _, rec := range recs {
 		want := verdict.Of(rec, &g)
 		got, turns := verdict.Analyze(rec, &g, &ft, nil)
-		if fmt.Sprint(got.Legal, got.Turns, got.Score, got.Error) != fmt.Sprint(want.Legal, want.Turns, want.Score, want.Error) {
+		if fmt.Sprint(got.Legal, got.Turns, got.Score, errText(got.Error)) != fmt.Sprint(want.Legal, want.Turns, want.Score, errText(want.Error)) {
 			t.Errorf("game %d: Analyze %+v, Of %+v", rec.Index, got, want)
 		}
 		if len(turns) != got.Turns || turns[2].IslandsFormed != 1 || turns[2].Score != [2]int{1, 0} {
 			t.Errorf("game %d: %d turns of features for %d turns: %+v", rec.Index, len(turns), got.Turns, turns)
 		}
 	}
+}
+
+func errText(e *verdict.Error) string {
+	if e == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%s %d %d:%d %s", e.Rule, *e.Turn, e.Line, e.Col, e.Message)
 }
