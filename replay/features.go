@@ -26,29 +26,87 @@ type Features struct {
 	Mobility         [2]int // empty cells where a single tile of the colour would be legal
 }
 
-// FeatureTracker measures Features turn by turn. It remembers which sandbanks were already
-// dead, which the "created" counts need; use one tracker per game and Reset it between games.
+// FeatureTracker measures Features turn by turn, incrementally: it keeps, per colour, which
+// cells take a single tile and which sandbanks are dead, and after a turn it looks again
+// only at what the turn can have changed. Use one tracker per game in flight and let it see
+// every turn of the game (Play); Reset it, or start a new game, between games.
+//
+// What a turn can change, and so what is looked at again:
+//   - mobility of the other colour: only the cells the turn filled or blocked (tiles of the
+//     other colour never matter to R3 but by taking the cell);
+//   - mobility of the mover: the new tiles' 3×3 neighbourhoods, the cells next to the groups
+//     the tiles joined and to the mover's groups diagonal to the new tiles (an island there
+//     would now touch them), and the cells next to a new island (its halo);
+//   - dead sandbanks: only sandbanks within four cells of a filled or blocked cell can lose
+//     their last place for an island, and deadness is for ever (a sandbank that merges with
+//     a dead one is dead). Each live sandbank keeps a witness, a place where it could still
+//     become an island; a sandbank is searched again only when its witness breaks.
 type FeatureTracker struct {
-	wasDead [numCells]bool
-	largest [2]int // islands in each colour's largest component; components only grow
+	size     int
+	legal    [2][numCells]bool
+	mobility [2]int
+	stamp    [numCells]uint32 // groups looked at in this pass
+	gen      uint32
+	checked  [numCells]uint32 // cells whose mobility was decided again in this turn
+	turnGen  uint32
+	dead     []bool    // per group id: the sandbank is dead
+	witness  [][4]Cell // per group id: a place where the sandbank could still become an island
+	nDead    [2]int
+	largest  [2]int // islands in each colour's largest component; components only grow
 }
 
 // Reset forgets the previous game.
-func (t *FeatureTracker) Reset() {
-	clear(t.wasDead[:])
+func (t *FeatureTracker) Reset() { t.size = 0 }
+
+// start sets the tracker up for the empty board of g.
+func (t *FeatureTracker) start(g *Game) {
+	t.size = g.size
+	t.mobility = [2]int{g.size * g.size, g.size * g.size}
+	for c := range t.legal {
+		clear(t.legal[c][:])
+		for r := 0; r < g.size; r++ {
+			row := (r+margin)*stride + margin
+			for i := row; i < row+g.size; i++ {
+				t.legal[c][i] = true
+			}
+		}
+	}
+	t.dead = t.dead[:0]
+	t.witness = t.witness[:0]
+	t.nDead = [2]int{}
 	t.largest = [2]int{}
 }
 
 // Play plays m on g and returns the features after it. On an illegal turn it returns the
 // *RuleError and g is unchanged.
 func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
+	if g.turn == 0 || t.size != g.size {
+		t.start(g)
+	}
 	before := g.tally[Light].islands + g.tally[Dark].islands
 	colour := g.ToMove()
 	merged := false
-	if m.Kind == Bridge && m.A.On(g.size) && m.B.On(g.size) && g.state[m.A]&tileBits != 0 && g.state[m.B]&tileBits != 0 {
-		a, _ := g.ComponentOf(m.A)
-		b, _ := g.ComponentOf(m.B)
-		merged = a != b
+	var olds [8]int16 // the mover's groups next to the new tiles, before they merge
+	var oldCells [8]Cell
+	nold := 0
+	switch m.Kind {
+	case Bridge:
+		if m.A.On(g.size) && m.B.On(g.size) && g.state[m.A]&tileBits != 0 && g.state[m.B]&tileBits != 0 {
+			a, _ := g.ComponentOf(m.A)
+			b, _ := g.ComponentOf(m.B)
+			merged = a != b
+		}
+	case Tiles:
+		if m.A.On(g.size) && m.B.On(g.size) {
+			var buf [4]int16
+			for _, x := range [2]Cell{m.A, m.B} {
+				n := g.neighbourGroups(colour.bit(), x, &buf)
+				for _, o := range buf[:n] {
+					olds[nold], oldCells[nold] = o, g.groups[o].cells[0]
+					nold++
+				}
+			}
+		}
 	}
 	if err := g.Play(m); err != nil {
 		return Features{}, err
@@ -63,6 +121,10 @@ func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
 		Islands:       g.Islands(),
 		Sandbanks:     g.Sandbanks(),
 	}
+	for len(t.dead) < len(g.groups) {
+		t.dead = append(t.dead, false)
+		t.witness = append(t.witness, [4]Cell{})
+	}
 	switch m.Kind {
 	case Tiles:
 		f.TileGroups = [2]int{g.GroupSize(m.A), g.GroupSize(m.B)}
@@ -70,38 +132,291 @@ func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
 			_, k := g.ComponentOf(c)
 			t.largest[colour] = max(t.largest[colour], k)
 		}
+		t.afterTiles(g, colour, m, olds[:nold], oldCells[:nold], &f)
 	case Bridge:
 		f.BridgeShape = ShapeOf(m.A, m.B)
 		f.BridgeEnds = [2]int{g.GroupSize(m.A), g.GroupSize(m.B)}
 		f.BridgeMerged = merged
 		_, k := g.ComponentOf(m.A)
 		t.largest[colour] = max(t.largest[colour], k)
+		w1, w2 := Water(m.A, m.B)
+		for _, w := range [2]Cell{w1, w2} {
+			if w == NoCell {
+				continue
+			}
+			t.setLegal(Light, w, false)
+			t.setLegal(Dark, w, false)
+			t.recheckDead(g, w, 3, &f)
+		}
 	}
 	f.LargestComponent = t.largest[colour]
-	var buf [MaxSize * MaxSize]Cell
-	for _, c := range [2]Colour{Light, Dark} {
-		f.Mobility[c] = len(g.appendLegalCells(buf[:0], c))
-	}
-	for id := range g.groups {
-		grp := &g.groups[id]
-		if grp.size == 0 || grp.size >= 4 || !g.isDead(grp) {
-			continue
+	f.Mobility = t.mobility
+	f.Dead = t.nDead
+	return f, nil
+}
+
+func (t *FeatureTracker) setLegal(c Colour, x Cell, legal bool) {
+	if t.legal[c][x] != legal {
+		t.legal[c][x] = legal
+		if legal {
+			t.mobility[c]++
+		} else {
+			t.mobility[c]--
 		}
-		f.Dead[grp.colour]++
-		created := true
+	}
+}
+
+// afterTiles updates mobility and dead sandbanks after a tile turn of colour c.
+// olds are the groups next to the new tiles before the turn, and oldCells one cell of each,
+// which tells which new group each old one went into.
+func (t *FeatureTracker) afterTiles(g *Game, c Colour, m Move, olds []int16, oldCells []Cell, f *Features) {
+	t.turnGen++
+	other := c.Other()
+	t.setLegal(other, m.A, false)
+	t.setLegal(other, m.B, false)
+	t.setLegal(c, m.A, false)
+	t.setLegal(c, m.B, false)
+
+	// The groups the tiles joined: dead if they absorbed a dead sandbank, else searched.
+	t.gen++
+	gen := t.gen
+	bit := c.bit()
+	for _, x := range [2]Cell{m.A, m.B} {
+		id := g.gid[x]
+		grp := &g.groups[id]
+		if t.stamp[grp.cells[0]] == gen {
+			continue // the other tile's group, done
+		}
 		for _, cell := range grp.cells[:grp.size] {
-			if t.wasDead[cell] {
-				created = false
+			t.stamp[cell] = gen
+		}
+		// The sandbanks this group absorbed: a dead one makes it dead (deadness is for
+		// ever), and their ids, merged away, lose their marks.
+		wasDead := false
+		for k, o := range olds {
+			if g.gid[oldCells[k]] != id || !t.dead[o] {
+				continue
+			}
+			wasDead = true
+			if o != id {
+				t.dead[o] = false
+				t.nDead[c]--
 			}
 		}
-		if created {
-			f.DeadCreated[grp.colour]++
+		if t.dead[id] {
+			t.dead[id] = false
+			t.nDead[c]--
 		}
+		if grp.size < 4 {
+			switch {
+			case wasDead:
+				t.dead[id] = true
+				t.nDead[c]++
+			case t.inheritWitness(g, id, olds, oldCells):
+			case !t.search(g, id):
+				t.dead[id] = true
+				t.nDead[c]++
+				f.DeadCreated[c]++
+			}
+		}
+		// Mobility of the mover around the group.
 		for _, cell := range grp.cells[:grp.size] {
-			t.wasDead[cell] = true
+			for _, d := range orthogonal {
+				t.recheck(g, c, Cell(int(cell)+d))
+			}
+		}
+		if grp.size == 4 { // a new island: its halo can no longer take a tile
+			for _, cell := range grp.cells {
+				for _, d := range eightWay {
+					t.recheck(g, c, Cell(int(cell)+d))
+				}
+			}
 		}
 	}
-	return f, nil
+	for _, x := range [2]Cell{m.A, m.B} {
+		for _, d := range eightWay {
+			q := Cell(int(x) + d)
+			t.recheck(g, c, q)
+			if g.state[q]&bit != 0 && g.gid[q] != g.gid[m.A] && g.gid[q] != g.gid[m.B] {
+				// a group of the mover diagonal to a new tile: an island formed next to it
+				// would now touch the new tile
+				h := &g.groups[g.gid[q]]
+				for _, cell := range h.cells[:h.size] {
+					for _, d2 := range orthogonal {
+						t.recheck(g, c, Cell(int(cell)+d2))
+					}
+				}
+			}
+		}
+	}
+	t.recheckDead(g, m.A, 4, f)
+	t.recheckDead(g, m.B, 4, f)
+}
+
+// recheck decides again whether one tile of colour c is legal on x (once per turn per cell).
+func (t *FeatureTracker) recheck(g *Game, c Colour, x Cell) {
+	if t.checked[x] == t.turnGen || g.state[x]&wall != 0 {
+		return
+	}
+	t.checked[x] = t.turnGen
+	t.setLegal(c, x, g.singleLegal(c, x))
+}
+
+// singleLegal is checkTiles for one tile, without building a plan: the cell is free, the
+// group it would join has at most 4 tiles, and R3.2 holds (a sandbank only needs the cell
+// to be outside every island's halo; an island needs no other tile of its colour around it).
+func (b *board) singleLegal(c Colour, x Cell) bool {
+	if b.state[x] != 0 {
+		return false
+	}
+	bit := c.bit()
+	var ids [4]int16
+	n, size := 0, 1
+outer:
+	for _, d := range orthogonal {
+		q := Cell(int(x) + d)
+		if b.state[q]&bit == 0 {
+			continue
+		}
+		id := b.gid[q]
+		for _, o := range ids[:n] {
+			if o == id {
+				continue outer
+			}
+		}
+		ids[n] = id
+		n++
+		size += int(b.groups[id].size)
+	}
+	switch {
+	case size > 4:
+		return false
+	case size < 4:
+		return b.halo[x]&bit == 0
+	}
+	var island [4]Cell
+	k := copy(island[:], []Cell{x})
+	for _, id := range ids[:n] {
+		grp := &b.groups[id]
+		k += copy(island[k:], grp.cells[:grp.size])
+	}
+	for _, cell := range island {
+		for _, d := range diagonal {
+			q := Cell(int(cell) + d)
+			if b.state[q]&bit != 0 && !inSet(island[:], q) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// recheckDead looks at the live sandbanks (of both colours) with a tile within r cells of x:
+// those whose witness no longer holds are searched again, and counted dead when no place
+// for an island is left.
+func (t *FeatureTracker) recheckDead(g *Game, x Cell, r int, f *Features) {
+	t.gen++ // a pass per changed cell: each pass asks whether this cell breaks a witness
+	gen := t.gen
+	x0, y0 := int(x)%stride, int(x)/stride
+	for row := max(y0-r, margin); row <= min(y0+r, margin+g.size-1); row++ {
+		for col := max(x0-r, margin); col <= min(x0+r, margin+g.size-1); col++ {
+			q := Cell(row*stride + col)
+			s := g.state[q]
+			if s&tileBits == 0 || t.stamp[q] == gen {
+				continue
+			}
+			id := g.gid[q]
+			grp := &g.groups[id]
+			for _, cell := range grp.cells[:grp.size] {
+				t.stamp[cell] = gen
+			}
+			if grp.size >= 4 || t.dead[id] {
+				continue
+			}
+			if w := &t.witness[id]; w[0] != NoCell && !witnessTouched(w, x, g.state[x]&grp.colour.bit() != 0) || t.witnessHolds(g, id) {
+				continue
+			}
+			if !t.search(g, id) {
+				t.dead[id] = true
+				t.nDead[grp.colour]++
+				f.DeadCreated[grp.colour]++
+			}
+		}
+	}
+}
+
+// search looks for a place where sandbank id could still become an island and keeps it as
+// its witness; false when there is none (the sandbank is dead).
+func (t *FeatureTracker) search(g *Game, id int16) bool {
+	grp := &g.groups[id]
+	var set [4]Cell
+	n := copy(set[:], grp.cells[:grp.size])
+	if !g.growIsland(grp.colour.bit(), &set, n) {
+		return false
+	}
+	t.witness[id] = set
+	return true
+}
+
+// inheritWitness tries the witnesses of the sandbanks a new group absorbed: one that holds
+// the whole new group and is still a place for an island spares the search.
+func (t *FeatureTracker) inheritWitness(g *Game, id int16, olds []int16, oldCells []Cell) bool {
+	grp := &g.groups[id]
+	for k, o := range olds {
+		if g.gid[oldCells[k]] != id {
+			continue
+		}
+		w := t.witness[o]
+		covers := true
+		for _, cell := range grp.cells[:grp.size] {
+			covers = covers && inSet(w[:], cell)
+		}
+		if covers {
+			t.witness[id] = w
+			if t.witnessHolds(g, id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// witnessTouched reports whether a change on cell x can break witness w: x is in it, or x
+// is a new tile of the witness's colour next to it.
+func witnessTouched(w *[4]Cell, x Cell, own bool) bool {
+	for _, c := range w {
+		d := int(x) - int(c)
+		if d == 0 {
+			return true
+		}
+		if own && (d == 1 || d == -1 || d == stride || d == -stride || d == stride+1 || d == stride-1 || d == -stride+1 || d == -stride-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// witnessHolds checks that the sandbank's witness is still a place for an island.
+func (t *FeatureTracker) witnessHolds(g *Game, id int16) bool {
+	w := &t.witness[id]
+	if w[0] == NoCell {
+		return false
+	}
+	bit := g.groups[id].colour.bit()
+	for _, c := range w {
+		if s := g.state[c]; s != 0 && s != bit {
+			return false
+		}
+	}
+	for _, c := range w {
+		for _, d := range eightWay {
+			q := Cell(int(c) + d)
+			if g.state[q]&bit != 0 && !inSet(w[:], q) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // DeadSandbanks returns the dead sandbanks of colour c, each as its cells.
@@ -141,6 +456,22 @@ func (g *Game) growIsland(bit uint8, set *[4]Cell, n int) bool {
 			}
 		}
 		return true
+	}
+	// Every tile of the colour next to the set (diagonals included) must end up in it:
+	// when they cannot all fit, no extension will do.
+	var forced [8]Cell
+	nf := 0
+	for i := 0; i < n; i++ {
+		for _, d := range eightWay {
+			q := Cell(int(set[i]) + d)
+			if g.state[q]&bit != 0 && !inSet(set[:n], q) && !inSet(forced[:nf], q) {
+				if n+nf+1 > 4 {
+					return false
+				}
+				forced[nf] = q
+				nf++
+			}
+		}
 	}
 	for i := 0; i < n; i++ {
 		for _, d := range orthogonal {

@@ -69,3 +69,92 @@ func TestFeaturesAgainstQueries(t *testing.T) {
 		t.Fatalf("%d bridges, %d merges: the test saw too little", bridges, merges)
 	}
 }
+
+// wholeBoard computes mobility, dead sandbanks and the dead ones created by a turn from
+// scratch, as RULES.md "Terms" defines them: the oracle for the incremental tracker.
+type wholeBoard struct{ wasDead [numCells]bool }
+
+func (w *wholeBoard) measure(g *Game) (mobility, dead, created [2]int) {
+	var buf [MaxSize * MaxSize]Cell
+	for _, c := range [2]Colour{Light, Dark} {
+		mobility[c] = len(g.appendLegalCells(buf[:0], c))
+	}
+	for id := range g.groups {
+		grp := &g.groups[id]
+		if grp.size == 0 || grp.size >= 4 || !g.isDead(grp) {
+			continue
+		}
+		dead[grp.colour]++
+		fresh := true
+		for _, cell := range grp.cells[:grp.size] {
+			fresh = fresh && !w.wasDead[cell]
+		}
+		if fresh {
+			created[grp.colour]++
+		}
+		for _, cell := range grp.cells[:grp.size] {
+			w.wasDead[cell] = true
+		}
+	}
+	return
+}
+
+// TestIncrementalFeatures plays random games, biased towards crowded boards, bridges and
+// groups growing next to each other, and compares the tracker with the whole-board oracle
+// after every turn.
+func TestIncrementalFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	games, turns := 800, 0
+	if testing.Short() {
+		games = 40
+	}
+	var ft FeatureTracker // one tracker for all games, as a worker uses it
+	for gi := 0; gi < games; gi++ {
+		size := MinSize + rng.IntN(8)
+		supply := Unlimited
+		if gi%5 == 0 {
+			supply = Supply40x15
+		}
+		g, _ := NewGame(size, supply)
+		var oracle wholeBoard
+		for turn := 0; turn < 400 && !g.Over(); turn++ {
+			c := g.ToMove()
+			var m Move
+			cells := g.LegalTileCells(c)
+			switch br := g.LegalBridges(c); {
+			case len(br) > 0 && rng.IntN(3) == 0:
+				m = br[rng.IntN(len(br))]
+			case g.Turn() == 1 && rng.IntN(2) == 0:
+				m = SwapMove
+			case len(cells) >= 2:
+				a := cells[rng.IntN(len(cells))]
+				b := cells[rng.IntN(len(cells))]
+				if rng.IntN(2) == 0 { // next to a: grow groups
+					if near := CellAt(a.Col()+rng.IntN(3)-1, a.Row()+rng.IntN(3)-1); near.On(size) {
+						b = near
+					}
+				}
+				m = TilesMove(a, b)
+				if a == b || !g.IsLegal(m) {
+					continue
+				}
+			default:
+				m = PassMove
+				if !g.IsLegal(m) {
+					continue
+				}
+			}
+			f, err := ft.Play(g, m)
+			if err != nil {
+				t.Fatalf("game %d: %s: %v", gi, m, err)
+			}
+			mob, dead, created := oracle.measure(g)
+			if f.Mobility != mob || f.Dead != dead || f.DeadCreated != created {
+				t.Fatalf("game %d (size %d) turn %d %s: mobility %v dead %v created %v; whole board %v %v %v",
+					gi, size, f.Turn, m, f.Mobility, f.Dead, f.DeadCreated, mob, dead, created)
+			}
+			turns++
+		}
+	}
+	t.Logf("%d games, %d turns agree with the whole-board oracle", games, turns)
+}
