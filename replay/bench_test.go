@@ -52,62 +52,52 @@ func legalCorpus(tb testing.TB) ([]benchGame, int) {
 	return games, turns
 }
 
-// BenchmarkReplay measures legality alone: every turn of the corpus played on a reused Game.
-func BenchmarkReplay(b *testing.B) {
+// benchCorpus replays the legal corpus b.N times with play and reports turns/s and games/s.
+func benchCorpus(b *testing.B, play func(g *Game, bg *benchGame)) {
 	games, turns := legalCorpus(b)
 	var g Game
 	b.ResetTimer()
 	for b.Loop() {
 		for i := range games {
-			bg := &games[i]
-			_ = g.Reset(bg.size, bg.supply)
-			for _, m := range bg.moves {
-				if err := g.Play(m); err != nil {
-					b.Fatal(err)
-				}
-			}
+			_ = g.Reset(games[i].size, games[i].supply)
+			play(&g, &games[i])
 		}
 	}
 	b.ReportMetric(float64(turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
 	b.ReportMetric(float64(len(games))*float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
 
-// BenchmarkReplayText adds the reading of each token (ParseMove) to BenchmarkReplay.
-func BenchmarkReplayText(b *testing.B) {
-	games, turns := legalCorpus(b)
-	var g Game
-	b.ResetTimer()
-	for b.Loop() {
-		for i := range games {
-			bg := &games[i]
-			_ = g.Reset(bg.size, bg.supply)
-			for _, tok := range bg.tokens {
-				if err := g.PlayText(tok); err != nil {
-					b.Fatal(err)
-				}
+// BenchmarkReplay measures legality alone: every turn of the corpus played on a reused Game.
+func BenchmarkReplay(b *testing.B) {
+	benchCorpus(b, func(g *Game, bg *benchGame) {
+		for _, m := range bg.moves {
+			if err := g.Play(m); err != nil {
+				b.Fatal(err)
 			}
 		}
-	}
-	b.ReportMetric(float64(turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	})
 }
 
-// BenchmarkFeatures replays with the per-turn features (mobility and dead sandbanks).
-func BenchmarkFeatures(b *testing.B) {
-	games, turns := legalCorpus(b)
-	var g Game
-	var ft FeatureTracker
-	b.ResetTimer()
-	for b.Loop() {
-		for i := range games {
-			bg := &games[i]
-			_ = g.Reset(bg.size, bg.supply)
-			ft.Reset()
-			for _, m := range bg.moves {
-				if _, err := ft.Play(&g, m); err != nil {
-					b.Fatal(err)
-				}
+// BenchmarkReplayText adds the reading of each token (ParseMove) to BenchmarkReplay.
+func BenchmarkReplayText(b *testing.B) {
+	benchCorpus(b, func(g *Game, bg *benchGame) {
+		for _, tok := range bg.tokens {
+			if err := g.PlayText(tok); err != nil {
+				b.Fatal(err)
 			}
 		}
-	}
-	b.ReportMetric(float64(turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	})
+}
+
+// BenchmarkFeatures replays with every per-turn feature.
+func BenchmarkFeatures(b *testing.B) {
+	var ft FeatureTracker
+	benchCorpus(b, func(g *Game, bg *benchGame) {
+		ft.Reset()
+		for _, m := range bg.moves {
+			if _, err := ft.Play(g, m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

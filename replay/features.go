@@ -271,21 +271,9 @@ func (b *board) singleLegal(c Colour, x Cell) bool {
 	}
 	bit := c.bit()
 	var ids [4]int16
-	n, size := 0, 1
-outer:
-	for _, d := range orthogonal {
-		q := Cell(int(x) + d)
-		if b.state[q]&bit == 0 {
-			continue
-		}
-		id := b.gid[q]
-		for _, o := range ids[:n] {
-			if o == id {
-				continue outer
-			}
-		}
-		ids[n] = id
-		n++
+	n := b.neighbourGroups(bit, x, &ids)
+	size := 1
+	for _, id := range ids[:n] {
 		size += int(b.groups[id].size)
 	}
 	switch {
