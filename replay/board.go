@@ -42,6 +42,7 @@ type board struct {
 	gid     [numCells]int16           // the group of the tile on the cell (valid where a tile is)
 	partner [numCells]Cell            // the other end of the bridge whose end is on the cell, or NoCell
 	ends    [numCells / stride]uint32 // per row, a bit for each cell that carries a bridge end
+	tiles   [numCells / stride]uint32 // per row, a bit for each cell that holds a tile
 	halo    [numCells]uint8           // colour bits: the cell is an 8-neighbour of an island of that colour
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
@@ -72,6 +73,7 @@ func (b *board) reset(size int) {
 		}
 	}
 	clear(b.ends[:])
+	clear(b.tiles[:])
 	clear(b.halo[:])
 	b.groups = b.groups[:0]
 	b.parent = b.parent[:0]
@@ -344,10 +346,12 @@ func colourOf(s uint8) Colour {
 func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 	bit := c.bit()
 	b.state[x] |= bit
+	b.tiles[int(x)/stride] |= 1 << (int(x) % stride)
 	t := &b.tally[c]
 	t.tiles++
 	if y != NoCell {
 		b.state[y] |= bit
+		b.tiles[int(y)/stride] |= 1 << (int(y) % stride)
 		t.tiles++
 	}
 	for gi := 0; gi < p.n; gi++ {

@@ -1,5 +1,7 @@
 package replay
 
+import mbits "math/bits"
+
 // Features are the per-turn measurements of RULES.md "Terms", taken after a turn.
 // Every [2]int is [light, dark].
 type Features struct {
@@ -306,11 +308,12 @@ func (t *FeatureTracker) recheckDead(g *Game, x Cell, r int, f *Features) {
 	t.gen++ // a pass per changed cell: each pass asks whether this cell breaks a witness
 	gen := t.gen
 	x0, y0 := int(x)%stride, int(x)/stride
+	lo, hi := max(x0-r, 0), min(x0+r, stride-1)
+	window := uint32(1)<<uint(hi+1) - uint32(1)<<uint(lo) // columns lo … hi (1<<32 is 0: the wrap sets the top bits)
 	for row := max(y0-r, margin); row <= min(y0+r, margin+g.size-1); row++ {
-		for col := max(x0-r, margin); col <= min(x0+r, margin+g.size-1); col++ {
-			q := Cell(row*stride + col)
-			s := g.state[q]
-			if s&tileBits == 0 || t.stamp[q] == gen {
+		for bits := g.tiles[row] & window; bits != 0; bits &= bits - 1 {
+			q := Cell(row*stride + mbits.TrailingZeros32(bits))
+			if t.stamp[q] == gen {
 				continue
 			}
 			id := g.gid[q]
