@@ -81,7 +81,12 @@ func (w *wholeBoard) measure(g *Game) (mobility, dead, created [2]int) {
 	}
 	for id := range g.groups {
 		grp := &g.groups[id]
-		if grp.size == 0 || grp.size >= 4 || !g.isDead(grp) {
+		if grp.size == 0 || grp.size >= 4 {
+			continue
+		}
+		var set [4]Cell
+		n := copy(set[:], grp.cells[:grp.size])
+		if growIslandDFS(g, grp.colour.bit(), &set, n) {
 			continue
 		}
 		dead[grp.colour]++
@@ -157,4 +162,37 @@ func TestIncrementalFeatures(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d turns agree with the whole-board oracle", games, turns)
+}
+
+// growIslandDFS is the plain search of RULES.md's definition of a dead sandbank: extend the
+// set one orthogonal neighbour at a time, in every order, and test each set of 4 cells. It
+// is slow and simple: the oracle for the tracker's search.
+func growIslandDFS(g *Game, bit uint8, set *[4]Cell, n int) bool {
+	if n == 4 {
+		for _, c := range set {
+			for _, d := range eightWay {
+				q := Cell(int(c) + d)
+				if g.state[q]&bit != 0 && !inSet(set[:], q) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for i := 0; i < n; i++ {
+		for _, d := range orthogonal {
+			q := Cell(int(set[i]) + d)
+			if inSet(set[:n], q) {
+				continue
+			}
+			if s := g.state[q]; s != 0 && s != bit {
+				continue
+			}
+			set[n] = q
+			if growIslandDFS(g, bit, set, n+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
