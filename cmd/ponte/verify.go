@@ -98,7 +98,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		return err
 	}
 	if !opts.quiet {
-		fmt.Fprintf(s.err, "%d games: %d legal, %d illegal, %d unreadable", n.games, n.legal, n.illegal, n.unreadable)
+		fmt.Fprintf(s.err, "%d %s: %d legal, %d illegal, %d unreadable", n.games, plural(n.games, "game", "games"), n.legal, n.illegal, n.unreadable)
 		if n.badPaths > 0 {
 			fmt.Fprintf(s.err, "; %d %s could not be read", n.badPaths, plural(n.badPaths, "path", "paths"))
 		}
