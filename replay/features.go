@@ -435,21 +435,13 @@ func (g *Game) isDead(grp *group) bool {
 }
 
 // growIsland extends the connected set set[:n] by one orthogonal neighbour at a time and
-// reports whether some extension to 4 cells is a place where an island could still form.
+// reports whether some extension to 4 cells is a place where an island could still form:
+// every added cell empty and unblocked or a tile of the colour, and no tile of the colour
+// outside the 4 cells next to them. The tiles of the colour next to the partial set, which
+// must all end up in it, are carried down the search and updated by each added cell: a
+// partial set with more of them than it can take in is given up at once. On success set
+// holds the 4 cells.
 func (g *Game) growIsland(bit uint8, set *[4]Cell, n int) bool {
-	if n == 4 {
-		for _, c := range set {
-			for _, d := range eightWay {
-				q := Cell(int(c) + d)
-				if g.state[q]&bit != 0 && !inSet(set[:], q) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	// Every tile of the colour next to the set (diagonals included) must end up in it:
-	// when they cannot all fit, no extension will do.
 	var forced [8]Cell
 	nf := 0
 	for i := 0; i < n; i++ {
@@ -464,6 +456,13 @@ func (g *Game) growIsland(bit uint8, set *[4]Cell, n int) bool {
 			}
 		}
 	}
+	return g.extend(bit, set, n, forced, nf)
+}
+
+func (g *Game) extend(bit uint8, set *[4]Cell, n int, forced [8]Cell, nf int) bool {
+	if n == 4 {
+		return nf == 0
+	}
 	for i := 0; i < n; i++ {
 		for _, d := range orthogonal {
 			q := Cell(int(set[i]) + d)
@@ -474,7 +473,29 @@ func (g *Game) growIsland(bit uint8, set *[4]Cell, n int) bool {
 				continue
 			}
 			set[n] = q
-			if g.growIsland(bit, set, n+1) {
+			// the forced tiles of the larger set: q is no longer outside it, q's own
+			// neighbours outside it are
+			var f [8]Cell
+			k := 0
+			for _, x := range forced[:nf] {
+				if x != q {
+					f[k] = x
+					k++
+				}
+			}
+			ok := true
+			for _, d2 := range eightWay {
+				r := Cell(int(q) + d2)
+				if g.state[r]&bit != 0 && !inSet(set[:n+1], r) && !inSet(f[:k], r) {
+					if n+1+k+1 > 4 {
+						ok = false
+						break
+					}
+					f[k] = r
+					k++
+				}
+			}
+			if ok && n+1+k <= 4 && g.extend(bit, set, n+1, f, k) {
 				return true
 			}
 		}
