@@ -52,6 +52,7 @@ type FeatureTracker struct {
 	checked  [numCells]uint32 // cells whose mobility was decided again in this turn
 	turnGen  uint32
 	dead     []bool    // per group id: the sandbank is dead
+	seen     []uint32  // per group id: the pass that last looked at it
 	witness  [][4]Cell // per group id: a place where the sandbank could still become an island
 	nDead    [2]int
 	largest  [2]int // islands in each colour's largest component; components only grow
@@ -74,6 +75,7 @@ func (t *FeatureTracker) start(g *Game) {
 		}
 	}
 	t.dead = t.dead[:0]
+	t.seen = t.seen[:0]
 	t.witness = t.witness[:0]
 	t.nDead = [2]int{}
 	t.largest = [2]int{}
@@ -125,6 +127,7 @@ func (t *FeatureTracker) Play(g *Game, m Move) (Features, error) {
 	}
 	for len(t.dead) < len(g.groups) {
 		t.dead = append(t.dead, false)
+		t.seen = append(t.seen, 0)
 		t.witness = append(t.witness, [4]Cell{})
 	}
 	switch m.Kind {
@@ -312,16 +315,13 @@ func (t *FeatureTracker) recheckDead(g *Game, x Cell, r int, f *Features) {
 	window := uint32(1)<<uint(hi+1) - uint32(1)<<uint(lo) // columns lo … hi (1<<32 is 0: the wrap sets the top bits)
 	for row := max(y0-r, margin); row <= min(y0+r, margin+g.size-1); row++ {
 		for bits := g.tiles[row] & window; bits != 0; bits &= bits - 1 {
-			q := Cell(row*stride + mbits.TrailingZeros32(bits))
-			if t.stamp[q] == gen {
+			id := g.gid[row*stride+mbits.TrailingZeros32(bits)]
+			if t.dead[id] || t.seen[id] == gen {
 				continue
 			}
-			id := g.gid[q]
+			t.seen[id] = gen
 			grp := &g.groups[id]
-			for _, cell := range grp.cells[:grp.size] {
-				t.stamp[cell] = gen
-			}
-			if grp.size >= 4 || t.dead[id] {
+			if grp.size >= 4 {
 				continue
 			}
 			if w := &t.witness[id]; w[0] != NoCell && !witnessTouched(w, x, g.state[x]&grp.colour.bit() != 0) || t.witnessHolds(g, id) {
