@@ -259,8 +259,11 @@ func (t *FeatureTracker) afterTiles(g *Game, c Colour, m Move, olds []int16, old
 }
 
 // recheck decides again whether one tile of colour c is legal on x (once per turn per cell).
+// A cell that does not take a tile never will again: cells only fill, groups only grow,
+// halos only spread, and the tile that spoils an island-to-be stays; so only cells that
+// are legal now are looked at.
 func (t *FeatureTracker) recheck(g *Game, c Colour, x Cell) {
-	if t.checked[x] == t.turnGen || g.state[x]&wall != 0 {
+	if !t.legal[c][x] || t.checked[x] == t.turnGen {
 		return
 	}
 	t.checked[x] = t.turnGen
