@@ -36,7 +36,9 @@ func newRootCmd(s *streams) *cobra.Command {
 
 It reads the project's .ponte notation and JSON Lines (plain, .gz or .zst, from
 files, directories or standard input), replays every game with an exact rules
-engine, and says where a record goes wrong: file, line, column, turn and rule.`,
+engine, and says where a record goes wrong: file, line, column, turn and rule.
+ponte ingest stores the games, their verdicts and per-turn features in SQLite
+and Parquet.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -45,6 +47,7 @@ engine, and says where a record goes wrong: file, line, column, turn and rule.`,
 	root.SetErr(s.err)
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
+	root.AddCommand(newIngestCmd(s))
 	return root
 }
 

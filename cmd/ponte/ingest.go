@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/ponte/ponte/store"
+)
+
+// ingestOptions are the flags and arguments of `ponte ingest`.
+type ingestOptions struct {
+	paths     []string
+	db        string
+	parquet   string
+	noParquet bool
+	workers   int
+	quiet     bool
+	json      bool
+}
+
+func newIngestCmd(s *streams) *cobra.Command {
+	opts := &ingestOptions{}
+	cmd := &cobra.Command{
+		Use:   "ingest [flags] PATH...",
+		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
+		Long: `Read every game of the given files, directories (recursively), .gz/.zst/.zip
+files or standard input ("-"), replay it on all cores, and store it in the
+SQLite database --db: the game with its tags and verdict, one row per turn with
+its features, every tag, and each file read. Illegal and unreadable records are
+stored too, with their verdict and their text.
+
+The same game met twice (in two files, or twice in one) is stored once and
+counted. A file whose content was ingested before is skipped; a file whose
+ingest was interrupted (killed, Ctrl-C) is taken up where it stopped: running
+the same command again finishes the job and adds nothing more.
+
+The games and turns tables are then written to DIR/games.parquet and
+DIR/turns.parquet (for DuckDB, Spark, pandas), DIR being --parquet or, by
+default, a folder "parquet" beside the database; --no-parquet skips them.
+
+A progress bar is shown on standard error when it is a terminal; a summary
+follows unless --quiet (--json prints it as JSON on standard output).
+
+Exit status: 0 every game legal, 1 some game illegal or unreadable (they are
+stored all the same) or the run was interrupted, 2 a usage error, a path that
+cannot be read, or a database that is busy or cannot be written.`,
+		Example: `  ponte ingest sample_data
+  ponte ingest --db games.db --parquet parquet/ archive.ponte.zst club/
+  zcat export.jsonl.gz | ponte ingest -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			return runIngest(s, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
+	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
+	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write the Parquet files")
+	f.IntVar(&opts.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
+	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on standard output")
+	return cmd
+}
+
+// commitGames is the games of one transaction, 0 for the store's default; the tests of
+// killed ingests lower it (TestMain).
+var commitGames int
+
+// ingestReport is the summary, as --json prints it.
+type ingestReport struct {
+	DB string `json:"db"`
+	*store.Summary
+	Parquet *parquetReport `json:"parquet,omitempty"`
+}
+
+type parquetReport struct {
+	Dir string `json:"dir"`
+	*store.ParquetStats
+}
+
+func runIngest(s *streams, opts *ingestOptions) error {
+	if opts.workers < 1 {
+		return fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	}
+	if opts.db == "" {
+		return errors.New("--db must name a file")
+	}
+	db, err := store.Open(opts.db)
+	if err != nil {
+		fmt.Fprintln(s.err, "ponte ingest:", err)
+		return &exitError{exitUsage}
+	}
+	defer db.Close()
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopSignals()
+	context.AfterFunc(ctx, stopSignals) // a second interrupt kills at once
+
+	var progress *mpb.Progress
+	var bar *mpb.Bar
+	var games atomic.Int64
+	start := time.Now()
+	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames}
+	if !opts.quiet && isTerminal(s.err) {
+		progress = mpb.New(mpb.WithOutput(s.err), mpb.WithWidth(30), mpb.WithRefreshRate(150*time.Millisecond))
+		sopts.Progress = func(p store.Progress) {
+			if bar == nil {
+				bar = progress.AddBar(int64(p.Files),
+					mpb.PrependDecorators(decor.Name("ingest "), decor.CountersNoUnit("%d/%d files")),
+					mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+						n := games.Load()
+						return fmt.Sprintf("%d games, %s games/s", n, formatRate(float64(n)/max(time.Since(start).Seconds(), 1e-9)))
+					})))
+			}
+			games.Store(int64(p.Games))
+			bar.SetCurrent(int64(p.FilesDone))
+		}
+	}
+	sum, err := db.Ingest(ctx, opts.paths, sopts)
+	if progress != nil {
+		if bar != nil {
+			if err != nil || sum.Interrupted {
+				bar.Abort(false)
+			} else {
+				bar.SetTotal(-1, true) // complete, whatever files could not be read
+			}
+		}
+		progress.Wait()
+	}
+	if err != nil {
+		// A path that does not exist, a busy database, a database that cannot be written.
+		fmt.Fprintln(s.err, "ponte ingest:", err)
+		return &exitError{exitUsage}
+	}
+	for _, e := range sum.Errors {
+		fmt.Fprintln(s.err, "ponte ingest:", e)
+	}
+
+	report := ingestReport{DB: opts.db, Summary: sum}
+	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
+		st, err := db.WriteParquet(dir)
+		if err != nil {
+			fmt.Fprintln(s.err, "ponte ingest:", err)
+			return &exitError{exitUsage}
+		}
+		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st}
+	}
+
+	if opts.json {
+		if err := json.NewEncoder(s.out).Encode(report); err != nil {
+			return err
+		}
+	} else if !opts.quiet {
+		fmt.Fprintln(s.err, ingestSummary(&report))
+	}
+	switch {
+	case len(sum.Errors) > 0:
+		return &exitError{exitUsage}
+	case sum.Interrupted:
+		if !opts.quiet {
+			fmt.Fprintf(s.err, "ponte ingest: interrupted: run the same command again to finish\n")
+		}
+		return &exitError{exitIllegal}
+	case sum.Illegal > 0 || sum.Unreadable > 0:
+		return &exitError{exitIllegal}
+	}
+	return nil
+}
+
+// ingestSummary is the summary printed at the end of a run.
+func ingestSummary(r *ingestReport) string {
+	s := r.Summary
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s: %d new, %d %s; %d legal, %d illegal, %d unreadable",
+		s.Games, plural(s.Games, "game", "games"), s.New, s.Duplicates, plural(s.Duplicates, "duplicate", "duplicates"),
+		s.Legal, s.Illegal, s.Unreadable)
+	fmt.Fprintf(&b, "\n%d %s", s.Files, plural(s.Files, "file", "files"))
+	if s.Skipped > 0 {
+		fmt.Fprintf(&b, " (%d already ingested, skipped)", s.Skipped)
+	}
+	if s.Resumed > 0 {
+		fmt.Fprintf(&b, " (%d taken up where an interrupted ingest stopped)", s.Resumed)
+	}
+	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), r.DB, seconds(s.Seconds))
+	if s.Games > 0 {
+		secs := max(s.Seconds, 1e-9)
+		fmt.Fprintf(&b, " (%s games/s, %s rows/s)", formatRate(float64(s.Games)/secs), thousands(int64(float64(s.Rows)/secs)))
+	}
+	if p := r.Parquet; p != nil {
+		fmt.Fprintf(&b, "\nparquet: %s games and %s turns written to %s; %s",
+			thousands(p.Games), thousands(p.Turns), p.Dir, seconds(p.Seconds))
+	}
+	return b.String()
+}
+
+func seconds(secs float64) string {
+	if secs < 1 {
+		return fmt.Sprintf("%.2f s", secs)
+	}
+	return fmt.Sprintf("%.1f s", secs)
+}
+
+// thousands writes n with comma separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// parquetDir is where the Parquet files go: --parquet, else "parquet" beside the database;
+// "" with --no-parquet.
+func parquetDir(opts *ingestOptions) string {
+	switch {
+	case opts.noParquet:
+		return ""
+	case opts.parquet != "":
+		return opts.parquet
+	}
+	return filepath.Join(filepath.Dir(opts.db), "parquet")
+}

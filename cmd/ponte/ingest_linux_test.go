@@ -1,0 +1,256 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ponteProcess starts the ponte command in a process of its own (the test binary, see
+// TestMain), with transactions of 100 games.
+func ponteProcess(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PONTE_TEST_MAIN=1", "PONTE_TEST_COMMIT_GAMES=100")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// openRW opens a database as another program would after a crash: read-write, so that
+// SQLite can recover the write-ahead log a killed writer left.
+func openRW(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// checkWholeGames checks a database that a killed ingest left: it opens, it is sound,
+// and it holds whole games only, each with all its turns, with sources that count them.
+func checkWholeGames(t *testing.T, path string) (games int64) {
+	t.Helper()
+	db := openRW(t, path)
+	defer db.Close()
+	var tables int64
+	db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&tables)
+	if tables == 0 {
+		return 0 // killed before the schema was committed
+	}
+	var ok string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("integrity_check: %q %v", ok, err)
+	}
+	for q, want := range map[string]int64{
+		`SELECT count(*) FROM games g WHERE turns != (SELECT count(*) FROM turns WHERE game = g.id)`: 0,
+		`SELECT count(*) FROM turns WHERE game NOT IN (SELECT id FROM games)`:                        0,
+		`SELECT count(*) FROM tags WHERE game NOT IN (SELECT id FROM games)`:                         0,
+		`SELECT coalesce(sum(new), 0) - (SELECT count(*) FROM games) FROM sources`:                   0,
+	} {
+		if got := queryInt(t, db, q); got != want {
+			t.Fatalf("%s: %d, want %d", q, got, want)
+		}
+	}
+	return queryInt(t, db, "SELECT count(*) FROM games")
+}
+
+// digest is a digest of everything a database holds but the times in sources.
+func digest(t *testing.T, path string) string {
+	t.Helper()
+	db := openRW(t, path)
+	defer db.Close()
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT * FROM games ORDER BY id",
+		"SELECT * FROM turns ORDER BY game, turn",
+		"SELECT * FROM tags ORDER BY game, seq",
+		"SELECT id, path, size, sha256, status, records, new, duplicates, legal, illegal, unreadable, error FROM sources ORDER BY id",
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			rows.Scan(ptrs...)
+			fmt.Fprintln(h, vals...)
+		}
+		rows.Close()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Killing an ingest (SIGKILL) at random moments leaves a database that opens, with whole
+// games only; running the ingest again finishes the job, and the database is the one a
+// single uninterrupted ingest makes.
+func TestIngestKillAndRerun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes for a few seconds")
+	}
+	dir := t.TempDir()
+	args := func(db string) []string {
+		return []string{"ingest", "--quiet", "--workers", "1", "--db", db, "../../sample_data"}
+	}
+	// The reference: an ingest that runs to its end, timed.
+	ref := filepath.Join(dir, "ref.db")
+	start := time.Now()
+	if err := ponteProcess(t, args(ref)...).Wait(); err == nil || err.(*exec.ExitError).ExitCode() != exitIllegal {
+		t.Fatalf("clean ingest: %v", err)
+	}
+	full := time.Since(start)
+	want := digest(t, ref)
+
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var log []string
+	db := filepath.Join(dir, "killed-0.db")
+	for kills, runs := 0, 0; kills < 4 && runs < 12; runs++ {
+		cmd := ponteProcess(t, args(db)...)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		delay := time.Duration(rng.Int64N(int64(full) * 7 / 10))
+		select {
+		case <-done: // finished before the kill came: it must be whole; start again
+			if got := digest(t, db); got != want {
+				t.Fatalf("an ingest finished after kills differs from a clean one (seed %d)", seed)
+			}
+			log = append(log, "finished")
+			db = filepath.Join(dir, fmt.Sprintf("killed-%d.db", runs+1))
+		case <-time.After(delay):
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+			kills++
+			log = append(log, fmt.Sprintf("killed after %v: %d games", delay.Round(time.Millisecond), checkWholeGames(t, db)))
+		}
+	}
+	t.Logf("seed %d, a whole ingest %v: %s", seed, full.Round(time.Millisecond), strings.Join(log, "; "))
+	_, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data")
+	if status != exitIllegal && status != exitOK {
+		t.Fatalf("rerun: exit status %d: %s", status, errOut)
+	}
+	if n := checkWholeGames(t, db); n != 3042 {
+		t.Errorf("%d games after the rerun, want 3042", n)
+	}
+	if got := digest(t, db); got != want {
+		t.Errorf("killed and rerun ingest differs from a clean one (seed %d)", seed)
+	}
+	// And once more: nothing to add.
+	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data")
+	if status != exitOK || !strings.Contains(errOut, "(13 already ingested, skipped)") {
+		t.Errorf("third run: exit status %d: %s", status, errOut)
+	}
+}
+
+// holdsFlock reports whether process pid holds a flock on the file at path (/proc/locks).
+func holdsFlock(t *testing.T, pid int, path string) bool {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return false
+	}
+	locks, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		t.Skip("no /proc/locks:", err)
+	}
+	for _, line := range strings.Split(string(locks), "\n") {
+		f := strings.Fields(line)
+		// "1: FLOCK  ADVISORY  WRITE 1234 fd:00:5678 0 EOF"
+		if len(f) >= 6 && f[1] == "FLOCK" && f[4] == fmt.Sprint(pid) && strings.HasSuffix(f[5], fmt.Sprintf(":%d", st.Ino)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Two ingests into one database at once: the second says at once that the database is
+// busy (exit status 2) and writes nothing; the first finishes as if alone.
+func TestIngestConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "p.db")
+	first := ponteProcess(t, "ingest", "--quiet", "--workers", "1", "--db", db, "../../sample_data")
+	deadline := time.Now().Add(20 * time.Second)
+	for !holdsFlock(t, first.Process.Pid, db) {
+		if time.Now().After(deadline) {
+			first.Process.Kill()
+			t.Fatal("the first ingest never took the lock")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
+	if status != exitUsage || out != "" || !strings.Contains(errOut, "database is busy") || !strings.Contains(errOut, "another ponte ingest is writing to it") {
+		t.Errorf("second ingest: exit status %d, standard error %q", status, errOut)
+	}
+	err := first.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitIllegal {
+		t.Errorf("first ingest: %v, %s", err, first.Stderr.(*bytes.Buffer))
+	}
+	if n := checkWholeGames(t, db); n != 3042 {
+		t.Errorf("%d games, want 3042", n)
+	}
+	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
+	if status != exitOK || !strings.Contains(errOut, "1 already ingested") {
+		t.Errorf("after the first: exit status %d: %s", status, errOut)
+	}
+}
+
+// On a terminal, standard error shows a progress bar (files done/total, games, games/s)
+// before the summary; --quiet shows neither.
+func TestIngestProgressBar(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		t.Run(fmt.Sprint("quiet=", quiet), func(t *testing.T) {
+			master, tty := openPty(t)
+			defer master.Close()
+			screen := make(chan string)
+			go func() {
+				var b bytes.Buffer
+				io.Copy(&b, master)
+				screen <- b.String()
+			}()
+			args := []string{"ingest", "--db", filepath.Join(t.TempDir(), "p.db"),
+				"../../sample_data/autumn-league.ponte", "../../sample_data/selfplay-10x10-greedy-random.jsonl.zst"}
+			if quiet {
+				args = append(args, "--quiet")
+			}
+			var out bytes.Buffer
+			status := run(args, nil, &out, tty)
+			tty.Close()
+			got := <-screen
+			if status != exitIllegal || out.Len() != 0 {
+				t.Fatalf("exit status %d, output %q, terminal %q", status, out.String(), got)
+			}
+			if quiet {
+				if got != "" {
+					t.Errorf("terminal %q, want nothing", got)
+				}
+				return
+			}
+			for _, want := range []string{"ingest ", "2/2 files", "116 games", "games/s", "116 games: 116 new, 0 duplicates; 105 legal, 10 illegal, 1 unreadable"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("terminal %q does not show %q", got, want)
+				}
+			}
+		})
+	}
+}

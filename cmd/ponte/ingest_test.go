@@ -1,0 +1,167 @@
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+// timings masks the times and rates of a summary, which change from run to run.
+var timings = regexp.MustCompile(`[0-9][0-9.,]* s \([0-9.,]+ games/s, [0-9,]+ rows/s\)|[0-9][0-9.,]* s$`)
+
+func maskTimes(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		lines = append(lines, timings.ReplaceAllStringFunc(l, func(m string) string {
+			if strings.Contains(m, "games/s") {
+				return "T s (G games/s, R rows/s)"
+			}
+			return "T s"
+		}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// openDB opens a database that ponte ingest wrote, for reading.
+func openDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func queryInt(t *testing.T, db *sql.DB, q string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRow(q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+// The README's command: the sample data fills the database and the Parquet files, with
+// the same verdicts as ponte verify; running it again adds nothing.
+func TestIngestSampleData(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ponte.db")
+	pq := filepath.Join(dir, "parquet")
+	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "--parquet", pq, "../../sample_data")
+	if status != exitIllegal {
+		t.Errorf("exit status %d, want %d (sample_data holds illegal games)", status, exitIllegal)
+	}
+	if out != "" {
+		t.Errorf("standard output %q, want nothing", out)
+	}
+	again, errAgain, status := runPonte(t, "", "ingest", "--db", db, "--parquet", pq, "../../sample_data")
+	if status != exitOK || again != "" {
+		t.Errorf("second run: exit status %d, output %q", status, again)
+	}
+	got := strings.ReplaceAll(maskTimes(errOut+"-- again --\n"+errAgain), dir, "DIR")
+	golden(t, "ingest-sample_data.txt", got)
+
+	d := openDB(t, db)
+	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3042 {
+		t.Errorf("%d games stored, want 3042 (3043 records, one duplicate)", n)
+	}
+	for _, name := range []string{"games.parquet", "turns.parquet"} {
+		if info, err := os.Stat(filepath.Join(pq, name)); err != nil || info.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// --json prints the summary as one JSON object on standard output.
+func TestIngestJSON(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, status := runPonte(t, "", "ingest", "--json", "--db", filepath.Join(dir, "p.db"), "--parquet", dir, "../../sample_data/autumn-league.ponte")
+	if status != exitIllegal || errOut != "" {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+	var r struct {
+		DB                                            string
+		Files, Games, New, Legal, Illegal, Unreadable int
+		Duplicates                                    *int
+		TurnRows                                      int64 `json:"turn_rows"`
+		Parquet                                       struct {
+			Dir          string
+			Games, Turns int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r.Files != 1 || r.Games != 16 || r.New != 16 || r.Duplicates == nil || *r.Duplicates != 0 || r.Legal != 5 || r.Illegal != 10 ||
+		r.Unreadable != 1 || r.TurnRows == 0 || r.Parquet.Dir != dir || r.Parquet.Games != 16 || r.Parquet.Turns != r.TurnRows {
+		t.Errorf("summary %s", out)
+	}
+}
+
+func TestIngestUsage(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "p.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ingest"}, "requires at least 1 arg"},
+		{[]string{"ingest", "--db", db, "--workers", "0", "../../sample_data"}, "--workers must be at least 1"},
+		{[]string{"ingest", "--db", db, "../../sample_data/no-such-file"}, "no-such-file"},
+		{[]string{"ingest", "--db", dir, "../../sample_data/autumn-league.ponte"}, dir},
+		{[]string{"ingest", "--db", "../../sample_data/autumn-league.ponte", "../../sample_data/autumn-league.ponte"}, "not a database"},
+	} {
+		out, errOut, status := runPonte(t, "", c.args...)
+		if status != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit status %d, output %q, standard error %q (want %q)", c.args, status, out, errOut, c.want)
+		}
+	}
+	// A file that cannot be read: the others are stored, the exit status says 2.
+	bad := filepath.Join(dir, "notes.txt")
+	os.WriteFile(bad, []byte("not games\n"), 0o644)
+	_, errOut, status := runPonte(t, "", "ingest", "--db", db, bad, "../../sample_data/club-2025.ponte.gz")
+	if status != exitUsage || !strings.Contains(errOut, "notes.txt: unknown record format") || !strings.Contains(errOut, "17 games: 17 new") {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+}
+
+// Standard input is read with "-".
+func TestIngestStdin(t *testing.T) {
+	text, err := os.ReadFile("../../sample_data/online-site.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "p.db")
+	_, errOut, status := runPonte(t, string(text), "ingest", "--db", db, "-")
+	if status != exitIllegal || !strings.HasPrefix(errOut, "10 games: 10 new, 0 duplicates; 4 legal, 5 illegal, 1 unreadable\n") {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+	if n := queryInt(t, openDB(t, db), "SELECT count(*) FROM sources WHERE path = '-' AND status = 'complete' AND sha256 IS NOT NULL"); n != 1 {
+		t.Errorf("%d complete sources rows for standard input", n)
+	}
+}
+
+// Without a terminal there is no progress bar: standard error holds the summary alone. The
+// Parquet files go, by default, to a folder beside the database.
+func TestIngestNoProgressBarOnPipe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	_, errOut, _ := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "16 games: ") || !strings.HasPrefix(lines[2], "parquet: ") || strings.Contains(errOut, "\r") || strings.Contains(errOut, "\x1b") {
+		t.Errorf("standard error %q, want the summary's three lines (games, files, parquet)", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "parquet", "turns.parquet")); err != nil {
+		t.Errorf("no Parquet beside the database: %v", err)
+	}
+	_, errOut, _ = runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../sample_data/autumn-league.ponte")
+	if errOut != "" {
+		t.Errorf("--quiet: standard error %q", errOut)
+	}
+}

@@ -1,0 +1,41 @@
+// Asks DuckDB the queries of expected.json (made by `go run ./scripts/duckdb-check DB`)
+// on the Parquet files that `ponte ingest --parquet DIR` wrote, and compares the answers
+// with SQLite's. Needs the npm package @duckdb/node-api next to it (.ci/run installs it).
+//
+//   node check.mjs DIR expected.json
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [dir, expectedPath] = process.argv.slice(2);
+if (!dir || !expectedPath) {
+  console.error('usage: node check.mjs PARQUET_DIR expected.json');
+  process.exit(2);
+}
+const expected = JSON.parse(readFileSync(expectedPath, 'utf8'));
+const instance = await DuckDBInstance.create(':memory:');
+const con = await instance.connect();
+for (const table of ['games', 'turns']) {
+  const file = resolve(join(dir, `${table}.parquet`)).replaceAll("'", "''");
+  await con.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${file}')`);
+}
+
+// DuckDB's JSON rows give big integers as strings; SQLite's averages are floats.
+const same = (a, b) => {
+  if (a === null || b === null) return a === b;
+  const x = Number(a), y = Number(b);
+  return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
+};
+let failed = 0;
+for (const { name, sql, value } of expected) {
+  const reader = await con.runAndReadAll(sql);
+  const got = Object.values(reader.getRowObjectsJson()[0])[0];
+  const ok = same(got, value);
+  if (!ok) failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}: DuckDB ${got}, SQLite ${value}`);
+}
+if (failed > 0) {
+  console.error(`${failed} of ${expected.length} answers differ`);
+  process.exit(1);
+}
+console.log(`DuckDB reads the Parquet files as SQLite holds the tables: ${expected.length} answers agree`);

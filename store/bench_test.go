@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchCorpus is what the ingest benchmarks read: the shipped sample archives, 3,043
+// records (about 158,000 turns).
+var benchCorpus = []string{"../sample_data"}
+
+// BenchmarkIngestSQLite measures `ponte ingest` without Parquet: read, replay with the
+// per-turn features on all cores, and store, into a new database each time.
+func BenchmarkIngestSQLite(b *testing.B) {
+	var games, rows, turns int64
+	var elapsed time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		d := openTemp(b)
+		b.StartTimer()
+		start := time.Now()
+		sum, err := d.Ingest(context.Background(), benchCorpus, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		elapsed += time.Since(start)
+		games += int64(sum.Games)
+		rows += sum.Rows
+		turns += sum.TurnRows
+		b.StopTimer()
+		d.Close()
+		b.StartTimer()
+	}
+	secs := elapsed.Seconds()
+	b.ReportMetric(float64(games)/secs, "games/s")
+	b.ReportMetric(float64(rows)/secs, "rows/s")
+	b.ReportMetric(float64(turns)/secs, "turns/s")
+}
+
+// BenchmarkIngestParquet measures the Parquet export of the database that ingesting the
+// sample archives makes: both files, from SQLite to zstd-compressed Parquet.
+func BenchmarkIngestParquet(b *testing.B) {
+	d := openTemp(b)
+	defer d.Close()
+	if _, err := d.Ingest(context.Background(), benchCorpus, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	var games, rows int64
+	for b.Loop() {
+		st, err := d.WriteParquet(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		games += st.Games
+		rows += st.Games + st.Turns
+	}
+	secs := b.Elapsed().Seconds()
+	b.ReportMetric(float64(games)/secs, "games/s")
+	b.ReportMetric(float64(rows)/secs, "rows/s")
+}
+
+// BenchmarkRawInsert is the limit the ingest is compared with: SQLite alone inserting
+// 200,000 rows in one transaction into a new database with the writer's multi-row INSERT
+// statements (500 rows each, values bound through the driver) and nothing else. "turns"
+// inserts rows shaped like turns (the same table, realistic values); "narrow" rows of 8
+// integers, the shape of the ~1M rows/s figure of LIBRARIES.md, to show what the width of
+// a row costs.
+func BenchmarkRawInsert(b *testing.B) {
+	turnRow := []driver.Value{int64(0), int64(17), "light", "tiles", "d4", "e5", int64(0), int64(2), int64(1),
+		nil, nil, nil, nil, int64(2), int64(3), int64(1), int64(2), int64(1), int64(5), int64(6),
+		int64(1), int64(0), int64(0), int64(0), int64(41), int64(38)}
+	narrow := &table{name: "narrow", key: "PRIMARY KEY (game, turn)"}
+	for _, name := range []string{"game", "turn", "c2", "c3", "c4", "c5", "c6", "c7"} {
+		narrow.columns = append(narrow.columns, column{name: name, typ: "INTEGER"})
+	}
+	narrowRow := []driver.Value{int64(0), int64(0), int64(3), int64(1), int64(2), int64(1), int64(5), int64(41)}
+	b.Run("turns", func(b *testing.B) { rawInsert(b, &turnsTable, turnRow) })
+	b.Run("narrow", func(b *testing.B) { rawInsert(b, narrow, narrowRow) })
+}
+
+func rawInsert(b *testing.B, t *table, row []driver.Value) {
+	const n = 200_000
+	if len(row) != len(t.columns) {
+		b.Fatalf("%d values for %d columns", len(row), len(t.columns))
+	}
+	var rows int64
+	var elapsed time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		d := openTemp(b)
+		conn, err := d.db.Conn(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := conn.ExecContext(context.Background(), t.create()); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		err = conn.Raw(func(dc any) error {
+			c := newConn(dc.(driver.Conn))
+			defer c.close()
+			buf := newRowBuffer(t)
+			if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
+				return err
+			}
+			vals := make([]driver.Value, len(row))
+			for i := range n {
+				copy(vals, row)
+				vals[0] = int64(i/60 + 1)
+				vals[1] = int64(i%60 + 1)
+				if err := buf.add(c, vals); err != nil {
+					return err
+				}
+			}
+			if err := buf.flush(c); err != nil {
+				return err
+			}
+			_, err := c.exec("COMMIT")
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		elapsed += time.Since(start)
+		rows += n
+		b.StopTimer()
+		conn.Close()
+		d.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(rows)/elapsed.Seconds(), "rows/s")
+}
+
+func openTemp(tb testing.TB) *DB {
+	tb.Helper()
+	d, err := Open(filepath.Join(tb.TempDir(), "bench.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}

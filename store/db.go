@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ErrBusy is returned when another process is writing to the database: another
+// `ponte ingest` (refused at once), or any other writer holding SQLite's write lock longer
+// than the busy timeout.
+var ErrBusy = errors.New("database is busy")
+
+// busyTimeout is how long a write waits for another connection's write lock, in
+// milliseconds. Tests shorten it.
+var busyTimeout = 5000
+
+// DB is a ponte database opened for writing: the SQLite file with the schema, and the lock
+// that keeps a second ingest out while this one runs.
+type DB struct {
+	path string
+	db   *sql.DB
+	lock *os.File // held (flock) from Open to Close; closed after the database
+}
+
+// Open opens the database at path for writing, creating it and the schema if needed. It
+// takes an exclusive lock on the file that lasts until Close, so that two ingests never
+// write to one database at once: if another process holds it, Open returns an error
+// wrapping ErrBusy at once. Readers (sqlite3, DuckDB, a report) are never locked out.
+func Open(path string) (*DB, error) {
+	lock, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	d := &DB{path: path, db: db, lock: lock}
+	if err := d.init(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
+// pooled connection gets them: WAL (readers never block the writer, a killed writer loses
+// only its open transaction), NORMAL synchronous (safe in WAL mode), a busy timeout, and
+// BEGIN IMMEDIATE for transactions.
+func dsn(path string) string {
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
+}
+
+// init creates the schema in a new database and checks the version of an existing one.
+func (d *DB) init() error {
+	ctx := context.Background()
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		return wrapBusy(err)
+	}
+	defer conn.Close()
+	var version int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return wrapBusy(err)
+	}
+	switch version {
+	case SchemaVersion:
+		return nil
+	case 0:
+	default:
+		return fmt.Errorf("%s: schema version %d, this ponte knows version %d", d.path, version, SchemaVersion)
+	}
+	var n int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&n); err != nil {
+		return wrapBusy(err)
+	}
+	if n > 0 {
+		return fmt.Errorf("%s: not a ponte database (it holds other tables)", d.path)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return wrapBusy(err)
+	}
+	if _, err := conn.ExecContext(ctx, schemaSQL()+fmt.Sprintf("PRAGMA user_version = %d;\n", SchemaVersion)); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return wrapBusy(err)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return wrapBusy(err)
+	}
+	return nil
+}
+
+// Path returns the path the database was opened with.
+func (d *DB) Path() string { return d.path }
+
+// Close closes the database, then releases the lock. (Closing another descriptor of the
+// file would drop SQLite's own POSIX locks: the lock file is closed last.)
+func (d *DB) Close() error {
+	err := d.db.Close()
+	if d.lock != nil {
+		d.lock.Close()
+		d.lock = nil
+	}
+	return err
+}
+
+// wrapBusy turns SQLite's SQLITE_BUSY into an error wrapping ErrBusy.
+func wrapBusy(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
+		return fmt.Errorf("%w: another program is writing to it (%v)", ErrBusy, err)
+	}
+	return err
+}

@@ -1,0 +1,60 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
+)
+
+// GameID returns the stable id of the game a record holds: 32 hex digits of a SHA-256 over
+// the board size, the supply and the canonical move list. The same game read from .ponte
+// with or without turn numbers, with annotations or comments, from JSON Lines, with other
+// tags or another claimed result, has the same id; any other game has another.
+//
+// A move is canonical as replay writes it ([replay.Move.String]), with the two cells of a
+// tiles turn or a bridge in board order (a1 before b1 before a2), since their order does
+// not matter: "b1,a1" is the turn "a1,b1". A token that does not parse is taken as written,
+// and a turn number that is not the turn's (an R9 error) is kept with its token, so that an
+// illegal record never shares the id of the legal game it resembles.
+//
+// A record that could not be read at all (rec.Raw is set) has the id of its raw text.
+func GameID(rec *ingest.Record) string {
+	var buf [2048]byte
+	b := buf[:0]
+	if rec.Raw != nil {
+		b = append(b, "ponte unreadable record\x00"...)
+		b = append(b, rec.Raw...)
+	} else {
+		b = append(b, "ponte game\x00"...)
+		b = strconv.AppendInt(b, int64(rec.Size), 10)
+		b = append(b, 0)
+		b = append(b, rec.Supply...)
+		for i := range rec.Moves {
+			tok := &rec.Moves[i]
+			b = append(b, 0)
+			if tok.Number != 0 && tok.Number != i+1 {
+				b = strconv.AppendInt(b, int64(tok.Number), 10)
+				b = append(b, '.')
+			}
+			b = appendCanonical(b, tok.Text, rec.Size)
+		}
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// appendCanonical appends the canonical form of a move token: the move as replay writes
+// it, cells in board order, or the token itself when it does not parse.
+func appendCanonical(b []byte, text string, size int) []byte {
+	m, err := replay.ParseMove(text, size)
+	if err != nil {
+		return append(b, text...)
+	}
+	if (m.Kind == replay.Tiles || m.Kind == replay.Bridge) && m.B < m.A {
+		m.A, m.B = m.B, m.A
+	}
+	return m.AppendText(b)
+}

@@ -1,0 +1,663 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ponte/ponte/ingest"
+)
+
+// Options control an ingest.
+type Options struct {
+	// Workers is the number of goroutines that replay records; 0 means one per core.
+	Workers int
+	// Stdin is what the path "-" reads.
+	Stdin io.Reader
+	// Progress, when not nil, is called from the writer goroutine as records are stored
+	// and files finished.
+	Progress func(Progress)
+	// CommitGames bounds the games of one transaction; 0 means 2,000. A transaction also
+	// ends after a second. Smaller transactions lose less to a kill and cost some speed.
+	CommitGames int
+}
+
+// Progress is the state of a running ingest.
+type Progress struct {
+	Files     int // files to read, from the walk of the paths
+	FilesDone int // files read to their end, or skipped
+	Games     int // records stored so far (new games, duplicates and unreadable records)
+}
+
+// Summary is what an ingest did. Games counts every record read in this run: New ones
+// stored, Duplicates of games already stored; Legal, Illegal and Unreadable split the same
+// records by verdict.
+type Summary struct {
+	Files       int      `json:"files"`       // files found under the paths
+	Skipped     int      `json:"skipped"`     // of those, already ingested (same content): not read again
+	Resumed     int      `json:"resumed"`     // taken up where an interrupted ingest stopped
+	Games       int      `json:"games"`       // records read and stored
+	New         int      `json:"new"`         // games stored for the first time
+	Duplicates  int      `json:"duplicates"`  // games already in the database
+	Legal       int      `json:"legal"`       // legal games
+	Illegal     int      `json:"illegal"`     // illegal games
+	Unreadable  int      `json:"unreadable"`  // records that could not be read
+	TurnRows    int64    `json:"turn_rows"`   // rows added to turns
+	Rows        int64    `json:"rows"`        // rows added to games, turns and tags
+	Errors      []string `json:"errors"`      // paths or files that could not be read (to their end)
+	Interrupted bool     `json:"interrupted"` // the context ended the run before every file was read
+	Seconds     float64  `json:"seconds"`     // wall time
+}
+
+// Commit policy: a transaction holds whole games only and ends after Options.CommitGames
+// (default defaultCommitGames) games or commitEvery, whichever comes first; a kill loses at
+// most the open transaction.
+const (
+	defaultCommitGames = 2000
+	commitEvery        = time.Second
+)
+
+// batchSize is how many items travel together from the reader to a worker and on to the
+// writer; the duplicate check looks a batch's games up in one query.
+const batchSize = 64
+
+type itemKind uint8
+
+const (
+	itemRecord    itemKind = iota // a record: rec and its read error, out filled by a worker
+	itemFileStart                 // a file begins: file
+	itemFileEnd                   // a file was read to its end (or as far as it could be)
+	itemPathError                 // a path or a part of a file that cannot be read: err
+	itemSkipped                   // a file already ingested: not read
+	itemFatal                     // the reader cannot go on (the database failed): err
+)
+
+type item struct {
+	kind itemKind
+	file *fileJob
+	rec  *ingest.Record
+	err  error
+	out  analysis
+	// for itemFileEnd of standard input: what was read
+	hash string
+	size int64
+}
+
+type batch struct {
+	seq   int
+	items []item
+}
+
+// fileJob is a file being ingested, as the reader found it.
+type fileJob struct {
+	path     string
+	stdin    bool
+	size     int64
+	hash     string // "" for standard input
+	sourceID int64  // the sources row of an interrupted ingest of the same content, else 0
+	resume   counts // what that row says was stored
+}
+
+// counts are a source's counters, as in its sources row.
+type counts struct {
+	records, new, duplicates, legal, illegal, unreadable int64
+}
+
+// Ingest reads every record of the paths (files, directories, .gz/.zst/.zip, "-" for
+// opts.Stdin), replays them on opts.Workers goroutines and stores them, in input order,
+// from one writer goroutine in large transactions. A file whose content is already stored
+// complete is skipped without being read; one whose ingest was interrupted is taken up
+// after its last stored record. Records that cannot be read or are illegal are stored
+// with their verdict and text. When ctx ends, reading stops, what was read is stored, and
+// the summary says Interrupted: a later ingest of the same paths finishes the job.
+//
+// A path that does not exist is an error before anything is stored (an
+// *ingest.PathError); files that cannot be read are listed in Summary.Errors and the
+// others are ingested.
+func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary, error) {
+	start := time.Now()
+	files, walkErrs, err := listFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.CommitGames <= 0 {
+		opts.CommitGames = defaultCommitGames
+	}
+	sum := &Summary{Files: len(files), Errors: []string{}}
+	for _, e := range walkErrs {
+		sum.Errors = append(sum.Errors, e.Error())
+	}
+
+	conn, err := d.db.Conn(context.Background())
+	if err != nil {
+		return nil, wrapBusy(err)
+	}
+	defer conn.Close()
+
+	jobs := make(chan *batch, workers)
+	results := make(chan *batch, workers)
+	slots := make(chan struct{}, 2*workers+2) // batches in flight
+	stop := make(chan struct{})
+	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, jobs: jobs, slots: slots, stop: stop}
+	go rd.run(files)
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var a analyzer
+			for b := range jobs {
+				for i := range b.items {
+					it := &b.items[i]
+					if it.kind == itemRecord {
+						it.out = a.analyze(it.rec, it.err)
+						it.rec = nil
+					}
+				}
+				results <- b
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	w := &writer{sum: sum, progress: opts.Progress, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
+		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64)}
+	w.games = newRowBuffer(&gamesTable)
+	w.turns = newRowBuffer(&turnsTable)
+	w.tags = newRowBuffer(&tagsTable)
+	ran := false
+	err = conn.Raw(func(dc any) error {
+		ran = true
+		c := newConn(dc.(driver.Conn))
+		defer c.close()
+		w.c = c
+		return w.run(ctx, results, slots, stop)
+	})
+	if !ran { // no connection: stop the reader and let the workers end
+		close(stop)
+		for range results {
+			<-slots
+		}
+	}
+	sum.Interrupted = rd.interrupted || w.interrupted
+	sum.TurnRows = w.turns.rows
+	sum.Rows = w.games.rows + w.turns.rows + w.tags.rows
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, err
+}
+
+// reader walks the files in order and sends their records, with a start and an end item
+// per file, in batches.
+type reader struct {
+	db          *sql.DB
+	ctx         context.Context
+	stdin       io.Reader
+	jobs        chan<- *batch
+	slots       chan struct{}
+	stop        <-chan struct{}
+	cur         *batch
+	seq         int
+	stopped     bool
+	interrupted bool
+}
+
+var errStop = errors.New("stop reading")
+
+// emit adds an item to the current batch and sends the batch when full. It returns false
+// once the writer has stopped.
+func (r *reader) emit(it item) bool {
+	if r.cur == nil {
+		r.cur = &batch{items: make([]item, 0, batchSize)}
+	}
+	r.cur.items = append(r.cur.items, it)
+	if len(r.cur.items) == batchSize {
+		return r.send()
+	}
+	return true
+}
+
+func (r *reader) send() bool {
+	if r.stopped {
+		return false
+	}
+	select {
+	case r.slots <- struct{}{}:
+	case <-r.stop:
+		r.stopped = true
+		return false
+	}
+	r.cur.seq = r.seq
+	r.seq++
+	r.jobs <- r.cur
+	r.cur = nil
+	return true
+}
+
+func (r *reader) run(files []inputFile) {
+	defer close(r.jobs)
+	seen := make(map[string]bool) // contents met in this run
+	for _, f := range files {
+		if r.ctx.Err() != nil {
+			r.interrupted = true
+			break
+		}
+		if !r.file(f, seen) {
+			break
+		}
+	}
+	if r.cur != nil && len(r.cur.items) > 0 {
+		r.send()
+	}
+}
+
+// file sends the items of one file; false means stop.
+func (r *reader) file(f inputFile, seen map[string]bool) bool {
+	job := &fileJob{path: f.path, stdin: f.stdin}
+	stdin := r.stdin
+	var hr *hashingReader
+	if f.stdin {
+		if stdin == nil {
+			stdin = eofReader{}
+		}
+		hr = &hashingReader{r: stdin, h: sha256.New()}
+		stdin = hr
+	} else {
+		hash, size, err := hashFile(f.path)
+		if err != nil {
+			return r.emit(item{kind: itemPathError, err: err})
+		}
+		if seen[hash] {
+			return r.emit(item{kind: itemSkipped})
+		}
+		seen[hash] = true
+		job.hash, job.size = hash, size
+		done, err := r.lookup(job)
+		if err != nil {
+			r.emit(item{kind: itemFatal, err: err})
+			return false
+		}
+		if done {
+			return r.emit(item{kind: itemSkipped})
+		}
+	}
+	if !r.emit(item{kind: itemFileStart, file: job}) {
+		return false
+	}
+	var n int64
+	err := ingest.OpenFrom([]string{f.path}, stdin, func(rec *ingest.Record, err error) error {
+		if r.ctx.Err() != nil {
+			r.interrupted = true
+			return errStop
+		}
+		if rec == nil { // a part of the file that cannot be read: said, and the file goes on
+			if !r.emit(item{kind: itemPathError, file: job, err: err}) {
+				return errStop
+			}
+			return nil
+		}
+		n++
+		if n <= job.resume.records {
+			return nil // stored by the interrupted ingest
+		}
+		if rec.Source == "" {
+			rec.Source = f.path
+		}
+		if !r.emit(item{kind: itemRecord, file: job, rec: rec, err: err}) {
+			return errStop
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStop):
+		return false
+	case err != nil:
+		if !r.emit(item{kind: itemPathError, file: job, err: err}) {
+			return false
+		}
+	}
+	end := item{kind: itemFileEnd, file: job}
+	if hr != nil {
+		end.hash, end.size = hr.sum(), hr.n
+	}
+	return r.emit(end)
+}
+
+// lookup finds the sources row of the job's content: it reports done when the content was
+// ingested completely, and fills in the row to resume when an ingest of it stopped early.
+func (r *reader) lookup(job *fileJob) (done bool, err error) {
+	var status string
+	var c counts
+	var id int64
+	err = r.db.QueryRowContext(context.Background(),
+		`SELECT id, status, records, new, duplicates, legal, illegal, unreadable FROM sources
+		 WHERE sha256 = ? ORDER BY status = 'complete' DESC, id LIMIT 1`, job.hash).
+		Scan(&id, &status, &c.records, &c.new, &c.duplicates, &c.legal, &c.illegal, &c.unreadable)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("looking up %s in sources: %w", job.path, wrapBusy(err))
+	case status == "complete":
+		return true, nil
+	}
+	job.sourceID, job.resume = id, c
+	return false, nil
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// sourceState is the writer's view of a file being ingested.
+type sourceState struct {
+	id    int64
+	c     counts
+	err   string // the first part of the file that could not be read
+	dirty bool   // counters changed since the last update of the row
+}
+
+// writer stores the items in order, in transactions.
+type writer struct {
+	c           *conn
+	sum         *Summary
+	progress    func(Progress)
+	commitGames int
+	filesDone   int
+	interrupted bool
+
+	games, turns, tags *rowBuffer
+	sources            map[*fileJob]*sourceState
+
+	inTx     bool
+	txStart  time.Time
+	txGames  int
+	nextID   int64
+	txIDs    map[string]int64 // game ids stored in the open transaction
+	existing map[string]int64 // game ids of the batch already stored before it
+	dups     map[int64]int64  // duplicates met in the open transaction, by game
+	lookup   []driver.Value
+}
+
+// run consumes the workers' batches in input order until they end, an error stops it, or
+// ctx ends (then what was stored is committed and the batches in flight are dropped: the
+// next ingest reads them again).
+func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan struct{}, stop chan struct{}) error {
+	pending := make(map[int]*batch)
+	next := 0
+	var failed error
+	halted := false
+	halt := func() {
+		if !halted {
+			halted = true
+			close(stop)
+		}
+	}
+	for b := range results { // drained to the end, so that every worker ends
+		if halted {
+			<-slots
+			continue
+		}
+		pending[b.seq] = b
+		for !halted {
+			p, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if ctx.Err() != nil {
+				w.interrupted = true
+				halt()
+			} else if err := w.batch(p); err != nil {
+				failed = err
+				halt()
+			}
+			<-slots
+		}
+	}
+	if failed == nil && w.inTx {
+		failed = w.commit()
+	}
+	if failed != nil && w.inTx {
+		w.c.exec("ROLLBACK")
+		w.inTx = false
+	}
+	return failed
+}
+
+// batch stores one batch of items.
+func (w *writer) batch(b *batch) error {
+	if !w.inTx {
+		if err := w.begin(); err != nil {
+			return err
+		}
+	}
+	if err := w.lookupIDs(b); err != nil {
+		return err
+	}
+	for i := range b.items {
+		it := &b.items[i]
+		var err error
+		switch it.kind {
+		case itemRecord:
+			err = w.record(it)
+		case itemFileStart:
+			err = w.startSource(it.file)
+		case itemFileEnd:
+			err = w.endSource(it)
+		case itemPathError:
+			w.sum.Errors = append(w.sum.Errors, it.err.Error())
+			if st := w.sources[it.file]; st != nil && st.err == "" {
+				st.err = it.err.Error()
+			}
+		case itemSkipped:
+			w.sum.Skipped++
+			w.filesDone++
+		case itemFatal:
+			err = it.err
+		}
+		if err != nil {
+			return err
+		}
+		b.items[i] = item{} // let the rows go
+	}
+	if w.progress != nil {
+		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games})
+	}
+	if w.txGames >= w.commitGames || time.Since(w.txStart) >= commitEvery {
+		return w.commit()
+	}
+	return nil
+}
+
+// lookupIDs finds which games of the batch are already stored (before this transaction
+// or earlier in it).
+func (w *writer) lookupIDs(b *batch) error {
+	clear(w.existing)
+	vals := w.lookup[:0]
+	for i := range b.items {
+		if it := &b.items[i]; it.kind == itemRecord {
+			if _, ok := w.txIDs[it.out.id]; !ok {
+				vals = append(vals, it.out.id)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	for len(vals) < batchSize {
+		vals = append(vals, "") // no game has the id ""
+	}
+	w.lookup = vals
+	return w.c.query(lookupSQL, vals, func(row []driver.Value) error {
+		id, _ := row[0].(string)
+		n, _ := row[1].(int64)
+		w.existing[id] = n
+		return nil
+	})
+}
+
+var lookupSQL = func() string {
+	s := "SELECT game_id, id FROM games WHERE game_id IN (?"
+	for range batchSize - 1 {
+		s += ",?"
+	}
+	return s + ")"
+}()
+
+// record stores one record, or counts it as a duplicate.
+func (w *writer) record(it *item) error {
+	a := &it.out
+	st := w.sources[it.file]
+	st.dirty = true
+	st.c.records++
+	w.sum.Games++
+	switch {
+	case a.legal:
+		st.c.legal++
+		w.sum.Legal++
+	case a.unreadable:
+		st.c.unreadable++
+		w.sum.Unreadable++
+	default:
+		st.c.illegal++
+		w.sum.Illegal++
+	}
+	w.txGames++
+	id, dup := w.txIDs[a.id]
+	if !dup {
+		id, dup = w.existing[a.id]
+	}
+	if dup {
+		w.dups[id]++
+		st.c.duplicates++
+		w.sum.Duplicates++
+		return nil
+	}
+	id = w.nextID
+	w.nextID++
+	w.txIDs[a.id] = id
+	st.c.new++
+	w.sum.New++
+	idv := driver.Value(id)
+	a.game[gameColID] = idv
+	a.game[gameColSourceID] = st.id
+	for k := 0; k < len(a.turns); k += w.turns.ncol {
+		a.turns[k] = idv
+	}
+	for k := 0; k < len(a.tags); k += w.tags.ncol {
+		a.tags[k] = idv
+	}
+	if err := w.games.add(w.c, a.game); err != nil {
+		return err
+	}
+	if err := w.turns.add(w.c, a.turns); err != nil {
+		return err
+	}
+	return w.tags.add(w.c, a.tags)
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// startSource creates the sources row of a file, or takes up the row of an interrupted
+// ingest of the same content.
+func (w *writer) startSource(f *fileJob) error {
+	st := &sourceState{id: f.sourceID, c: f.resume}
+	if f.sourceID == 0 {
+		var hash driver.Value
+		if f.hash != "" {
+			hash = f.hash
+		}
+		res, err := w.c.exec(`INSERT INTO sources (path, size, sha256, started, status, records, new, duplicates, legal, illegal, unreadable)
+			VALUES (?, ?, ?, ?, 'partial', 0, 0, 0, 0, 0, 0)`, f.path, f.size, hash, now())
+		if err != nil {
+			return err
+		}
+		if st.id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+	} else {
+		w.sum.Resumed++
+	}
+	w.sources[f] = st
+	return nil
+}
+
+// endSource marks a file complete, or failed when a part of it could not be read.
+func (w *writer) endSource(it *item) error {
+	st := w.sources[it.file]
+	delete(w.sources, it.file)
+	w.filesDone++
+	status, errText := "complete", driver.Value(nil)
+	if st.err != "" {
+		status, errText = "failed", st.err
+	}
+	var hash driver.Value
+	size := it.file.size
+	if it.file.stdin {
+		hash, size = it.hash, it.size
+	}
+	_, err := w.c.exec(`UPDATE sources SET status = ?, finished = ?, error = ?, sha256 = coalesce(?, sha256), size = ?,
+		records = ?, new = ?, duplicates = ?, legal = ?, illegal = ?, unreadable = ? WHERE id = ?`,
+		status, now(), errText, hash, size,
+		st.c.records, st.c.new, st.c.duplicates, st.c.legal, st.c.illegal, st.c.unreadable, st.id)
+	return err
+}
+
+func (w *writer) begin() error {
+	if _, err := w.c.exec("BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	w.inTx = true
+	w.txStart = time.Now()
+	w.txGames = 0
+	return w.c.query("SELECT coalesce(max(id), 0) + 1 FROM games", nil, func(row []driver.Value) error {
+		w.nextID, _ = row[0].(int64)
+		return nil
+	})
+}
+
+// commit stores what is buffered, the duplicate counts and the sources' progress, and
+// commits: the transaction holds whole games and the progress that goes with them.
+func (w *writer) commit() error {
+	for _, b := range []*rowBuffer{w.games, w.turns, w.tags} {
+		if err := b.flush(w.c); err != nil {
+			return err
+		}
+	}
+	for id, n := range w.dups {
+		if _, err := w.c.exec("UPDATE games SET duplicates = duplicates + ? WHERE id = ?", n, id); err != nil {
+			return err
+		}
+	}
+	for _, st := range w.sources {
+		if !st.dirty {
+			continue
+		}
+		if _, err := w.c.exec(`UPDATE sources SET records = ?, new = ?, duplicates = ?, legal = ?, illegal = ?, unreadable = ? WHERE id = ?`,
+			st.c.records, st.c.new, st.c.duplicates, st.c.legal, st.c.illegal, st.c.unreadable, st.id); err != nil {
+			return err
+		}
+		st.dirty = false
+	}
+	if _, err := w.c.exec("COMMIT"); err != nil {
+		return err
+	}
+	w.inTx = false
+	clear(w.txIDs)
+	clear(w.dups)
+	return nil
+}

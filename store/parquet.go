@@ -1,0 +1,436 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// GameRow is one row of the games table as games.parquet holds it: the same columns in the
+// same order (see the README), with SQL NULL as a nil pointer and BOOLEAN as bool.
+type GameRow struct {
+	ID                int64   `parquet:"id,delta"`
+	GameID            string  `parquet:"game_id"`
+	SourceID          int64   `parquet:"source_id"`
+	Source            string  `parquet:"source,dict"`
+	FileIndex         int32   `parquet:"file_index"`
+	Line              int32   `parquet:"line"`
+	Format            string  `parquet:"format,dict"`
+	Event             *string `parquet:"event,optional,dict"`
+	Site              *string `parquet:"site,optional,dict"`
+	Date              *string `parquet:"date,optional,dict"`
+	Round             *string `parquet:"round,optional"`
+	RecordID          *string `parquet:"record_id,optional"`
+	Light             *string `parquet:"light,optional,dict"`
+	Dark              *string `parquet:"dark,optional,dict"`
+	Opener            *string `parquet:"opener,optional,dict"`
+	Swapped           bool    `parquet:"swapped"`
+	Size              int32   `parquet:"size"`
+	Supply            string  `parquet:"supply,dict"`
+	ClaimedResult     string  `parquet:"claimed_result,dict"`
+	Termination       *string `parquet:"termination,optional,dict"`
+	ClaimedScoreLight *int32  `parquet:"claimed_score_light,optional"`
+	ClaimedScoreDark  *int32  `parquet:"claimed_score_dark,optional"`
+	Legal             bool    `parquet:"legal"`
+	Unreadable        bool    `parquet:"unreadable"`
+	ErrorRule         *string `parquet:"error_rule,optional,dict"`
+	ErrorTurn         *int32  `parquet:"error_turn,optional"`
+	ErrorLine         *int32  `parquet:"error_line,optional"`
+	ErrorCol          *int32  `parquet:"error_col,optional"`
+	ErrorMessage      *string `parquet:"error_message,optional"`
+	Turns             int32   `parquet:"turns"`
+	Over              bool    `parquet:"over"`
+	Result            *string `parquet:"result,optional,dict"`
+	Winner            *string `parquet:"winner,optional,dict"`
+	TieBreak          *string `parquet:"tiebreak,optional,dict"`
+	ScoreLight        int32   `parquet:"score_light"`
+	ScoreDark         int32   `parquet:"score_dark"`
+	IslandsLight      int32   `parquet:"islands_light"`
+	IslandsDark       int32   `parquet:"islands_dark"`
+	BridgesLight      int32   `parquet:"bridges_light"`
+	BridgesDark       int32   `parquet:"bridges_dark"`
+	Margin            int32   `parquet:"margin"`
+	OpeningA          *string `parquet:"opening_a,optional,dict"`
+	OpeningB          *string `parquet:"opening_b,optional,dict"`
+	Moves             string  `parquet:"moves"`
+	Raw               *string `parquet:"raw,optional"`
+	Duplicates        int32   `parquet:"duplicates"`
+}
+
+// TurnRow is one row of the turns table as turns.parquet holds it.
+type TurnRow struct {
+	Game             int64   `parquet:"game,delta"`
+	Turn             int32   `parquet:"turn,delta"`
+	Colour           string  `parquet:"colour,dict"`
+	Kind             string  `parquet:"kind,dict"`
+	A                *string `parquet:"a,optional,dict"`
+	B                *string `parquet:"b,optional,dict"`
+	IslandsFormed    int32   `parquet:"islands_formed"`
+	GroupA           *int32  `parquet:"group_a,optional"`
+	GroupB           *int32  `parquet:"group_b,optional"`
+	BridgeShape      *string `parquet:"bridge_shape,optional,dict"`
+	BridgeEndA       *int32  `parquet:"bridge_end_a,optional"`
+	BridgeEndB       *int32  `parquet:"bridge_end_b,optional"`
+	BridgeMerged     *bool   `parquet:"bridge_merged,optional"`
+	LargestComponent int32   `parquet:"largest_component"`
+	ScoreLight       int32   `parquet:"score_light"`
+	ScoreDark        int32   `parquet:"score_dark"`
+	IslandsLight     int32   `parquet:"islands_light"`
+	IslandsDark      int32   `parquet:"islands_dark"`
+	SandbanksLight   int32   `parquet:"sandbanks_light"`
+	SandbanksDark    int32   `parquet:"sandbanks_dark"`
+	DeadLight        int32   `parquet:"dead_light"`
+	DeadDark         int32   `parquet:"dead_dark"`
+	DeadCreatedLight int32   `parquet:"dead_created_light"`
+	DeadCreatedDark  int32   `parquet:"dead_created_dark"`
+	MobilityLight    int32   `parquet:"mobility_light"`
+	MobilityDark     int32   `parquet:"mobility_dark"`
+}
+
+// Rows per row group: a row group's pages stay in memory until it is written, so bounding
+// them bounds the export's memory; a few hundred thousand rows still let DuckDB read the
+// groups in parallel and skip them by their statistics.
+const (
+	gamesPerRowGroup = 16 << 10
+	turnsPerRowGroup = 128 << 10
+)
+
+// ParquetStats is what WriteParquet wrote.
+type ParquetStats struct {
+	Games   int64   `json:"games"`   // rows of games.parquet
+	Turns   int64   `json:"turns"`   // rows of turns.parquet
+	Bytes   int64   `json:"bytes"`   // size of the two files
+	Seconds float64 `json:"seconds"` // wall time
+}
+
+// WriteParquet writes the games and turns tables to dir/games.parquet and
+// dir/turns.parquet (zstd, typed columns, bounded row groups), both from one snapshot of
+// the database. Each file is written under a temporary hidden name in dir and renamed
+// when complete, so a reader never sees a partial file; dir is created if needed.
+func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
+	start := time.Now()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	conn, err := d.db.Conn(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	st := &ParquetStats{}
+	err = conn.Raw(func(dc any) error {
+		c := newConn(dc.(driver.Conn))
+		defer c.close()
+		// A read transaction: both files show the same state of the database.
+		if _, err := c.exec("BEGIN DEFERRED"); err != nil {
+			return err
+		}
+		defer c.exec("COMMIT")
+		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup)
+		if err != nil {
+			return err
+		}
+		st.Games, st.Bytes = n, size
+		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup)
+		st.Turns, st.Bytes = n, st.Bytes+size
+		return err
+	})
+	st.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// exportTable writes the rows of t, in the order given, to the Parquet file path.
+func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64) (rows, size int64, err error) {
+	plan, err := planOf[T](t)
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := createTemp(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	w := parquet.NewGenericWriter[T](f,
+		parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(rowGroup),
+		parquet.CreatedBy("ponte", "", ""),
+	)
+	// Reading SQLite and encoding Parquet overlap: this goroutine reads rows into batches,
+	// another one writes them.
+	const batchRows = 1024
+	batches := make(chan []T, 4)
+	free := make(chan []T, 6)
+	failed := make(chan struct{})
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			if err == nil {
+				if _, err = w.Write(b); err != nil {
+					close(failed)
+				}
+			}
+			clear(b)
+			select {
+			case free <- b[:0]:
+			default:
+			}
+		}
+		written <- err
+	}()
+	buf := make([]T, 0, batchRows)
+	var sl slab
+	send := func() error {
+		select {
+		case batches <- buf:
+		case <-failed:
+			return errors.New("stopped")
+		}
+		select {
+		case buf = <-free:
+		default:
+			buf = make([]T, 0, batchRows)
+		}
+		sl = slab{} // the rows sent keep the old one
+		return nil
+	}
+	err = c.query("SELECT "+t.names()+" FROM "+t.name+" ORDER BY "+order, nil, func(vals []driver.Value) error {
+		buf = append(buf, *new(T))
+		if err := plan.set(unsafe.Pointer(&buf[len(buf)-1]), vals, &sl); err != nil {
+			return err
+		}
+		rows++
+		if len(buf) == cap(buf) {
+			return send()
+		}
+		return nil
+	})
+	if err == nil && len(buf) > 0 {
+		err = send()
+	}
+	close(batches)
+	if werr := <-written; werr != nil {
+		err = werr
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		size, err = f.Seek(0, io.SeekCurrent)
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	done = true
+	return rows, size, nil
+}
+
+// createTemp creates a hidden temporary file next to path, with the permissions os.Create
+// gives (os.CreateTemp would make it private).
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for {
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32())), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+}
+
+// A rowPlan copies the driver values of a row into the fields of a row struct whose
+// fields are the table's columns in order.
+type rowPlan []fieldPlan
+
+type fieldPlan struct {
+	off  uintptr
+	kind fieldKind
+	name string
+}
+
+type fieldKind uint8
+
+const (
+	fInt64 fieldKind = iota
+	fInt32
+	fBool
+	fString
+	fInt32Ptr
+	fBoolPtr
+	fStringPtr
+)
+
+// planOf checks that T's fields are t's columns in order, with types that hold them, and
+// returns the plan to fill a T from a row.
+func planOf[T any](t *table) (rowPlan, error) {
+	typ := reflect.TypeFor[T]()
+	if typ.NumField() != len(t.columns) {
+		return nil, fmt.Errorf("%s has %d fields, table %s %d columns", typ, typ.NumField(), t.name, len(t.columns))
+	}
+	plan := make(rowPlan, typ.NumField())
+	for i := range plan {
+		f := typ.Field(i)
+		col := t.columns[i]
+		name, _, _ := cutComma(f.Tag.Get("parquet"))
+		if name != col.name {
+			return nil, fmt.Errorf("%s.%s is column %q, table %s has %q there", typ, f.Name, name, t.name, col.name)
+		}
+		var k fieldKind
+		switch ft := f.Type; {
+		case ft.Kind() == reflect.Int64 && col.typ == "INTEGER" && !col.null:
+			k = fInt64
+		case ft.Kind() == reflect.Int32 && col.typ == "INTEGER" && !col.null:
+			k = fInt32
+		case ft.Kind() == reflect.Bool && col.typ == "BOOLEAN" && !col.null:
+			k = fBool
+		case ft.Kind() == reflect.String && col.typ == "TEXT" && !col.null:
+			k = fString
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Int32 && col.typ == "INTEGER" && col.null:
+			k = fInt32Ptr
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Bool && col.typ == "BOOLEAN" && col.null:
+			k = fBoolPtr
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String && col.typ == "TEXT" && col.null:
+			k = fStringPtr
+		default:
+			return nil, fmt.Errorf("%s.%s of type %s cannot hold column %s %s (null %v)", typ, f.Name, ft, col.name, col.typ, col.null)
+		}
+		plan[i] = fieldPlan{off: f.Offset, kind: k, name: col.name}
+	}
+	return plan, nil
+}
+
+func cutComma(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// slab hands out pointers for the optional fields of a batch of rows, a few allocations
+// for many values.
+type slab struct {
+	ints  []int32
+	bools []bool
+	strs  []string
+}
+
+func (s *slab) int32p(v int32) *int32 {
+	if len(s.ints) == cap(s.ints) {
+		s.ints = make([]int32, 0, 4096)
+	}
+	s.ints = append(s.ints, v)
+	return &s.ints[len(s.ints)-1]
+}
+
+func (s *slab) boolp(v bool) *bool {
+	if len(s.bools) == cap(s.bools) {
+		s.bools = make([]bool, 0, 1024)
+	}
+	s.bools = append(s.bools, v)
+	return &s.bools[len(s.bools)-1]
+}
+
+func (s *slab) stringp(v string) *string {
+	if len(s.strs) == cap(s.strs) {
+		s.strs = make([]string, 0, 2048)
+	}
+	s.strs = append(s.strs, v)
+	return &s.strs[len(s.strs)-1]
+}
+
+// set fills the struct at base from vals.
+func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
+	for i, f := range p {
+		v := vals[i]
+		ptr := unsafe.Add(base, f.off)
+		if v == nil {
+			switch f.kind {
+			case fInt32Ptr, fBoolPtr, fStringPtr:
+				continue // nil pointer: NULL
+			}
+			return fmt.Errorf("column %s is NULL", f.name)
+		}
+		switch f.kind {
+		case fInt64:
+			n, ok := v.(int64)
+			if !ok {
+				return typeError(f.name, v)
+			}
+			*(*int64)(ptr) = n
+		case fInt32, fInt32Ptr:
+			n, ok := v.(int64)
+			if !ok || int64(int32(n)) != n {
+				return typeError(f.name, v)
+			}
+			if f.kind == fInt32 {
+				*(*int32)(ptr) = int32(n)
+			} else {
+				*(**int32)(ptr) = sl.int32p(int32(n))
+			}
+		case fBool, fBoolPtr:
+			var b bool
+			switch x := v.(type) {
+			case int64:
+				b = x != 0
+			case bool:
+				b = x
+			default:
+				return typeError(f.name, v)
+			}
+			if f.kind == fBool {
+				*(*bool)(ptr) = b
+			} else {
+				*(**bool)(ptr) = sl.boolp(b)
+			}
+		case fString, fStringPtr:
+			var s string
+			switch x := v.(type) {
+			case string:
+				s = x
+			case []byte:
+				s = string(x)
+			default:
+				return typeError(f.name, v)
+			}
+			if f.kind == fString {
+				*(*string)(ptr) = s
+			} else {
+				*(**string)(ptr) = sl.stringp(s)
+			}
+		}
+	}
+	return nil
+}
+
+func typeError(col string, v driver.Value) error {
+	return fmt.Errorf("column %s holds %T %v", col, v, v)
+}

@@ -1,0 +1,275 @@
+package store
+
+import (
+	"bytes"
+	"database/sql/driver"
+	"errors"
+	"strings"
+
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/verdict"
+)
+
+// analysis is what a worker makes of one record: its id, its verdict, and the values of
+// its rows in the column order of the tables. The writer fills in the game's number
+// (column 0 of every row) and its source (games.source_id).
+type analysis struct {
+	id         string
+	legal      bool
+	unreadable bool
+	game       []driver.Value // one games row
+	turns      []driver.Value // one turns row per turn, len(turnsTable.columns) values each
+	tags       []driver.Value // one tags row per tag
+}
+
+// Column positions the writer fills in.
+const (
+	gameColID       = 0
+	gameColSourceID = 2
+)
+
+// analyzer replays records; each worker has its own.
+type analyzer struct {
+	g     replay.Game
+	ft    replay.FeatureTracker
+	feats []replay.Features
+	raw   bytes.Buffer
+}
+
+// analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
+func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
+	var v verdict.Verdict
+	var pe *ingest.ParseError
+	unreadable := errors.As(readErr, &pe)
+	if rec == nil { // the readers return what they read with a ParseError; be safe
+		rec = &ingest.Record{Size: 10, Supply: "unlimited"}
+		if pe != nil {
+			rec.Source, rec.Index, rec.Line = pe.Source, pe.Game, pe.StartLine
+			rec.Raw = []byte(pe.Error())
+		}
+	}
+	replayed := false
+	a.feats = a.feats[:0]
+	if unreadable {
+		v = verdict.Unreadable(rec, pe)
+	} else {
+		v, a.feats = verdict.Analyze(rec, &a.g, &a.ft, a.feats)
+		// A record whose size or supply the engine refuses was not replayed at all.
+		replayed = v.Error == nil || v.Error.Rule != verdict.RuleFormat
+	}
+	out := analysis{id: GameID(rec), legal: v.Legal, unreadable: unreadable}
+
+	swapped := false
+	if replayed {
+		swapped = a.g.Swapped()
+	} else {
+		swapped = len(rec.Moves) >= 2 && rec.Moves[1].Text == "swap"
+	}
+	opener, ok := tagValue(rec, "Light")
+	if swapped {
+		opener, ok = tagValue(rec, "Dark")
+	}
+
+	g := make([]driver.Value, 0, len(gamesTable.columns))
+	g = append(g, int64(0), out.id, int64(0), rec.Source, num(rec.Index), num(rec.Line), rec.Format.String())
+	for _, name := range [...]string{"Event", "Site", "Date", "Round", "GameId", "Light", "Dark"} {
+		g = append(g, optTag(rec, name))
+	}
+	g = append(g, optString(opener, ok), swapped, num(rec.Size), rec.Supply, rec.ClaimedResult(),
+		optString(rec.Termination, rec.Termination != ""))
+	if rec.Score != nil {
+		g = append(g, num(rec.Score[0]), num(rec.Score[1]))
+	} else {
+		g = append(g, nil, nil)
+	}
+	g = append(g, v.Legal, unreadable)
+	if e := v.Error; e != nil {
+		var turn driver.Value
+		if e.Turn != nil {
+			turn = num(*e.Turn)
+		}
+		g = append(g, e.Rule, turn, num(e.Line), num(e.Col), e.Message)
+	} else {
+		g = append(g, nil, nil, nil, nil, nil)
+	}
+	g = append(g, num(v.Turns), v.Over)
+	if replayed && v.Over {
+		result, by := a.g.Standing()
+		var winner driver.Value
+		switch result {
+		case replay.LightWins:
+			winner = "light"
+		case replay.DarkWins:
+			winner = "dark"
+		}
+		g = append(g, result.String(), winner, by.String())
+	} else {
+		g = append(g, nil, nil, nil)
+	}
+	g = append(g, num(v.Score[0]), num(v.Score[1]), num(v.Islands[0]), num(v.Islands[1]),
+		num(v.Bridges[0]), num(v.Bridges[1]), num(abs(v.Score[0]-v.Score[1])))
+	if len(a.feats) > 0 && a.feats[0].Kind == replay.Tiles {
+		g = append(g, cellValue(a.feats[0].Move.A), cellValue(a.feats[0].Move.B))
+	} else {
+		g = append(g, nil, nil)
+	}
+	g = append(g, movesText(rec))
+	switch {
+	case v.Legal:
+		g = append(g, nil)
+	case unreadable:
+		g = append(g, string(rec.Raw))
+	default:
+		g = append(g, a.rawText(rec))
+	}
+	g = append(g, int64(0)) // duplicates
+	out.game = g
+
+	if len(a.feats) > 0 {
+		n := len(turnsTable.columns)
+		t := make([]driver.Value, 0, n*len(a.feats))
+		for i := range a.feats {
+			t = appendTurn(t, &a.feats[i])
+		}
+		out.turns = t
+	}
+	if len(rec.Tags) > 0 {
+		t := make([]driver.Value, 0, 4*len(rec.Tags))
+		for i, tag := range rec.Tags {
+			t = append(t, int64(0), num(i+1), tag.Name, tag.Value)
+		}
+		out.tags = t
+	}
+	return out
+}
+
+// appendTurn appends the values of one turns row, the game's number left at 0.
+func appendTurn(t []driver.Value, f *replay.Features) []driver.Value {
+	t = append(t, int64(0), num(f.Turn), colourValue[f.Colour], kindValue[f.Kind])
+	switch f.Kind {
+	case replay.Tiles, replay.Bridge:
+		t = append(t, cellValue(f.Move.A), cellValue(f.Move.B))
+	default:
+		t = append(t, nil, nil)
+	}
+	t = append(t, num(f.IslandsFormed))
+	if f.Kind == replay.Tiles {
+		t = append(t, num(f.TileGroups[0]), num(f.TileGroups[1]))
+	} else {
+		t = append(t, nil, nil)
+	}
+	if f.Kind == replay.Bridge {
+		t = append(t, shapeValue[f.BridgeShape], num(f.BridgeEnds[0]), num(f.BridgeEnds[1]), f.BridgeMerged)
+	} else {
+		t = append(t, nil, nil, nil, nil)
+	}
+	return append(t, num(f.LargestComponent),
+		num(f.Score[0]), num(f.Score[1]),
+		num(f.Islands[0]), num(f.Islands[1]),
+		num(f.Sandbanks[0]), num(f.Sandbanks[1]),
+		num(f.Dead[0]), num(f.Dead[1]),
+		num(f.DeadCreated[0]), num(f.DeadCreated[1]),
+		num(f.Mobility[0]), num(f.Mobility[1]))
+}
+
+// rawText writes a record that was read but is not legal back in its format (in the other
+// one if its own cannot hold it), so that the store keeps every illegal turn and what
+// follows it. Turn numbers are written afresh.
+func (a *analyzer) rawText(rec *ingest.Record) string {
+	for _, f := range [2]ingest.Format{rec.Format, ingest.FormatPonte + ingest.FormatJSONL - rec.Format} {
+		if f != ingest.FormatPonte && f != ingest.FormatJSONL {
+			continue
+		}
+		a.raw.Reset()
+		w := ingest.NewWriter(&a.raw, f)
+		if w.Write(rec) == nil && w.Flush() == nil {
+			return a.raw.String()
+		}
+	}
+	return movesText(rec)
+}
+
+// movesText is the record's move tokens separated by spaces.
+func movesText(rec *ingest.Record) string {
+	n := 0
+	for i := range rec.Moves {
+		n += len(rec.Moves[i].Text) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range rec.Moves {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(rec.Moves[i].Text)
+	}
+	return b.String()
+}
+
+// tagValue returns the value of the tag name and whether the record has it.
+func tagValue(rec *ingest.Record, name string) (string, bool) {
+	for i := range rec.Tags {
+		if rec.Tags[i].Name == name {
+			return rec.Tags[i].Value, true
+		}
+	}
+	return "", false
+}
+
+func optTag(rec *ingest.Record, name string) driver.Value {
+	v, ok := tagValue(rec, name)
+	return optString(v, ok)
+}
+
+func optString(s string, ok bool) driver.Value {
+	if !ok {
+		return nil
+	}
+	return s
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Values boxed once, so that building rows allocates little: small integers, the cells,
+// the colours, kinds and shapes.
+var (
+	smallInts   [1024]driver.Value
+	cellValues  [1024]driver.Value
+	colourValue = [2]driver.Value{"light", "dark"}
+	kindValue   = [4]driver.Value{"tiles", "bridge", "swap", "pass"}
+	shapeValue  = [4]driver.Value{nil, "straight", "diagonal", "knight"}
+)
+
+func init() {
+	for i := range smallInts {
+		smallInts[i] = int64(i)
+	}
+	for col := range replay.MaxSize {
+		for row := range replay.MaxSize {
+			c := replay.CellAt(col, row)
+			cellValues[c] = c.String()
+		}
+	}
+}
+
+// num boxes an int as the int64 SQLite binds.
+func num(n int) driver.Value {
+	if uint(n) < uint(len(smallInts)) {
+		return smallInts[n]
+	}
+	return int64(n)
+}
+
+// cellValue is the notation of a cell ("d4").
+func cellValue(c replay.Cell) driver.Value {
+	if int(c) < len(cellValues) && cellValues[c] != nil {
+		return cellValues[c]
+	}
+	return c.String()
+}

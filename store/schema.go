@@ -1,0 +1,248 @@
+package store
+
+import (
+	"strings"
+)
+
+// SchemaVersion is the version of the store's schema, kept in the database's user_version.
+// A database of another version is refused rather than mixed.
+const SchemaVersion = 1
+
+// column is one column of a table: its name, its declared SQLite type, whether it may be
+// NULL, and what it means (the README's schema tables are made from these).
+type column struct {
+	name string
+	typ  string // INTEGER, TEXT or BOOLEAN (stored as 0/1)
+	null bool
+	doc  string
+}
+
+// table is one table of the schema.
+type table struct {
+	name    string
+	doc     string
+	columns []column
+	key     string // the PRIMARY KEY clause, "" when the first column is INTEGER PRIMARY KEY
+	rowid   bool   // false: WITHOUT ROWID
+}
+
+// The four tables. The order of the columns is the order of the Parquet files' columns,
+// of GameRow and TurnRow, and of the values the writer binds; schema_test.go checks that
+// they agree.
+var (
+	gamesTable = table{
+		name: "games",
+		doc:  "one row per distinct game (the first record met of it)",
+		columns: []column{
+			{"id", "INTEGER", false, "the game's number in this database, from 1 in the order stored; `turns.game` and `tags.game` refer to it"},
+			{"game_id", "TEXT", false, "the stable game id: 32 hex digits of a SHA-256 over size, supply and the canonical moves (unique)"},
+			{"source_id", "INTEGER", false, "`sources.id` of the file the game was first read from"},
+			{"source", "TEXT", false, "that file's name as read (`archive.zip/entry` inside a zip, `-` for standard input)"},
+			{"file_index", "INTEGER", false, "the game's place in that file, from 1"},
+			{"line", "INTEGER", false, "the line where the game starts in that file"},
+			{"format", "TEXT", false, "`ponte` or `jsonl`"},
+			{"event", "TEXT", true, "the `Event` tag"},
+			{"site", "TEXT", true, "the `Site` tag"},
+			{"date", "TEXT", true, "the `Date` tag, `YYYY.MM.DD`"},
+			{"round", "TEXT", true, "the `Round` tag"},
+			{"record_id", "TEXT", true, "the `GameId` tag: the archive's own name for the game"},
+			{"light", "TEXT", true, "the `Light` tag: the player who played Light at the end (after any swap)"},
+			{"dark", "TEXT", true, "the `Dark` tag"},
+			{"opener", "TEXT", true, "the player who played turn 1: the `Dark` player if the game was swapped, else the `Light` one (so the opener played Dark at the end when `swapped`)"},
+			{"swapped", "BOOLEAN", false, "turn 2 was the pie-rule `swap`"},
+			{"size", "INTEGER", false, "board side N"},
+			{"supply", "TEXT", false, "`unlimited` or `40/15`"},
+			{"claimed_result", "TEXT", false, "the result the record claims: `1-0`, `0-1`, `1/2-1/2` or `*`"},
+			{"termination", "TEXT", true, "`normal`, `resign`, `time` or `abandoned` (`normal` by default when a result is claimed)"},
+			{"claimed_score_light", "INTEGER", true, "the `Score` tag's Light score"},
+			{"claimed_score_dark", "INTEGER", true, "the `Score` tag's Dark score"},
+			{"legal", "BOOLEAN", false, "every turn legal and the record's claims true (R1 … R9)"},
+			{"unreadable", "BOOLEAN", false, "the record could not be read at all (a malformed tag, movetext or JSON line)"},
+			{"error_rule", "TEXT", true, "the first broken rule (`R3.2`, `R8`, `R9`, `format`, …); NULL for a legal game"},
+			{"error_turn", "INTEGER", true, "the turn of that error; NULL for R8 and unreadable records"},
+			{"error_line", "INTEGER", true, "the line of that error in the file"},
+			{"error_col", "INTEGER", true, "its column"},
+			{"error_message", "TEXT", true, "its message, as `ponte verify` prints it"},
+			{"turns", "INTEGER", false, "turns played legally (the rows of `turns` for this game)"},
+			{"over", "BOOLEAN", false, "the game is over after those turns (R5)"},
+			{"result", "TEXT", true, "the computed result when over: `1-0`, `0-1` or `1/2-1/2`; NULL while not over"},
+			{"winner", "TEXT", true, "the computed winner when over, `light` or `dark`; NULL for a draw or a game not over"},
+			{"tiebreak", "TEXT", true, "what decided the computed result (R7): `score`, `islands`, `bridges` or `draw`; NULL while not over"},
+			{"score_light", "INTEGER", false, "Light's score (R6) after the last legal turn"},
+			{"score_dark", "INTEGER", false, "Dark's score"},
+			{"islands_light", "INTEGER", false, "Light's islands after the last legal turn"},
+			{"islands_dark", "INTEGER", false, "Dark's islands"},
+			{"bridges_light", "INTEGER", false, "Light's bridges after the last legal turn"},
+			{"bridges_dark", "INTEGER", false, "Dark's bridges"},
+			{"margin", "INTEGER", false, "the difference of the scores, \\|score_light − score_dark\\|"},
+			{"opening_a", "TEXT", true, "the first cell of the opening turn (turn 1), as written"},
+			{"opening_b", "TEXT", true, "its second cell"},
+			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces"},
+			{"raw", "TEXT", true, "for a game that is not legal, its text: as read for an unreadable record, written back in its format otherwise; NULL for a legal game"},
+			{"duplicates", "INTEGER", false, "how many more times the same game was met (in other files or twice in one)"},
+		},
+		rowid: true,
+	}
+
+	turnsTable = table{
+		name: "turns",
+		doc:  "one row per turn played legally (RULES.md \"Terms\"); every `[light, dark]` pair is two columns",
+		columns: []column{
+			{"game", "INTEGER", false, "`games.id`"},
+			{"turn", "INTEGER", false, "the turn number, from 1"},
+			{"colour", "TEXT", false, "the mover's colour, `light` or `dark` (the swap is Dark's turn 2)"},
+			{"kind", "TEXT", false, "`tiles`, `bridge`, `swap` or `pass`"},
+			{"a", "TEXT", true, "the first cell of a tiles or bridge turn (`d4`); NULL for swap and pass"},
+			{"b", "TEXT", true, "the second cell"},
+			{"islands_formed", "INTEGER", false, "the mover's groups that reached exactly 4 tiles through this turn"},
+			{"group_a", "INTEGER", true, "tiles turn: the size of the group the tile on `a` belongs to after the turn"},
+			{"group_b", "INTEGER", true, "tiles turn: the same for `b` (equal to `group_a` when both joined one group)"},
+			{"bridge_shape", "TEXT", true, "bridge turn: `straight`, `diagonal` or `knight`"},
+			{"bridge_end_a", "INTEGER", true, "bridge turn: the size of the group at end `a` (4: an island, 1–3: a sandbank)"},
+			{"bridge_end_b", "INTEGER", true, "bridge turn: the same at end `b`"},
+			{"bridge_merged", "BOOLEAN", true, "bridge turn: it joined two components that were apart"},
+			{"largest_component", "INTEGER", false, "the islands in the mover's largest component after the turn"},
+			{"score_light", "INTEGER", false, "Light's score after the turn"},
+			{"score_dark", "INTEGER", false, "Dark's score after the turn"},
+			{"islands_light", "INTEGER", false, "Light's islands after the turn"},
+			{"islands_dark", "INTEGER", false, "Dark's islands"},
+			{"sandbanks_light", "INTEGER", false, "Light's sandbanks after the turn"},
+			{"sandbanks_dark", "INTEGER", false, "Dark's sandbanks"},
+			{"dead_light", "INTEGER", false, "Light's dead sandbanks (\"burned land\") after the turn"},
+			{"dead_dark", "INTEGER", false, "Dark's dead sandbanks"},
+			{"dead_created_light", "INTEGER", false, "Light's sandbanks that this turn made dead"},
+			{"dead_created_dark", "INTEGER", false, "Dark's sandbanks that this turn made dead"},
+			{"mobility_light", "INTEGER", false, "empty cells where one Light tile would be legal after the turn"},
+			{"mobility_dark", "INTEGER", false, "the same for Dark"},
+		},
+		key: "PRIMARY KEY (game, turn)",
+	}
+
+	tagsTable = table{
+		name: "tags",
+		doc:  "every tag of every stored game, in the order read, unknown ones included (JSON Lines keys under their tag names)",
+		columns: []column{
+			{"game", "INTEGER", false, "`games.id`"},
+			{"seq", "INTEGER", false, "the tag's place in the record, from 1"},
+			{"name", "TEXT", false, "the tag's name (`Event`, `Light`, `Opener`, …)"},
+			{"value", "TEXT", false, "its value, as written"},
+		},
+		key: "PRIMARY KEY (game, seq)",
+	}
+
+	sourcesTable = table{
+		name: "sources",
+		doc:  "one row per file ingested; a file whose content (SHA-256) is already here complete is skipped",
+		columns: []column{
+			{"id", "INTEGER", false, "the source's number"},
+			{"path", "TEXT", false, "the path as given (or found in a directory); `-` for standard input"},
+			{"size", "INTEGER", false, "its size in bytes (as stored, before decompression)"},
+			{"sha256", "TEXT", true, "the SHA-256 of those bytes, hex; for standard input set when it has been read to its end"},
+			{"started", "TEXT", false, "when its ingest began (UTC, RFC 3339)"},
+			{"finished", "TEXT", true, "when its last record was stored; NULL while partial"},
+			{"status", "TEXT", false, "`complete`; `partial` (interrupted: the next ingest of the file goes on after `records`); `failed` (the file could not be read to its end: `error` says why)"},
+			{"records", "INTEGER", false, "records read from it and stored so far (games and unreadable records)"},
+			{"new", "INTEGER", false, "of those, games stored in `games`"},
+			{"duplicates", "INTEGER", false, "games already stored (counted in `games.duplicates`)"},
+			{"legal", "INTEGER", false, "legal games among the records"},
+			{"illegal", "INTEGER", false, "illegal games"},
+			{"unreadable", "INTEGER", false, "unreadable records"},
+			{"error", "TEXT", true, "why the file could not be read to its end (corrupt compressed data, unknown format)"},
+		},
+		rowid: true,
+	}
+
+	tables = []*table{&gamesTable, &turnsTable, &tagsTable, &sourcesTable}
+)
+
+// schemaSQL is the DDL of the whole schema.
+func schemaSQL() string {
+	var b strings.Builder
+	for _, t := range tables {
+		b.WriteString(t.create())
+		b.WriteString(";\n")
+	}
+	b.WriteString("CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256);\n")
+	return b.String()
+}
+
+// create returns the CREATE TABLE statement of t.
+func (t *table) create() string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE IF NOT EXISTS ")
+	b.WriteString(t.name)
+	b.WriteString(" (\n")
+	for i, c := range t.columns {
+		b.WriteString("  ")
+		b.WriteString(c.name)
+		b.WriteByte(' ')
+		b.WriteString(c.typ)
+		switch {
+		case i == 0 && t.rowid:
+			b.WriteString(" PRIMARY KEY")
+		case c.name == "game_id":
+			b.WriteString(" NOT NULL UNIQUE")
+		case !c.null:
+			b.WriteString(" NOT NULL")
+		}
+		if i < len(t.columns)-1 || t.key != "" {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	if t.key != "" {
+		b.WriteString("  ")
+		b.WriteString(t.key)
+		b.WriteByte('\n')
+	}
+	b.WriteByte(')')
+	if !t.rowid {
+		b.WriteString(" WITHOUT ROWID")
+	}
+	return b.String()
+}
+
+// names returns the column names of t, separated by commas.
+func (t *table) names() string {
+	var b strings.Builder
+	for i, c := range t.columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.name)
+	}
+	return b.String()
+}
+
+// insertSQL returns a multi-row INSERT of n rows into t.
+func (t *table) insertSQL(n int) string {
+	var b strings.Builder
+	b.Grow(32 + n*(2*len(t.columns)+3))
+	b.WriteString("INSERT INTO ")
+	b.WriteString(t.name)
+	b.WriteString(" (")
+	b.WriteString(t.names())
+	b.WriteString(") VALUES ")
+	row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+// markdown returns the README table of t's columns.
+func (t *table) markdown() string {
+	var b strings.Builder
+	b.WriteString("| column | type | meaning |\n|---|---|---|\n")
+	for _, c := range t.columns {
+		typ := c.typ
+		if c.null {
+			typ += " NULL"
+		}
+		b.WriteString("| `" + c.name + "` | " + typ + " | " + c.doc + " |\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The README documents the schema: its tables of columns are made from the schema's own
+// descriptions, and this test keeps them in step (go test ./store -update rewrites them
+// between their markers).
+func TestREADMESchema(t *testing.T) {
+	const path = "../README.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, tb := range tables {
+		begin := "<!-- schema " + tb.name + " -->\n"
+		const end = "<!-- end schema -->"
+		i := strings.Index(readme, begin)
+		if i < 0 {
+			t.Errorf("%s has no %q marker for the %s table", path, strings.TrimSpace(begin), tb.name)
+			continue
+		}
+		i += len(begin)
+		j := strings.Index(readme[i:], end)
+		if j < 0 {
+			t.Errorf("%s: no %q after %q", path, end, strings.TrimSpace(begin))
+			continue
+		}
+		want := tb.markdown()
+		if got := readme[i : i+j]; got != want {
+			if *update {
+				readme = readme[:i] + want + readme[i+j:]
+				continue
+			}
+			t.Errorf("the README's %s table differs from the schema (go test ./store -update rewrites it):\n%s", tb.name, want)
+		}
+	}
+	if *update && readme != string(b) {
+		if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The DDL makes the tables with their keys: a game id is unique, a turn is one per game
+// and number.
+func TestSchemaConstraints(t *testing.T) {
+	d := openTemp(t)
+	defer d.Close()
+	for _, q := range []string{
+		"INSERT INTO games (id, game_id, source_id, source, file_index, line, format, swapped, size, supply, claimed_result, legal, unreadable, turns, over, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, moves, duplicates) VALUES (1, 'x', 1, 's', 1, 1, 'ponte', 0, 10, 'unlimited', '*', 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', 0)",
+		"INSERT INTO turns (game, turn, colour, kind, islands_formed, largest_component, score_light, score_dark, islands_light, islands_dark, sandbanks_light, sandbanks_dark, dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark) VALUES (1, 1, 'light', 'pass', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+	} {
+		if _, err := d.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.db.Exec("INSERT INTO turns SELECT * FROM turns"); err == nil {
+		t.Errorf("a second row for turn 1 of game 1 was accepted")
+	}
+	if _, err := d.db.Exec("INSERT INTO games SELECT 2, game_id, source_id, source, file_index, line, format, event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination, claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, opening_a, opening_b, moves, raw, duplicates FROM games"); err == nil {
+		t.Errorf("a second game with the game_id 'x' was accepted")
+	}
+	if v := count(t, d.db, "PRAGMA user_version"); v != SchemaVersion {
+		t.Errorf("user_version %d", v)
+	}
+}
