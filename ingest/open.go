@@ -38,20 +38,18 @@ func Open(paths []string, fn func(*Record, error) error) error {
 
 // OpenFrom is Open with the stream that the path "-" names.
 func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) error {
-	for _, p := range paths {
-		if p == "-" {
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return newPathError("open", p, err)
-		}
+	inputs, err := Inputs(paths)
+	if err != nil {
+		return err
 	}
-	for _, p := range paths {
-		var err error
-		if p == "-" {
+	for _, in := range inputs {
+		switch {
+		case in.Err != nil:
+			err = fn(nil, in.Err)
+		case in.Path == "-":
 			err = readStream(stdin, "-", fn)
-		} else {
-			err = openPath(p, fn)
+		default:
+			err = openFile(in.Path, fn)
 		}
 		if err != nil {
 			return err
@@ -60,49 +58,79 @@ func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) er
 	return nil
 }
 
-// openPath reads a file or walks a directory.
-func openPath(path string, fn func(*Record, error) error) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return fn(nil, newPathError("open", path, err))
+// Input is one input that Inputs found: a file to read ("-" for standard input), or a
+// *PathError for what could not be looked at (then Path is empty).
+type Input struct {
+	Path string
+	Err  error
+}
+
+// Inputs expands paths into the files Open reads, in the order it reads them: a file as
+// given, "-" as given, a directory walked recursively in lexical order, skipping hidden
+// files and directories (a name starting with '.'), README* and __MACOSX, following links
+// to files but not to directories. A path that does not exist is returned as a *PathError
+// before anything else; what cannot be looked at during a walk is an Input with Err, in its
+// place, and the walk goes on.
+func Inputs(paths []string) ([]Input, error) {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, newPathError("open", p, err)
+		}
 	}
-	if !info.IsDir() {
-		return openFile(path, fn)
-	}
-	root := path
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	var out []Input
+	for _, p := range paths {
+		if p == "-" {
+			out = append(out, Input{Path: "-"})
+			continue
+		}
+		info, err := os.Stat(p)
 		if err != nil {
-			if e := fn(nil, newPathError("open", p, err)); e != nil {
-				return e
-			}
-			if d != nil && d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+			out = append(out, Input{Err: newPathError("open", p, err)})
+			continue
 		}
-		if p != root && skipName(d.Name()) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		if !info.IsDir() {
+			out = append(out, Input{Path: p})
+			continue
 		}
-		if d.IsDir() {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// Follow links to files, not to directories (no loops).
-			fi, err := os.Stat(p)
+		root := p
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return fn(nil, newPathError("open", p, err))
-			}
-			if !fi.Mode().IsRegular() {
+				out = append(out, Input{Err: newPathError("open", p, err)})
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
 				return nil
 			}
-		} else if !d.Type().IsRegular() {
+			if p != root && skipName(d.Name()) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Follow links to files, not to directories (no loops).
+				fi, err := os.Stat(p)
+				if err != nil {
+					out = append(out, Input{Err: newPathError("open", p, err)})
+					return nil
+				}
+				if !fi.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			out = append(out, Input{Path: p})
 			return nil
-		}
-		return openFile(p, fn)
-	})
+		})
+	}
+	return out, nil
 }
 
 // skipName reports whether a file or directory met in a directory walk is

@@ -7,8 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/ponte/ponte/ingest"
 )
@@ -19,74 +17,22 @@ type inputFile struct {
 	stdin bool
 }
 
-// listFiles expands the paths into the files to read, in the order ingest.Open reads them:
-// a file as given, a directory walked recursively in lexical order, skipping hidden files
-// and directories, README* and __MACOSX, following links to files but not to directories;
-// "-" is standard input. A path that does not exist is an error before anything is read;
-// what cannot be read during the walk is returned in errs and the walk goes on.
+// listFiles expands the paths into the files to read with ingest.Inputs, so that the store
+// reads exactly what ingest.Open reads, in the same order. A path that does not exist is
+// an error before anything is read; what cannot be looked at during a walk is in errs.
 func listFiles(paths []string) (files []inputFile, errs []error, err error) {
-	for _, p := range paths {
-		if p == "-" {
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return nil, nil, pathError("open", p, err)
-		}
+	inputs, err := ingest.Inputs(paths)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, p := range paths {
-		if p == "-" {
-			files = append(files, inputFile{path: "-", stdin: true})
+	for _, in := range inputs {
+		if in.Err != nil {
+			errs = append(errs, in.Err)
 			continue
 		}
-		info, err := os.Stat(p)
-		if err != nil {
-			errs = append(errs, pathError("open", p, err))
-			continue
-		}
-		if !info.IsDir() {
-			files = append(files, inputFile{path: p})
-			continue
-		}
-		root := p
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, pathError("open", p, err))
-				if d != nil && d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if p != root && skipName(d.Name()) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				fi, err := os.Stat(p)
-				if err != nil {
-					errs = append(errs, pathError("open", p, err))
-					return nil
-				}
-				if !fi.Mode().IsRegular() {
-					return nil
-				}
-			} else if !d.Type().IsRegular() {
-				return nil
-			}
-			files = append(files, inputFile{path: p})
-			return nil
-		})
+		files = append(files, inputFile{path: in.Path, stdin: in.Path == "-"})
 	}
 	return files, errs, nil
-}
-
-// skipName reports whether a name met in a directory walk is skipped, as ingest.Open does.
-func skipName(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "README") || name == "__MACOSX"
 }
 
 // pathError is an *ingest.PathError without the path repeated in the cause.
