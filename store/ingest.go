@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/inorder"
 )
 
 // Options control an ingest.
@@ -395,8 +396,7 @@ type writer struct {
 // ctx ends (then what was stored is committed and the batches in flight are dropped: the
 // next ingest reads them again).
 func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan struct{}, stop chan struct{}) error {
-	pending := make(map[int]*batch)
-	next := 0
+	order := inorder.New[*batch](0)
 	var failed error
 	halted := false
 	halt := func() {
@@ -410,14 +410,12 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 			<-slots
 			continue
 		}
-		pending[b.seq] = b
+		order.Add(b.seq, b)
 		for !halted {
-			p, ok := pending[next]
+			p, ok := order.Next()
 			if !ok {
 				break
 			}
-			delete(pending, next)
-			next++
 			if ctx.Err() != nil {
 				w.interrupted = true
 				halt()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/inorder"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -92,22 +93,19 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 		close(results)
 	}()
 
-	pending := make(map[int]*batch)
-	next := 0
+	order := inorder.New[*batch](0)
 	var failed error
 	for b := range results {
 		if failed != nil {
 			<-slots
 			continue
 		}
-		pending[b.seq] = b
+		order.Add(b.seq, b)
 		for {
-			p, ok := pending[next]
+			p, ok := order.Next()
 			if !ok {
 				break
 			}
-			delete(pending, next)
-			next++
 			for i, it := range p.items {
 				var pe *ingest.ParseError
 				var err error

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/inorder"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -300,8 +301,8 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 		close(results)
 	}()
 
-	pending := make(map[int]selfplayResult, cap(window))
-	next, stopped := 1, false
+	order := inorder.New[selfplayResult](1)
+	stopped := false
 	halt := func() {
 		if !stopped {
 			stopped = true
@@ -313,21 +314,19 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 			continue
 		}
 		played(r)
-		pending[r.index] = r
+		order.Add(r.index, r)
 		for !stopped {
-			p, ok := pending[next]
+			p, ok := order.Next()
 			if !ok {
 				break
 			}
-			delete(pending, next)
-			next++
 			<-window
 			if !emit(p) {
 				halt()
 			}
 		}
 	}
-	if !stopped && next <= opts.games {
+	if !stopped && order.Due() <= opts.games {
 		return ctx.Err()
 	}
 	return nil
