@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -220,25 +219,14 @@ func TestIngestConcurrent(t *testing.T) {
 func TestIngestProgressBar(t *testing.T) {
 	for _, quiet := range []bool{false, true} {
 		t.Run(fmt.Sprint("quiet=", quiet), func(t *testing.T) {
-			master, tty := openPty(t)
-			defer master.Close()
-			screen := make(chan string)
-			go func() {
-				var b bytes.Buffer
-				io.Copy(&b, master)
-				screen <- b.String()
-			}()
 			args := []string{"ingest", "--db", filepath.Join(t.TempDir(), "p.db"),
 				"../../sample_data/autumn-league.ponte", "../../sample_data/selfplay-10x10-greedy-random.jsonl.zst"}
 			if quiet {
 				args = append(args, "--quiet")
 			}
-			var out bytes.Buffer
-			status := run(args, nil, &out, tty)
-			tty.Close()
-			got := <-screen
-			if status != exitIllegal || out.Len() != 0 {
-				t.Fatalf("exit status %d, output %q, terminal %q", status, out.String(), got)
+			status, out, got := runOnTerminal(t, args...)
+			if status != exitIllegal || out != "" {
+				t.Fatalf("exit status %d, output %q, terminal %q", status, out, got)
 			}
 			if quiet {
 				if got != "" {

@@ -44,31 +44,38 @@ func openPty(t *testing.T) (master, tty *os.File) {
 	return master, tty
 }
 
+// runOnTerminal runs the command line with a pseudo-terminal as its standard error and
+// returns the exit status, standard output and everything the terminal was shown.
+func runOnTerminal(t *testing.T, args ...string) (status int, stdout, screen string) {
+	t.Helper()
+	master, tty := openPty(t)
+	defer master.Close()
+	shown := make(chan string)
+	go func() {
+		var b bytes.Buffer
+		io.Copy(&b, master) // ends with EIO once the terminal end is closed
+		shown <- b.String()
+	}()
+	var out bytes.Buffer
+	status = run(args, nil, &out, tty)
+	tty.Close()
+	return status, out.String(), <-shown
+}
+
 // On a terminal, standard error shows a progress bar (games done/total, games/s) before
 // the summary; --quiet shows neither. Standard output holds the records only.
 func TestSelfplayProgressBar(t *testing.T) {
 	for _, quiet := range []bool{false, true} {
 		t.Run(fmt.Sprint("quiet=", quiet), func(t *testing.T) {
-			master, tty := openPty(t)
-			defer master.Close()
-			screen := make(chan string)
-			go func() {
-				var b bytes.Buffer
-				io.Copy(&b, master) // ends with EIO once the terminal end is closed
-				screen <- b.String()
-			}()
 			args := []string{"selfplay", "--light", "random", "--dark", "random", "--games", "30", "--workers", "2"}
 			if quiet {
 				args = append(args, "--quiet")
 			}
-			var out bytes.Buffer
-			status := run(args, nil, &out, tty)
-			tty.Close()
-			got := <-screen
+			status, out, got := runOnTerminal(t, args...)
 			if status != exitOK {
 				t.Fatalf("exit status %d, terminal %q", status, got)
 			}
-			if strings.Count(out.String(), "[Event ") != 30 || strings.Contains(out.String(), "games/s") {
+			if strings.Count(out, "[Event ") != 30 || strings.Contains(out, "games/s") {
 				t.Errorf("standard output is not the 30 records alone")
 			}
 			if quiet {
