@@ -25,9 +25,9 @@ type Bot interface {
 type Options struct {
 	// Playouts is the mcts bot's budget of simulated games per turn (default 400).
 	Playouts int
-	// Workers is how many goroutines the mcts bot searches with (default 1). The result
-	// for a seed does not depend on it... only through the split of the playouts, so keep
-	// it fixed to reproduce an archive.
+	// Workers is how many goroutines the mcts bot searches with (default 1). A game is
+	// reproducible for a seed and a number of workers: the playouts are split among the
+	// workers, so another number gives another search.
 	Workers int
 }
 

@@ -90,9 +90,9 @@ func (e *PathError) Error() string { return e.Op + " " + e.Path + ": " + e.Err.E
 // Unwrap returns the cause.
 func (e *PathError) Unwrap() error { return e.Err }
 
-// newPathError builds a *PathError, taking the cause out of an *fs.PathError
+// NewPathError builds a *PathError, taking the cause out of an *fs.PathError
 // so that the path is not repeated in the message.
-func newPathError(op, path string, err error) *PathError {
+func NewPathError(op, path string, err error) *PathError {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err

@@ -77,7 +77,7 @@ func Inputs(paths []string) ([]Input, error) {
 			continue
 		}
 		if _, err := os.Stat(p); err != nil {
-			return nil, newPathError("open", p, err)
+			return nil, NewPathError("open", p, err)
 		}
 	}
 	var out []Input
@@ -88,7 +88,7 @@ func Inputs(paths []string) ([]Input, error) {
 		}
 		info, err := os.Stat(p)
 		if err != nil {
-			out = append(out, Input{Err: newPathError("open", p, err)})
+			out = append(out, Input{Err: NewPathError("open", p, err)})
 			continue
 		}
 		if !info.IsDir() {
@@ -98,7 +98,7 @@ func Inputs(paths []string) ([]Input, error) {
 		root := p
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				out = append(out, Input{Err: newPathError("open", p, err)})
+				out = append(out, Input{Err: NewPathError("open", p, err)})
 				if d != nil && d.IsDir() {
 					return filepath.SkipDir
 				}
@@ -117,7 +117,7 @@ func Inputs(paths []string) ([]Input, error) {
 				// Follow links to files, not to directories (no loops).
 				fi, err := os.Stat(p)
 				if err != nil {
-					out = append(out, Input{Err: newPathError("open", p, err)})
+					out = append(out, Input{Err: NewPathError("open", p, err)})
 					return nil
 				}
 				if !fi.Mode().IsRegular() {
@@ -143,7 +143,7 @@ func skipName(name string) bool {
 func openFile(path string, fn func(*Record, error) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fn(nil, newPathError("open", path, err))
+		return fn(nil, NewPathError("open", path, err))
 	}
 	defer f.Close()
 	magic := make([]byte, 4)
@@ -151,7 +151,7 @@ func openFile(path string, fn func(*Record, error) error) error {
 	if bytes.HasPrefix(magic[:n], []byte("PK\x03\x04")) || bytes.HasPrefix(magic[:n], []byte("PK\x05\x06")) {
 		info, err := f.Stat()
 		if err != nil {
-			return fn(nil, newPathError("read", path, err))
+			return fn(nil, NewPathError("read", path, err))
 		}
 		return readZip(f, info.Size(), path, fn)
 	}
@@ -162,7 +162,7 @@ func openFile(path string, fn func(*Record, error) error) error {
 func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return fn(nil, newPathError("read", path, err))
+		return fn(nil, NewPathError("read", path, err))
 	}
 	files := slices.Clone(zr.File)
 	slices.SortStableFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
@@ -173,7 +173,7 @@ func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) er
 		name := path + "/" + zf.Name
 		rc, err := zf.Open()
 		if err != nil {
-			if e := fn(nil, newPathError("read", name, err)); e != nil {
+			if e := fn(nil, NewPathError("read", name, err)); e != nil {
 				return e
 			}
 			continue
@@ -207,7 +207,7 @@ func readStream(r io.Reader, name string, fn func(*Record, error) error) error {
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) {
-				return fn(nil, newPathError("read", name, err))
+				return fn(nil, NewPathError("read", name, err))
 			}
 		}
 		if err := fn(rec, err); err != nil {

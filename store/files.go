@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/ponte/ponte/ingest"
@@ -35,25 +34,17 @@ func listFiles(paths []string) (files []inputFile, errs []error, err error) {
 	return files, errs, nil
 }
 
-// pathError is an *ingest.PathError without the path repeated in the cause.
-func pathError(op, path string, err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		err = pe.Err
-	}
-	return &ingest.PathError{Op: op, Path: path, Err: err}
-}
-
 // hashFile returns the SHA-256 (hex) and the size of the file's bytes.
 func hashFile(path string) (string, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", 0, pathError("open", path, err)
+		return "", 0, ingest.NewPathError("open", path, err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return "", 0, pathError("read", path, err)
+		return "", 0, ingest.NewPathError("read", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
