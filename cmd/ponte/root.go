@@ -56,7 +56,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	s := &streams{in: in, out: out, err: errOut}
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -65,6 +65,6 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		return ee.code
 	}
 	fmt.Fprintln(errOut, "ponte:", err)
-	fmt.Fprintln(errOut, "Run 'ponte --help' for usage.")
+	fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	return exitUsage
 }
