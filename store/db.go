@@ -51,6 +51,31 @@ func Open(path string) (*DB, error) {
 	return d, nil
 }
 
+// OpenReader opens the database at path for reading only, as statistics and reports do:
+// it takes no lock (an ingest may be writing at the same time; WAL readers see the last
+// committed transaction) and creates nothing. It fails when the file does not exist or is
+// not a ponte database of this schema version.
+func OpenReader(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open database: %w (make one with ponte ingest)", err)
+	}
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(-64000)", esc, busyTimeout))
+	if err != nil {
+		return nil, err
+	}
+	var version int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if version != SchemaVersion {
+		db.Close()
+		return nil, fmt.Errorf("%s: not a ponte database of schema version %d (it has version %d)", path, SchemaVersion, version)
+	}
+	return db, nil
+}
+
 // dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
 // pooled connection gets them: WAL (readers never block the writer, a killed writer loses
 // only its open transaction), NORMAL synchronous (safe in WAL mode), a busy timeout, and

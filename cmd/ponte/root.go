@@ -48,6 +48,7 @@ and Parquet.`,
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))
+	root.AddCommand(newStatsCmd(s))
 	return root
 }
 

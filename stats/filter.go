@@ -1,0 +1,87 @@
+package stats
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Filter selects the games the statistics are computed over. The zero Filter selects every
+// game; each set field narrows the selection, and all must hold.
+type Filter struct {
+	Size   int    `json:"size,omitempty"`   // board side; 0 for every size
+	Site   string `json:"site,omitempty"`   // the Site tag, exactly
+	Event  string `json:"event,omitempty"`  // the Event tag, exactly
+	Player string `json:"player,omitempty"` // a player or bot by name, exactly, on either side
+	Source string `json:"source,omitempty"` // part of the source file's name
+	From   string `json:"from,omitempty"`   // first date, YYYY-MM-DD or YYYY.MM.DD (inclusive)
+	To     string `json:"to,omitempty"`     // last date, inclusive
+}
+
+var dateRE = regexp.MustCompile(`^\d{4}[-.]\d{2}[-.]\d{2}$`)
+
+// Validate reports a filter that can select nothing for a reason the user should hear:
+// a malformed date or an impossible board size.
+func (f Filter) Validate() error {
+	for _, d := range []struct{ name, v string }{{"from", f.From}, {"to", f.To}} {
+		if d.v != "" && !dateRE.MatchString(d.v) {
+			return fmt.Errorf("--%s %q: want a date YYYY-MM-DD", d.name, d.v)
+		}
+	}
+	if f.Size != 0 && (f.Size < 5 || f.Size > 26) {
+		return fmt.Errorf("--size %d: board sizes are 5 to 26", f.Size)
+	}
+	return nil
+}
+
+// where returns the SQL condition on the games table (alias g) that the filter makes, and
+// its arguments. It is "1" for the zero Filter.
+func (f Filter) where() (string, []any) {
+	conds := []string{"1"}
+	var args []any
+	add := func(cond string, vals ...any) {
+		conds = append(conds, cond)
+		args = append(args, vals...)
+	}
+	if f.Size != 0 {
+		add("g.size = ?", f.Size)
+	}
+	if f.Site != "" {
+		add("g.site = ?", f.Site)
+	}
+	if f.Event != "" {
+		add("g.event = ?", f.Event)
+	}
+	if f.Player != "" {
+		add("(g.light = ? OR g.dark = ?)", f.Player, f.Player)
+	}
+	if f.Source != "" {
+		add("instr(g.source, ?) > 0", f.Source)
+	}
+	// Dates are stored as the records write them, YYYY.MM.DD; a date with unknown parts
+	// ("2025.??.??") is outside every range.
+	if f.From != "" {
+		add("g.date >= ? AND g.date NOT LIKE '%?%'", strings.ReplaceAll(f.From, "-", "."))
+	}
+	if f.To != "" {
+		add("g.date <= ? AND g.date NOT LIKE '%?%'", strings.ReplaceAll(f.To, "-", "."))
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// String describes the filter for titles: "size 10, player mcts"; "all games" when empty.
+func (f Filter) String() string {
+	var parts []string
+	if f.Size != 0 {
+		parts = append(parts, fmt.Sprintf("size %d", f.Size))
+	}
+	for _, p := range []struct{ name, v string }{{"site", f.Site}, {"event", f.Event}, {"player", f.Player}, {"source", f.Source}, {"from", f.From}, {"to", f.To}} {
+		if p.v != "" {
+			parts = append(parts, p.name+" "+p.v)
+		}
+	}
+	if len(parts) == 0 {
+		return "all games"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,52 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+)
+
+// z is the normal quantile of the 95% intervals.
+const z = 1.959963984540054
+
+// Rate is a proportion with its 95% Wilson score interval. Hits may be fractional where a
+// draw counts half (a player's score).
+type Rate struct {
+	Hits float64 `json:"hits"` // games counted (a draw is ½ in a score)
+	N    int     `json:"n"`    // games
+	P    float64 `json:"p"`    // Hits/N, 0 when N is 0
+	Lo   float64 `json:"lo"`   // lower end of the 95% Wilson interval
+	Hi   float64 `json:"hi"`   // upper end
+}
+
+// NewRate returns hits out of n with its Wilson interval. With n = 0 the rate is 0 and
+// the interval [0, 1]: nothing is known.
+func NewRate(hits float64, n int) Rate {
+	if n <= 0 {
+		return Rate{Hi: 1}
+	}
+	nf := float64(n)
+	p := hits / nf
+	z2 := z * z
+	den := 1 + z2/nf
+	centre := (p + z2/(2*nf)) / den
+	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return Rate{Hits: hits, N: n, P: p, Lo: math.Max(0, centre-half), Hi: math.Min(1, centre+half)}
+}
+
+// String writes the rate as a percentage with its interval and counts:
+// "52.3% [48.1–56.4] of 560".
+func (r Rate) String() string {
+	if r.N == 0 {
+		return "– of 0"
+	}
+	return fmt.Sprintf("%.1f%% [%.1f–%.1f] of %d", 100*r.P, 100*r.Lo, 100*r.Hi, r.N)
+}
+
+// tally counts hits (fractional for scores) and games on the way to a Rate.
+type tally struct {
+	hits float64
+	n    int
+}
+
+func (t *tally) add(hit float64) { t.hits += hit; t.n++ }
+func (t tally) rate() Rate       { return NewRate(t.hits, t.n) }

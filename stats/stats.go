@@ -1,0 +1,576 @@
+package stats
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ponte/ponte/replay"
+)
+
+// Report is every statistic over the games a Filter selects.
+type Report struct {
+	Filter       Filter       `json:"filter"`
+	Verification Verification `json:"verification"`
+	Boards       []Board      `json:"boards"` // one per board size played, smallest first
+}
+
+// Verification summarises the verdicts of the selected games.
+type Verification struct {
+	Games      int         `json:"games"`      // distinct games stored
+	Legal      int         `json:"legal"`      // every turn legal, every claim true
+	Illegal    int         `json:"illegal"`    // read, but a rule broken (R1 … R9)
+	Unreadable int         `json:"unreadable"` // not readable as a record
+	Duplicates int         `json:"duplicates"` // further copies met of the stored games
+	ByRule     []RuleCount `json:"by_rule"`    // the first broken rule of the games not legal
+	// IllegalGames are the first games not legal, in the order stored (at most
+	// Options.MaxIllegal of them).
+	IllegalGames []IllegalGame `json:"illegal_games"`
+}
+
+// RuleCount is how many games first broke one rule.
+type RuleCount struct {
+	Rule  string `json:"rule"`
+	Games int    `json:"games"`
+}
+
+// IllegalGame is a game that is not legal, with where and why.
+type IllegalGame struct {
+	ID      int64  `json:"id"`      // games.id
+	GameID  string `json:"game_id"` // the stable game id
+	Source  string `json:"source"`
+	Line    int    `json:"line"` // where the error is (the game's line when unknown)
+	Col     int    `json:"col"`
+	Rule    string `json:"rule"`
+	Turn    int    `json:"turn,omitempty"` // 0 when the error is not at a turn
+	Message string `json:"message"`
+	Event   string `json:"event,omitempty"`
+	Light   string `json:"light,omitempty"`
+	Dark    string `json:"dark,omitempty"`
+}
+
+// Board is every statistic of the legal games on one board size.
+type Board struct {
+	Size     int       `json:"size"`
+	Games    int       `json:"games"`    // legal games
+	Decided  int       `json:"decided"`  // of which the result is known
+	Finished int       `json:"finished"` // of which over by the rules (R5)
+	Swap     Swap      `json:"swap"`
+	Openings []Opening `json:"openings"` // folded by symmetry, most played first
+	// Cells is the opening heat map, row by row from a1: every cell with the openings that
+	// put one of their two tiles on it.
+	Cells   []CellStat `json:"cells"`
+	Scoring Scoring    `json:"scoring"`
+	ByTurn  []TurnStat `json:"by_turn"`
+}
+
+// Swap is the balance of the pie rule: how often the second player swaps, and how the
+// opener (the player of turn 1, whatever colour they end with) fares. A result counts 1
+// for a win, ½ for a draw.
+type Swap struct {
+	Games         int  `json:"games"`          // decided games that reached turn 2
+	Swapped       Rate `json:"swapped"`        // the second player swapped
+	Opener        Rate `json:"opener"`         // the opener's score
+	OpenerSwapped Rate `json:"opener_swapped"` // the opener's score when the second player swapped
+	OpenerKept    Rate `json:"opener_kept"`    // … when they did not
+	LightWins     Rate `json:"light_wins"`     // wins of the final Light player
+	DarkWins      Rate `json:"dark_wins"`
+	Draws         Rate `json:"draws"`
+	// BestReply estimates the opener's expected result when the second player chooses
+	// well: over the openings seen both swapped and not (each side at least MinBranch
+	// games), the opener's score in the worse of the two, weighted by how often the opening
+	// was played.
+	BestReply Estimate `json:"best_reply"`
+	// Verdict says whether the pie rule looks balanced: whether ½ lies in the 95% interval
+	// of the opener's score.
+	Verdict string `json:"verdict"`
+}
+
+// MinBranch is the fewest games each of the swap and the no-swap branch of an opening
+// needs to count in Swap.BestReply.
+const MinBranch = 5
+
+// Estimate is a value with a 95% interval (normal approximation) and what it rests on.
+type Estimate struct {
+	Value    float64 `json:"value"`
+	Lo       float64 `json:"lo"`
+	Hi       float64 `json:"hi"`
+	Openings int     `json:"openings"` // opening classes used
+	Games    int     `json:"games"`    // games of those openings
+}
+
+// Opening is one opening class: the first turn's two cells, folded by the board's
+// symmetries (FoldPair).
+type Opening struct {
+	A             string `json:"a"` // the canonical pair's first cell
+	B             string `json:"b"` // its second cell
+	Games         int    `json:"games"`
+	Share         Rate   `json:"share"`          // of all openings of the board
+	Swapped       Rate   `json:"swapped"`        // the second player swapped
+	Opener        Rate   `json:"opener"`         // the opener's score
+	OpenerSwapped Rate   `json:"opener_swapped"` // the opener's score when swapped
+	OpenerKept    Rate   `json:"opener_kept"`    // … when not
+}
+
+// CellStat is one cell of the opening heat map, not folded.
+type CellStat struct {
+	Cell    string `json:"cell"`
+	Col     int    `json:"col"`
+	Row     int    `json:"row"`
+	Games   int    `json:"games"`   // openings with a tile on the cell
+	Swapped Rate   `json:"swapped"` // of those, swapped
+	Opener  Rate   `json:"opener"`  // the opener's score in those games
+}
+
+// Scoring describes how the finished games were scored and how the legal ones ended.
+type Scoring struct {
+	Games      int        `json:"games"` // finished games
+	ScoreLight []Bin      `json:"score_light"`
+	ScoreDark  []Bin      `json:"score_dark"`
+	Margin     []Bin      `json:"margin"`
+	MeanScore  [2]float64 `json:"mean_score"` // [light, dark]
+	MeanMargin float64    `json:"mean_margin"`
+	Islands    []Bin      `json:"islands"` // islands per player at the end (both colours)
+	Bridges    []Bin      `json:"bridges"` // bridges per player at the end
+	// Components counts the components of the final positions by their islands (k ≥ 1):
+	// how many islands bridges joined.
+	Components []Bin   `json:"components"`
+	TieBreaks  []Count `json:"tie_breaks"` // what decided (R7)
+	Length     []Bin   `json:"length"`     // turns per finished game
+	MeanLength float64 `json:"mean_length"`
+	Endings    []Count `json:"endings"` // how the legal games ended: normal, resign, time, abandoned, unfinished
+}
+
+// Bin is one value of a distribution and how often it occurs.
+type Bin struct {
+	Value int `json:"value"`
+	Count int `json:"count"`
+}
+
+// Count is how often one outcome occurs, as a rate of its population.
+type Count struct {
+	Name string `json:"name"`
+	Rate Rate   `json:"rate"`
+}
+
+// TurnStat is the mean, over the legal games that reached a turn, of what that turn did
+// and left.
+type TurnStat struct {
+	Turn          int        `json:"turn"`
+	Games         int        `json:"games"`          // legal games with this turn
+	IslandsFormed float64    `json:"islands_formed"` // islands the turn formed
+	Bridges       float64    `json:"bridges"`        // share of the turns that built a bridge
+	DeadCreated   float64    `json:"dead_created"`   // sandbanks the turn made dead (both colours)
+	Mobility      [2]float64 `json:"mobility"`       // cells taking one tile, [light, dark], after the turn
+}
+
+// Options tune Compute.
+type Options struct {
+	MaxIllegal int // the most IllegalGames listed; 0 means 200
+}
+
+// Compute computes the report of the games f selects in the database db (opened with
+// store.OpenReader).
+func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.MaxIllegal == 0 {
+		opts.MaxIllegal = 200
+	}
+	r := &Report{Filter: f}
+	where, args := f.where()
+	if err := verification(ctx, db, where, args, opts, &r.Verification); err != nil {
+		return nil, err
+	}
+	boards := map[int]*boardTally{}
+	if err := games(ctx, db, where, args, boards); err != nil {
+		return nil, err
+	}
+	turns := map[int][]TurnStat{}
+	if err := byTurn(ctx, db, where, args, turns); err != nil {
+		return nil, err
+	}
+	for _, size := range slices.Sorted(maps.Keys(boards)) {
+		b := boards[size].board(size)
+		b.ByTurn = turns[size]
+		r.Boards = append(r.Boards, b)
+	}
+	return r, nil
+}
+
+func verification(ctx context.Context, db *sql.DB, where string, args []any, opts Options, v *Verification) error {
+	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(legal), 0), coalesce(sum(NOT legal AND NOT unreadable), 0),
+		coalesce(sum(unreadable), 0), coalesce(sum(duplicates), 0) FROM games g WHERE `+where, args...).
+		Scan(&v.Games, &v.Legal, &v.Illegal, &v.Unreadable, &v.Duplicates)
+	if err != nil {
+		return fmt.Errorf("verification summary: %w", err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT error_rule, count(*) FROM games g WHERE NOT legal AND `+where+`
+		GROUP BY error_rule ORDER BY count(*) DESC, error_rule`, args...)
+	if err != nil {
+		return fmt.Errorf("verification by rule: %w", err)
+	}
+	for rows.Next() {
+		var rc RuleCount
+		if err := rows.Scan(&rc.Rule, &rc.Games); err != nil {
+			rows.Close()
+			return err
+		}
+		v.ByRule = append(v.ByRule, rc)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = db.QueryContext(ctx, `SELECT id, game_id, source, coalesce(error_line, line), coalesce(error_col, 1),
+		error_rule, coalesce(error_turn, 0), coalesce(error_message, ''), coalesce(event, ''), coalesce(light, ''), coalesce(dark, '')
+		FROM games g WHERE NOT legal AND `+where+` ORDER BY id LIMIT ?`, append(slices.Clone(args), opts.MaxIllegal)...)
+	if err != nil {
+		return fmt.Errorf("illegal games: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ig IllegalGame
+		if err := rows.Scan(&ig.ID, &ig.GameID, &ig.Source, &ig.Line, &ig.Col, &ig.Rule, &ig.Turn, &ig.Message, &ig.Event, &ig.Light, &ig.Dark); err != nil {
+			return err
+		}
+		v.IllegalGames = append(v.IllegalGames, ig)
+	}
+	return rows.Err()
+}
+
+// boardTally accumulates the per-game statistics of one board size.
+type boardTally struct {
+	games, decided, finished        int
+	swapped, opener, openerSwapped  tally
+	openerKept, light, dark, draws  tally
+	openings                        map[[2]replay.Cell]*openingTally
+	cells                           map[replay.Cell]*cellTally
+	scoreLight, scoreDark, margin   map[int]int
+	islands, bridges, comps, length map[int]int
+	sumScore                        [2]int
+	sumMargin, sumLength            int
+	tieBreaks, endings              map[string]int
+}
+
+type openingTally struct {
+	swapped, opener, openerSwapped, openerKept tally
+}
+
+type cellTally struct {
+	swapped, opener tally
+}
+
+func newBoardTally() *boardTally {
+	return &boardTally{
+		openings: map[[2]replay.Cell]*openingTally{}, cells: map[replay.Cell]*cellTally{},
+		scoreLight: map[int]int{}, scoreDark: map[int]int{}, margin: map[int]int{},
+		islands: map[int]int{}, bridges: map[int]int{}, comps: map[int]int{}, length: map[int]int{},
+		tieBreaks: map[string]int{}, endings: map[string]int{},
+	}
+}
+
+// gameRow is what the statistics read of one legal game.
+type gameRow struct {
+	size                   int
+	supply                 string
+	swapped, over          bool
+	result, tiebreak       sql.NullString
+	termination, claimed   sql.NullString
+	score, islands, bridge [2]int
+	margin, turns          int
+	openingA, openingB     sql.NullString
+	moves                  string
+}
+
+// final is the game's known result: the computed one when the game is over, else the one
+// claimed by a record that ended by resignation or on time; "" when unknown.
+func (g *gameRow) final() string {
+	if g.over {
+		return g.result.String
+	}
+	switch g.termination.String {
+	case "resign", "time":
+		switch g.claimed.String {
+		case "1-0", "0-1", "1/2-1/2":
+			return g.claimed.String
+		}
+	}
+	return ""
+}
+
+// ending is how the game ended: normal, resign, time, abandoned, or unfinished (a record
+// that stops before the end without saying why).
+func (g *gameRow) ending() string {
+	switch {
+	case g.over:
+		return "normal"
+	case g.termination.Valid && g.termination.String != "normal":
+		return g.termination.String
+	}
+	return "unfinished"
+}
+
+func games(ctx context.Context, db *sql.DB, where string, args []any, boards map[int]*boardTally) error {
+	rows, err := db.QueryContext(ctx, `SELECT size, supply, swapped, over, result, tiebreak, termination, claimed_result,
+		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
+		opening_a, opening_b, moves FROM games g WHERE legal AND `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return fmt.Errorf("games: %w", err)
+	}
+	defer rows.Close()
+	var rg replay.Game
+	for rows.Next() {
+		var g gameRow
+		if err := rows.Scan(&g.size, &g.supply, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
+			&g.score[0], &g.score[1], &g.islands[0], &g.islands[1], &g.bridge[0], &g.bridge[1], &g.margin, &g.turns,
+			&g.openingA, &g.openingB, &g.moves); err != nil {
+			return fmt.Errorf("games: %w", err)
+		}
+		b := boards[g.size]
+		if b == nil {
+			b = newBoardTally()
+			boards[g.size] = b
+		}
+		if err := b.add(&g, &rg); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (b *boardTally) add(g *gameRow, rg *replay.Game) error {
+	b.games++
+	b.endings[g.ending()]++
+	if res := g.final(); res != "" {
+		b.decided++
+		if g.turns >= 2 && g.openingA.Valid && g.openingB.Valid {
+			b.addOpening(g, res)
+		}
+	}
+	if !g.over {
+		return nil
+	}
+	b.finished++
+	b.scoreLight[g.score[0]]++
+	b.scoreDark[g.score[1]]++
+	b.margin[g.margin]++
+	b.sumScore[0] += g.score[0]
+	b.sumScore[1] += g.score[1]
+	b.sumMargin += g.margin
+	b.islands[g.islands[0]]++
+	b.islands[g.islands[1]]++
+	b.bridges[g.bridge[0]]++
+	b.bridges[g.bridge[1]]++
+	b.length[g.turns]++
+	b.sumLength += g.turns
+	b.tieBreaks[g.tiebreak.String]++
+	return b.addComponents(g, rg)
+}
+
+// addOpening counts a decided game that reached turn 2 in the swap and opening tallies.
+func (b *boardTally) addOpening(g *gameRow, res string) {
+	m, err := replay.ParseMove(g.openingA.String+","+g.openingB.String, g.size)
+	if err != nil {
+		return // a legal game's opening always parses; nothing to count otherwise
+	}
+	var openerScore float64
+	switch res {
+	case "1/2-1/2":
+		openerScore = 0.5
+		b.draws.add(1)
+		b.light.add(0)
+		b.dark.add(0)
+	case "1-0":
+		b.draws.add(0)
+		b.light.add(1)
+		b.dark.add(0)
+		if !g.swapped { // the opener ends as Light unless the second player swapped
+			openerScore = 1
+		}
+	case "0-1":
+		b.draws.add(0)
+		b.light.add(0)
+		b.dark.add(1)
+		if g.swapped {
+			openerScore = 1
+		}
+	}
+	sw := 0.0
+	if g.swapped {
+		sw = 1
+	}
+	b.swapped.add(sw)
+	b.opener.add(openerScore)
+	if g.swapped {
+		b.openerSwapped.add(openerScore)
+	} else {
+		b.openerKept.add(openerScore)
+	}
+	fa, fb := FoldPair(m.A, m.B, g.size)
+	o := b.openings[[2]replay.Cell{fa, fb}]
+	if o == nil {
+		o = &openingTally{}
+		b.openings[[2]replay.Cell{fa, fb}] = o
+	}
+	o.swapped.add(sw)
+	o.opener.add(openerScore)
+	if g.swapped {
+		o.openerSwapped.add(openerScore)
+	} else {
+		o.openerKept.add(openerScore)
+	}
+	for _, c := range [2]replay.Cell{m.A, m.B} {
+		ct := b.cells[c]
+		if ct == nil {
+			ct = &cellTally{}
+			b.cells[c] = ct
+		}
+		ct.swapped.add(sw)
+		ct.opener.add(openerScore)
+	}
+}
+
+// addComponents replays a finished game to count its final components by islands.
+func (b *boardTally) addComponents(g *gameRow, rg *replay.Game) error {
+	sup, ok := replay.ParseSupply(g.supply)
+	if !ok {
+		return fmt.Errorf("game with supply %q", g.supply)
+	}
+	if err := rg.Reset(g.size, sup); err != nil {
+		return err
+	}
+	for tok := range strings.FieldsSeq(g.moves) {
+		if err := rg.PlayText(tok); err != nil {
+			return fmt.Errorf("replaying a stored legal game: %w", err)
+		}
+	}
+	_, comps := rg.Groups()
+	for _, c := range comps {
+		if c.Islands > 0 {
+			b.comps[c.Islands]++
+		}
+	}
+	return nil
+}
+
+func (b *boardTally) board(size int) Board {
+	out := Board{Size: size, Games: b.games, Decided: b.decided, Finished: b.finished}
+	s := &out.Swap
+	s.Games = b.swapped.n
+	s.Swapped, s.Opener = b.swapped.rate(), b.opener.rate()
+	s.OpenerSwapped, s.OpenerKept = b.openerSwapped.rate(), b.openerKept.rate()
+	s.LightWins, s.DarkWins, s.Draws = b.light.rate(), b.dark.rate(), b.draws.rate()
+	s.Verdict = verdict(s.Opener)
+
+	var value, variance float64
+	for pair, o := range b.openings {
+		op := Opening{
+			A: pair[0].String(), B: pair[1].String(), Games: o.opener.n,
+			Share:   NewRate(float64(o.opener.n), b.swapped.n),
+			Swapped: o.swapped.rate(), Opener: o.opener.rate(),
+			OpenerSwapped: o.openerSwapped.rate(), OpenerKept: o.openerKept.rate(),
+		}
+		out.Openings = append(out.Openings, op)
+		if o.openerSwapped.n >= MinBranch && o.openerKept.n >= MinBranch {
+			best := op.OpenerSwapped
+			if op.OpenerKept.P < best.P {
+				best = op.OpenerKept
+			}
+			s.BestReply.Openings++
+			s.BestReply.Games += o.opener.n
+			value += float64(o.opener.n) * best.P
+			variance += float64(o.opener.n*o.opener.n) * best.P * (1 - best.P) / float64(best.N)
+		}
+	}
+	if n := float64(s.BestReply.Games); n > 0 {
+		e := &s.BestReply
+		e.Value = value / n
+		half := z * math.Sqrt(variance) / n
+		e.Lo, e.Hi = max(0, e.Value-half), min(1, e.Value+half)
+	}
+	slices.SortFunc(out.Openings, func(x, y Opening) int {
+		if c := cmp.Compare(y.Games, x.Games); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.A+" "+x.B, y.A+" "+y.B)
+	})
+
+	for row := 0; row < size; row++ {
+		for col := 0; col < size; col++ {
+			c := replay.CellAt(col, row)
+			cs := CellStat{Cell: c.String(), Col: col, Row: row, Swapped: NewRate(0, 0), Opener: NewRate(0, 0)}
+			if ct := b.cells[c]; ct != nil {
+				cs.Games, cs.Swapped, cs.Opener = ct.opener.n, ct.swapped.rate(), ct.opener.rate()
+			}
+			out.Cells = append(out.Cells, cs)
+		}
+	}
+
+	sc := &out.Scoring
+	sc.Games = b.finished
+	sc.ScoreLight, sc.ScoreDark, sc.Margin = bins(b.scoreLight), bins(b.scoreDark), bins(b.margin)
+	sc.Islands, sc.Bridges, sc.Components, sc.Length = bins(b.islands), bins(b.bridges), bins(b.comps), bins(b.length)
+	if b.finished > 0 {
+		n := float64(b.finished)
+		sc.MeanScore = [2]float64{float64(b.sumScore[0]) / n, float64(b.sumScore[1]) / n}
+		sc.MeanMargin = float64(b.sumMargin) / n
+		sc.MeanLength = float64(b.sumLength) / n
+	}
+	for _, name := range []string{"score", "islands", "bridges", "draw"} {
+		sc.TieBreaks = append(sc.TieBreaks, Count{Name: name, Rate: NewRate(float64(b.tieBreaks[name]), b.finished)})
+	}
+	for _, name := range []string{"normal", "resign", "time", "abandoned", "unfinished"} {
+		sc.Endings = append(sc.Endings, Count{Name: name, Rate: NewRate(float64(b.endings[name]), b.games)})
+	}
+	return out
+}
+
+// verdict reads the opener's score: balanced when ½ is inside its 95% interval.
+func verdict(r Rate) string {
+	switch {
+	case r.N == 0:
+		return "no decided games"
+	case r.Lo > 0.5:
+		return "favours the opener"
+	case r.Hi < 0.5:
+		return "favours the second player"
+	}
+	return "balanced (½ is inside the 95% interval of the opener's score)"
+}
+
+func bins(m map[int]int) []Bin {
+	out := make([]Bin, 0, len(m))
+	for v, n := range m {
+		out = append(out, Bin{Value: v, Count: n})
+	}
+	slices.SortFunc(out, func(x, y Bin) int { return cmp.Compare(x.Value, y.Value) })
+	return out
+}
+
+func byTurn(ctx context.Context, db *sql.DB, where string, args []any, out map[int][]TurnStat) error {
+	rows, err := db.QueryContext(ctx, `SELECT g.size, t.turn, count(*), sum(t.islands_formed), sum(t.kind = 'bridge'),
+		sum(t.dead_created_light + t.dead_created_dark), sum(t.mobility_light), sum(t.mobility_dark)
+		FROM turns t JOIN games g ON g.id = t.game WHERE g.legal AND `+where+`
+		GROUP BY g.size, t.turn ORDER BY g.size, t.turn`, args...)
+	if err != nil {
+		return fmt.Errorf("by turn: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var size, turn, n, islands, bridges, dead, ml, md int
+		if err := rows.Scan(&size, &turn, &n, &islands, &bridges, &dead, &ml, &md); err != nil {
+			return fmt.Errorf("by turn: %w", err)
+		}
+		f := float64(n)
+		out[size] = append(out[size], TurnStat{Turn: turn, Games: n, IslandsFormed: float64(islands) / f,
+			Bridges: float64(bridges) / f, DeadCreated: float64(dead) / f, Mobility: [2]float64{float64(ml) / f, float64(md) / f}})
+	}
+	return rows.Err()
+}

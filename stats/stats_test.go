@@ -1,0 +1,195 @@
+package stats_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// fixtureDB ingests testdata/fixture.ponte into a new database and opens it for reading.
+// The fixture holds 14 records:
+//   - 10 finished games on 5×5, played by the bots: 8 random–greedy (seed 11; the second
+//     player swapped in games 5, 6 and 7, which Light won; Dark won the other five) and 2
+//     greedy–random (seed 3; no swap; Light, the opener, won both);
+//   - on 6×6: a game Dark resigned after the swap (Bob, the opener, won), an abandoned
+//     game, an illegal one (R3 at turn 2) and one that cannot be read (Size "x").
+func fixtureDB(t *testing.T) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fixture.db")
+	w, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest(context.Background(), []string{"testdata/fixture.ponte"}, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	db, err := store.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 5e-5 {
+		t.Errorf("%s = %.5f, want %.5f", what, got, want)
+	}
+}
+
+func rate(t *testing.T, what string, got stats.Rate, hits float64, n int) {
+	t.Helper()
+	if got.Hits != hits || got.N != n {
+		t.Errorf("%s = %v of %d, want %v of %d", what, got.Hits, got.N, hits, n)
+	}
+}
+
+// TestComputeByHand checks the report of the fixture against values worked out by hand
+// from its records: their tags, swaps, openings and lengths.
+func TestComputeByHand(t *testing.T) {
+	r, err := stats.Compute(context.Background(), fixtureDB(t), stats.Filter{}, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Verification
+	if v.Games != 14 || v.Legal != 12 || v.Illegal != 1 || v.Unreadable != 1 {
+		t.Errorf("verification %+v, want 14 games, 12 legal, 1 illegal, 1 unreadable", v)
+	}
+	if len(v.IllegalGames) != 2 || v.IllegalGames[0].Rule != "R3" || v.IllegalGames[0].Turn != 2 || v.IllegalGames[1].Rule != "format" {
+		t.Errorf("illegal games %+v, want R3 at turn 2, then format", v.IllegalGames)
+	}
+	if len(r.Boards) != 2 || r.Boards[0].Size != 5 || r.Boards[1].Size != 6 {
+		t.Fatalf("boards %d, want sizes 5 and 6", len(r.Boards))
+	}
+
+	b := r.Boards[0]
+	if b.Games != 10 || b.Decided != 10 || b.Finished != 10 {
+		t.Errorf("5×5: %d games, %d decided, %d finished; want 10 each", b.Games, b.Decided, b.Finished)
+	}
+	sw := b.Swap
+	rate(t, "swapped", sw.Swapped, 3, 10)
+	rate(t, "opener's score", sw.Opener, 2, 10) // only the two greedy openers won
+	rate(t, "opener after a swap", sw.OpenerSwapped, 0, 3)
+	rate(t, "opener without a swap", sw.OpenerKept, 2, 7)
+	rate(t, "Light wins", sw.LightWins, 5, 10)
+	rate(t, "Dark wins", sw.DarkWins, 5, 10)
+	rate(t, "draws", sw.Draws, 0, 10)
+	// The Wilson interval of 2 in 10 is [0.0567, 0.5098].
+	near(t, "opener lo", sw.Opener.Lo, 0.05668)
+	near(t, "opener hi", sw.Opener.Hi, 0.50980)
+	if sw.Verdict[:8] != "balanced" {
+		t.Errorf("verdict %q, want balanced (½ is inside [0.057, 0.510])", sw.Verdict)
+	}
+	if sw.BestReply.Openings != 0 {
+		t.Errorf("best reply uses %d openings; none is seen %d times both ways", sw.BestReply.Openings, stats.MinBranch)
+	}
+
+	// a4,c4 (game 5) and d1,d3 (game 6) are one opening: a quarter turn maps one onto the
+	// other; both canonically b1 b3, both swapped, both lost by the opener.
+	if len(b.Openings) != 9 {
+		t.Errorf("%d openings, want 9", len(b.Openings))
+	}
+	o := b.Openings[0]
+	if o.A != "b1" || o.B != "b3" || o.Games != 2 {
+		t.Errorf("most played opening %s %s × %d, want b1 b3 × 2", o.A, o.B, o.Games)
+	}
+	rate(t, "b1 b3 swapped", o.Swapped, 2, 2)
+	rate(t, "b1 b3 opener", o.Opener, 0, 2)
+	rate(t, "b1 b3 share", o.Share, 2, 10)
+
+	// Heat map, counted by hand over the ten openings: e4 d5, a3 e4, d1 a3, d1 d5, a4 c4,
+	// d1 d3, c5 d5, a3 e5, d1 e4, e1 b2.
+	cells := map[string]int{}
+	for _, c := range b.Cells {
+		cells[c.Cell] = c.Games
+	}
+	for cell, want := range map[string]int{"d1": 4, "e4": 3, "a3": 3, "d5": 3, "c3": 0, "b2": 1, "e5": 1} {
+		if cells[cell] != want {
+			t.Errorf("heat map %s = %d, want %d", cell, cells[cell], want)
+		}
+	}
+	if len(b.Cells) != 25 {
+		t.Errorf("heat map of %d cells, want 25", len(b.Cells))
+	}
+
+	sc := b.Scoring
+	// Scores from the Score tags: Light 1 1 0 1 3 3 3 0 3 1, Dark 3 2 1 1 1 0 0 3 0 0.
+	near(t, "mean Light score", sc.MeanScore[0], 1.6)
+	near(t, "mean Dark score", sc.MeanScore[1], 1.1)
+	near(t, "mean margin", sc.MeanMargin, 1.9)
+	// Turns: 14 10 10 12 15 13 13 12 12 12.
+	near(t, "mean length", sc.MeanLength, 12.3)
+	wantLength := []stats.Bin{{10, 2}, {12, 4}, {13, 2}, {14, 1}, {15, 1}}
+	if len(sc.Length) != len(wantLength) {
+		t.Errorf("length %v, want %v", sc.Length, wantLength)
+	} else {
+		for i := range wantLength {
+			if sc.Length[i] != wantLength[i] {
+				t.Errorf("length %v, want %v", sc.Length, wantLength)
+				break
+			}
+		}
+	}
+	// Game 4 ends 1–1 on score; the nine others are decided by the score.
+	if sc.TieBreaks[0].Name != "score" || sc.TieBreaks[0].Rate.Hits != 9 {
+		t.Errorf("tie-breaks %+v, want score 9 of 10", sc.TieBreaks)
+	}
+	// After turn 1 on 5×5 both colours may place a tile on each of the 23 empty cells.
+	if t1 := b.ByTurn[0]; t1.Turn != 1 || t1.Games != 10 || t1.Mobility != [2]float64{23, 23} || t1.IslandsFormed != 0 {
+		t.Errorf("turn 1: %+v, want 10 games, mobility 23 each, no island", t1)
+	}
+
+	b6 := r.Boards[1]
+	if b6.Games != 2 || b6.Decided != 1 || b6.Finished != 0 {
+		t.Errorf("6×6: %d games, %d decided, %d finished; want 2, 1, 0", b6.Games, b6.Decided, b6.Finished)
+	}
+	rate(t, "6×6 swapped", b6.Swap.Swapped, 1, 1)
+	rate(t, "6×6 opener", b6.Swap.Opener, 1, 1) // Bob opened, was swapped to Dark, and won
+	if o := b6.Openings[0]; o.A != "a1" || o.B != "c2" {
+		t.Errorf("a1,b3 folds to %s %s, want a1 c2 (its mirror in the main diagonal)", o.A, o.B)
+	}
+	endings := map[string]float64{}
+	for _, c := range b6.Scoring.Endings {
+		endings[c.Name] = c.Rate.Hits
+	}
+	if endings["resign"] != 1 || endings["abandoned"] != 1 || endings["normal"] != 0 {
+		t.Errorf("6×6 endings %v, want one resign, one abandoned", endings)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	db := fixtureDB(t)
+	for _, tc := range []struct {
+		f            stats.Filter
+		games, legal int
+	}{
+		{stats.Filter{Size: 5}, 10, 10},
+		{stats.Filter{Player: "random"}, 10, 10},
+		{stats.Filter{Player: "greedy", Size: 6}, 0, 0},
+		{stats.Filter{Event: "Club night"}, 4, 2},
+		{stats.Filter{Site: "Circolo", From: "2025-03-05"}, 3, 1},
+		{stats.Filter{From: "2025.03.01", To: "2025-03-08"}, 2, 2},
+		{stats.Filter{Source: "fixture"}, 14, 12},
+		{stats.Filter{Source: "other"}, 0, 0},
+	} {
+		r, err := stats.Compute(context.Background(), db, tc.f, stats.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verification.Games != tc.games || r.Verification.Legal != tc.legal {
+			t.Errorf("%s: %d games, %d legal; want %d, %d", tc.f, r.Verification.Games, r.Verification.Legal, tc.games, tc.legal)
+		}
+	}
+	for _, bad := range []stats.Filter{{From: "March"}, {To: "2025-3-1"}, {Size: 4}} {
+		if _, err := stats.Compute(context.Background(), db, bad, stats.Options{}); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
