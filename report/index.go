@@ -1,0 +1,257 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+
+	"github.com/ponte/ponte/stats"
+)
+
+// topOpenings is how many openings the openings table lists per board size.
+const topOpenings = 15
+
+// indexData is what index.html shows.
+type indexData struct {
+	Title      string
+	Filter     string
+	V          stats.Verification
+	Listed     int // illegal games listed in the verification table
+	NotLegal   int // illegal and unreadable games
+	Pages      []pageLink
+	PagesLimit int
+	Selected   int
+	HasPage    map[int64]bool
+	Boards     []boardData
+}
+
+// pageLink is one game page in the index's list.
+type pageLink struct {
+	ID                 int64
+	Href               string
+	Status             string
+	Size               int
+	Date, Event        string
+	Light, Dark        string
+	Result             string
+	Rule, ErrorMessage string
+}
+
+// boardData is the section of one board size.
+type boardData struct {
+	Size                     int
+	Games, Decided, Finished int
+	Swap                     chart
+	Verdict                  string
+	BestReply                string
+	Openings                 []openingRow
+	OpeningsTotal            int
+	Heat                     []heatMap
+	Cells                    table
+	Scoring                  stats.Scoring
+	ScoringCharts            []chart
+	TieBreaks, Endings       table
+	TurnCharts               []chart
+}
+
+// openingRow is one line of the openings table.
+type openingRow struct {
+	O     stats.Opening
+	Board template.HTML
+}
+
+var funcs = template.FuncMap{
+	"pct":      pct,
+	"interval": interval,
+	"rateTip": func(r stats.Rate) string {
+		if r.N == 0 {
+			return "no games"
+		}
+		return fmt.Sprintf("%s of %d games, 95%% interval %s", pct(r), r.N, interval(r))
+	},
+	"f2":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
+	"f1":    func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) },
+	"add":   func(a, b int) int { return a + b },
+	"who":   orUnknown,
+	"lower": strings.ToLower,
+	"isNum": func(t table, i int) bool { return i < len(t.Num) && t.Num[i] },
+}
+
+// index renders index.html and returns the number of charts it holds.
+func (w *writer) index(r *stats.Report, opts Options, games []*game) (int, error) {
+	d := &indexData{
+		Title:      opts.Title,
+		Filter:     opts.Filter.String(),
+		V:          r.Verification,
+		Listed:     len(r.Verification.IllegalGames),
+		NotLegal:   r.Verification.Illegal + r.Verification.Unreadable,
+		PagesLimit: opts.MaxGames,
+		Selected:   r.Verification.Games,
+		HasPage:    make(map[int64]bool, len(games)),
+	}
+	for _, g := range games {
+		d.HasPage[g.ID] = true
+		status := "legal"
+		switch {
+		case g.Unreadable:
+			status = "unreadable"
+		case !g.Legal:
+			status = "illegal"
+		}
+		d.Pages = append(d.Pages, pageLink{ID: g.ID, Href: g.pagePath(), Status: status, Size: g.Size, Date: g.Date,
+			Event: g.Event, Light: g.Light, Dark: g.Dark, Result: shortResult(g), Rule: g.ErrorRule, ErrorMessage: g.ErrorMessage})
+	}
+	charts := 0
+	for i := range r.Boards {
+		bd, err := boardSection(&r.Boards[i])
+		if err != nil {
+			return 0, fmt.Errorf("report: board %d: %w", r.Boards[i].Size, err)
+		}
+		charts += 1 + len(bd.Heat) + len(bd.ScoringCharts) + len(bd.TurnCharts)
+		d.Boards = append(d.Boards, bd)
+	}
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, "index.html", d); err != nil {
+		return 0, fmt.Errorf("report: index: %w", err)
+	}
+	return charts, w.file("index.html", buf.Bytes())
+}
+
+// shortResult is the result column of the list of game pages.
+func shortResult(g *game) string {
+	switch {
+	case g.Unreadable:
+		return ""
+	case g.Over:
+		return fmt.Sprintf("%s %d–%d", g.Result, g.Score[0], g.Score[1])
+	case g.Termination != "" && g.Termination != "normal":
+		return g.ClaimedResult + " " + g.Termination
+	}
+	return "not over"
+}
+
+// boardSection draws the charts and tables of one board size.
+func boardSection(b *stats.Board) (boardData, error) {
+	d := boardData{Size: b.Size, Games: b.Games, Decided: b.Decided, Finished: b.Finished,
+		Verdict: b.Swap.Verdict, Scoring: b.Scoring, OpeningsTotal: len(b.Openings)}
+	var err error
+	if d.Swap, err = swapChart(b.Size, b.Swap); err != nil {
+		return d, err
+	}
+	if e := b.Swap.BestReply; e.Openings > 0 {
+		d.BestReply = fmt.Sprintf("%.1f%% [%.1f–%.1f%%] over %d %s (%d games)", 100*e.Value, 100*e.Lo, 100*e.Hi,
+			e.Openings, plural(e.Openings, "opening", "openings"), e.Games)
+	} else {
+		d.BestReply = fmt.Sprintf("no estimate: no opening was seen at least %d times both swapped and not", stats.MinBranch)
+	}
+	for _, o := range b.Openings[:min(topOpenings, len(b.Openings))] {
+		d.Openings = append(d.Openings, openingRow{O: o, Board: miniBoard(b.Size, o.A, o.B)})
+	}
+	if len(b.Cells) > 0 {
+		d.Heat = heatMaps(b)
+		d.Cells = cellTable(b)
+	}
+
+	sc := b.Scoring
+	size := strconv.Itoa(b.Size)
+	if len(sc.ScoreLight) > 0 || len(sc.ScoreDark) > 0 {
+		c, err := sideChart("score-"+size, "Final score", "score", sc.ScoreLight, sc.ScoreDark)
+		if err != nil {
+			return d, err
+		}
+		d.ScoringCharts = append(d.ScoringCharts, c)
+	}
+	for _, h := range []struct {
+		id, title, x, y string
+		bins            []stats.Bin
+	}{
+		{"margin", "Margin of victory", "|Light − Dark|", "games", sc.Margin},
+		{"length", "Length of the game", "turns", "games", sc.Length},
+		{"islands", "Islands per player at the end", "islands", "players (2 a game)", sc.Islands},
+		{"bridges", "Bridges per player at the end", "bridges", "players (2 a game)", sc.Bridges},
+		{"components", "Components by their islands", "islands in the component", "components", sc.Components},
+	} {
+		if len(h.bins) == 0 {
+			continue
+		}
+		c, err := binsChart(h.id+"-"+size, h.title, h.x, h.y, h.bins, blue, blue)
+		if err != nil {
+			return d, err
+		}
+		d.ScoringCharts = append(d.ScoringCharts, c)
+	}
+	d.TieBreaks = countTable("decided by", sc.TieBreaks)
+	d.Endings = countTable("ending", sc.Endings)
+
+	if len(b.ByTurn) > 0 {
+		for _, t := range []struct {
+			id, title, y string
+			lines        []series
+			dec          int
+		}{
+			{"islands-formed", "Islands formed", "islands per turn", []series{{"islands formed", blue, func(t stats.TurnStat) float64 { return t.IslandsFormed }}}, 3},
+			{"bridges-built", "Bridges built", "share of turns", []series{{"bridges built", blue, func(t stats.TurnStat) float64 { return t.Bridges }}}, 3},
+			{"burned", "Burned land (dead sandbanks created)", "sandbanks per turn", []series{{"dead sandbanks created", blue, func(t stats.TurnStat) float64 { return t.DeadCreated }}}, 3},
+			{"mobility", "Mobility", "cells that take one tile", []series{
+				{"Light", lightLine, func(t stats.TurnStat) float64 { return t.Mobility[0] }},
+				{"Dark", darkFill, func(t stats.TurnStat) float64 { return t.Mobility[1] }},
+			}, 1},
+		} {
+			c, err := turnChart(t.id+"-"+size, t.title, t.y, b.ByTurn, t.lines, t.dec)
+			if err != nil {
+				return d, err
+			}
+			d.TurnCharts = append(d.TurnCharts, c)
+		}
+	}
+	return d, nil
+}
+
+// countTable lists outcomes with their rates.
+func countTable(name string, cs []stats.Count) table {
+	t := table{Head: []string{name, "games", "share", "95% interval"}, Num: []bool{false, true, true, true}}
+	for _, c := range cs {
+		t.Rows = append(t.Rows, []string{c.Name, hits(c.Rate.Hits), pct(c.Rate), interval(c.Rate)})
+	}
+	return t
+}
+
+// miniBoard draws an opening's two cells on a small board.
+func miniBoard(size int, a, b string) template.HTML {
+	const cell = 6
+	side := size * cell
+	var s strings.Builder
+	fmt.Fprintf(&s, `<svg class="mini" viewBox="0 0 %d %d" role="img" aria-label="opening %s %s">`, side, side, template.HTMLEscapeString(a), template.HTMLEscapeString(b))
+	fmt.Fprintf(&s, `<rect width="%d" height="%d" class="lagoon"/>`, side, side)
+	for _, name := range []string{a, b} {
+		c := parseCellName(name)
+		if c < 0 {
+			continue
+		}
+		col, row := c%32, c/32
+		fmt.Fprintf(&s, `<rect class="pick" x="%d" y="%d" width="%d" height="%d"/>`, col*cell, (size-1-row)*cell, cell, cell)
+	}
+	s.WriteString(`</svg>`)
+	return template.HTML(s.String())
+}
+
+// parseCellName reads "d4" as col + 32*row (0-based), -1 when it is not a cell.
+func parseCellName(name string) int {
+	if len(name) < 2 || name[0] < 'a' || name[0] > 'z' {
+		return -1
+	}
+	row, err := strconv.Atoi(name[1:])
+	if err != nil || row < 1 || row > 26 {
+		return -1
+	}
+	return int(name[0]-'a') + 32*(row-1)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

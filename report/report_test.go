@@ -1,0 +1,436 @@
+package report
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// The fixture database, made once for the package's tests from testdata/: the autumn
+// league (legal, illegal and unreadable games on 10×10), a few JSON Lines games (12×12,
+// the 40/15 supply, more illegal games) and hostile.ponte, whose names, events and raw
+// text hold markup.
+var (
+	fixtureOnce sync.Once
+	fixtureDir  string
+	fixtureErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtureDir != "" {
+		os.RemoveAll(fixtureDir)
+	}
+	os.Exit(code)
+}
+
+// fixtureDB returns the fixture database, opened read-only.
+func fixtureDB(t testing.TB) *sql.DB {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		fixtureDir, fixtureErr = os.MkdirTemp("", "ponte-report-test-")
+		if fixtureErr != nil {
+			return
+		}
+		path := filepath.Join(fixtureDir, "ponte.db")
+		d, err := store.Open(path)
+		if err != nil {
+			fixtureErr = err
+			return
+		}
+		if _, err := d.Ingest(context.Background(), []string{"testdata"}, store.Options{Workers: 2}); err != nil {
+			d.Close()
+			fixtureErr = err
+			return
+		}
+		fixtureErr = d.Close()
+	})
+	if fixtureErr != nil {
+		t.Fatal(fixtureErr)
+	}
+	db, err := store.OpenReader(filepath.Join(fixtureDir, "ponte.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// writeFixture writes the report of the fixture database into a new folder.
+func writeFixture(t testing.TB, f stats.Filter, opts Options) (*Written, *stats.Report, *sql.DB) {
+	t.Helper()
+	db := fixtureDB(t)
+	r, err := stats.Compute(context.Background(), db, f, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Filter = f
+	w, err := Write(context.Background(), db, r, filepath.Join(t.TempDir(), "report"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, r, db
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var gameLink = regexp.MustCompile(`href="(games/(\d+)\.html)"`)
+
+func TestWriteIndex(t *testing.T) {
+	w, r, _ := writeFixture(t, stats.Filter{}, Options{})
+	index := readFile(t, w.Index)
+	if w.Games != r.Verification.Games || w.Games < 25 {
+		t.Errorf("Written.Games = %d, report has %d games", w.Games, r.Verification.Games)
+	}
+	for _, want := range []string{`id="verification"`, `id="pages"`, `id="board-10"`, `id="board-12"`,
+		"Swap balance", "Openings", "Scoring", "By turn", "Where the opening tiles go", `id="illegal"`,
+		"<title>" + DefaultTitle + "</title>", "all games"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	plots := strings.Count(index, `<svg class="plot"`)
+	heats := strings.Count(index, `<svg class="heat"`)
+	if heats != 3*len(r.Boards) {
+		t.Errorf("%d heat maps for %d board sizes, want 3 each", heats, len(r.Boards))
+	}
+	if plots < 10*len(r.Boards) {
+		t.Errorf("%d plots for %d board sizes, want at least 10 each", plots, len(r.Boards))
+	}
+	if w.Charts != plots+heats {
+		t.Errorf("Written.Charts = %d, index.html holds %d plots and %d heat maps", w.Charts, plots, heats)
+	}
+	// Every chart has its table.
+	if n := strings.Count(index, `<figure class="chart"`); n != plots || strings.Count(index, "The numbers: ") < plots+len(r.Boards) {
+		t.Errorf("%d chart figures, %d tables of numbers, for %d plots", n, strings.Count(index, "The numbers: "), plots)
+	}
+
+	// Links to game pages lead to pages, and every page is linked.
+	linked := map[string]bool{}
+	for _, m := range gameLink.FindAllStringSubmatch(index, -1) {
+		linked[m[1]] = true
+		if _, err := os.Stat(filepath.Join(w.Dir, filepath.FromSlash(m[1]))); err != nil {
+			t.Errorf("index links to %s: %v", m[1], err)
+		}
+	}
+	pages, _ := filepath.Glob(filepath.Join(w.Dir, "games", "*.html"))
+	if len(pages) != w.GamePages || len(pages) != r.Verification.Games {
+		t.Errorf("%d pages written, Written.GamePages %d, games %d", len(pages), w.GamePages, r.Verification.Games)
+	}
+	for _, p := range pages {
+		if !linked["games/"+filepath.Base(p)] {
+			t.Errorf("page %s is not linked from the index", p)
+		}
+	}
+	// Every illegal game of the verification table links to its page.
+	for _, ig := range r.Verification.IllegalGames {
+		if !strings.Contains(index, fmt.Sprintf(`<a href="games/%d.html">game %d</a>`, ig.ID, ig.ID)) {
+			t.Errorf("illegal game %d is not linked from the verification table", ig.ID)
+		}
+	}
+	for _, name := range []string{"style.css", "fonts.css"} {
+		if fi, err := os.Stat(filepath.Join(w.Dir, name)); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	var total int64
+	filepath.WalkDir(w.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			fi, _ := d.Info()
+			total += fi.Size()
+		}
+		return nil
+	})
+	if total != w.Bytes {
+		t.Errorf("Written.Bytes = %d, the folder holds %d", w.Bytes, total)
+	}
+}
+
+func TestEscaping(t *testing.T) {
+	w, _, _ := writeFixture(t, stats.Filter{}, Options{})
+	raw := []string{"<script>alert(1)</script>", "<b>x</b>", "<img src=x", "<Sons>"}
+	escaped := map[string]bool{
+		"&lt;script&gt;alert(1)&lt;/script&gt;":  false,
+		"&lt;b&gt;x&lt;/b&gt; &amp; &#34;y&#34;": false,
+		"O&#39;Brien &amp; &lt;Sons&gt;":         false,
+	}
+	err := filepath.WalkDir(w.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data := readFile(t, path)
+		for _, s := range raw {
+			if strings.Contains(data, s) {
+				t.Errorf("%s holds %q unescaped", path, s)
+			}
+		}
+		for s := range escaped {
+			if strings.Contains(data, s) {
+				escaped[s] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, seen := range escaped {
+		if !seen {
+			t.Errorf("no file shows %q", s)
+		}
+	}
+	// The hostile unreadable record's raw text is on its page, escaped, in a <pre>.
+	db := fixtureDB(t)
+	var id int64
+	if err := db.QueryRow(`SELECT id FROM games WHERE unreadable AND raw LIKE '%Mallory%'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	page := readFile(t, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", id)))
+	if !strings.Contains(page, `<pre class="raw">`) || !strings.Contains(page, `[Size &#34;&lt;script&gt;alert(1)&lt;/script&gt;&#34;]`) {
+		t.Errorf("the unreadable game's page does not show its raw text escaped:\n%s", page)
+	}
+}
+
+var (
+	boardRE  = regexp.MustCompile(`(?s)<svg id="board".*?</svg>`)
+	turnRE   = regexp.MustCompile(`data-turn="(\d+)"`)
+	turnsRE  = regexp.MustCompile(`data-turns="(\d+)"`)
+	tileRE   = regexp.MustCompile(`<rect class="tile (light|dark)"`)
+	bridgeRE = regexp.MustCompile(`<g class="bridge (light|dark)"`)
+	islandRE = regexp.MustCompile(`<path class="island (light|dark)"`)
+	waterRE  = regexp.MustCompile(`<rect class="water"`)
+)
+
+func TestGamePages(t *testing.T) {
+	w, _, db := writeFixture(t, stats.Filter{}, Options{})
+	rows, err := db.Query(`SELECT id, size, supply, moves, turns, legal, unreadable, coalesce(error_turn, 0) FROM games ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	checked := 0
+	for rows.Next() {
+		var id int64
+		var size, turns, errorTurn int
+		var supply, moves string
+		var legal, unreadable bool
+		if err := rows.Scan(&id, &size, &supply, &moves, &turns, &legal, &unreadable, &errorTurn); err != nil {
+			t.Fatal(err)
+		}
+		page := readFile(t, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", id)))
+		if !strings.Contains(page, `href="../index.html"`) || !strings.Contains(page, `href="../style.css"`) {
+			t.Errorf("game %d: no link back to the index or to the style sheet", id)
+		}
+		board := boardRE.FindString(page)
+		if unreadable {
+			if board != "" || strings.Contains(page, "<script>") {
+				t.Errorf("game %d is unreadable but its page has a board or a script", id)
+			}
+			continue
+		}
+		if board == "" || !strings.Contains(page, "<script>") || !strings.Contains(page, `id="next"`) {
+			t.Errorf("game %d: no board, script or controls", id)
+			continue
+		}
+		// Replay the legal turns to know the final position.
+		sup, _ := replay.ParseSupply(supply)
+		g, err := replay.NewGame(size, sup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tok := range strings.Fields(moves)[:turns] {
+			if err := g.PlayText(tok); err != nil {
+				t.Fatalf("game %d: %v", id, err)
+			}
+		}
+		tiles, water := 0, 0
+		for row := range size {
+			for col := range size {
+				c := replay.CellAt(col, row)
+				if _, ok := g.At(c); ok {
+					tiles++
+				}
+				if g.Blocked(c) {
+					water++
+				}
+			}
+		}
+		bridges := len(g.BuiltBridges(replay.Light)) + len(g.BuiltBridges(replay.Dark))
+		groups, _ := g.Groups()
+		islands := 0
+		for _, gr := range groups {
+			if gr.Island() {
+				islands++
+			}
+		}
+		if n := len(tileRE.FindAllString(board, -1)); n != tiles {
+			t.Errorf("game %d: %d tiles drawn, the position has %d", id, n, tiles)
+		}
+		if n := len(bridgeRE.FindAllString(board, -1)); n != bridges {
+			t.Errorf("game %d: %d bridges drawn, the position has %d", id, n, bridges)
+		}
+		if n := len(islandRE.FindAllString(board, -1)); n != islands {
+			t.Errorf("game %d: %d islands outlined, the position has %d", id, n, islands)
+		}
+		if n := len(waterRE.FindAllString(board, -1)); n != water {
+			t.Errorf("game %d: %d blocked cells drawn, the position has %d", id, n, water)
+		}
+		// data-turn goes up to the game's turns (one more: the illegal turn, drawn).
+		most := 0
+		for _, m := range turnRE.FindAllStringSubmatch(board, -1) {
+			n, _ := strconv.Atoi(m[1])
+			most = max(most, n)
+		}
+		last, _ := strconv.Atoi(turnsRE.FindStringSubmatch(board)[1])
+		switch {
+		case legal && (most != turns || last != turns):
+			t.Errorf("game %d: data-turn up to %d, data-turns %d, want %d", id, most, last, turns)
+		case !legal && (most < turns || most > turns+1 || last != most):
+			t.Errorf("game %d (illegal after %d turns): data-turn up to %d, data-turns %d", id, turns, most, last)
+		}
+		// Every legal turn has its row in the move list and something on the board (a
+		// piece, or the note of a swap or pass).
+		onBoard := map[string]bool{}
+		for _, m := range turnRE.FindAllStringSubmatch(board, -1) {
+			onBoard[m[1]] = true
+		}
+		for turn := 1; turn <= turns; turn++ {
+			if !strings.Contains(page, fmt.Sprintf(`<tr data-turn="%d"`, turn)) || !onBoard[strconv.Itoa(turn)] {
+				t.Errorf("game %d: turn %d has no move row or nothing on the board", id, turn)
+				break
+			}
+		}
+		if !legal && errorTurn > 0 && !strings.Contains(page, fmt.Sprintf(`<tr data-turn="%d" data-move="illegal `, errorTurn)) {
+			t.Errorf("game %d: illegal at turn %d, but the move list does not mark it", id, errorTurn)
+		}
+		checked++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Errorf("only %d game pages checked", checked)
+	}
+}
+
+func TestMaxGamesAndReplace(t *testing.T) {
+	db := fixtureDB(t)
+	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Write(context.Background(), db, r, dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// A second, smaller report replaces the first: no stale pages.
+	w, err := Write(context.Background(), db, r, dir, Options{MaxGames: 5, Title: "Five <games>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "games", "*.html"))
+	if w.GamePages != 5 || len(pages) != 5 {
+		t.Fatalf("GamePages %d, %d pages on disk, want 5", w.GamePages, len(pages))
+	}
+	// The five are the first games not legal, in stored order.
+	want := make(map[string]bool)
+	ids, err := db.Query(`SELECT id FROM games WHERE NOT legal ORDER BY id LIMIT 5`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ids.Next() {
+		var id int64
+		ids.Scan(&id)
+		want[fmt.Sprintf("%d.html", id)] = true
+	}
+	ids.Close()
+	for _, p := range pages {
+		if !want[filepath.Base(p)] {
+			t.Errorf("page %s is not one of the first 5 games that are not legal", p)
+		}
+	}
+	index := readFile(t, filepath.Join(dir, "index.html"))
+	if !strings.Contains(index, "<title>Five &lt;games&gt;</title>") || !strings.Contains(index, "5 of the") {
+		t.Error("index.html does not show the title or the number of pages")
+	}
+	// Leftovers of the temporary folders are gone.
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("beside the report: %v", entries)
+	}
+	// A folder that holds something else is not replaced.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "thesis.tex"), []byte("x"), 0o644)
+	if _, err := Write(context.Background(), db, r, other, Options{}); err == nil {
+		t.Error("Write replaced a folder that is not a report")
+	}
+	if _, err := os.Stat(filepath.Join(other, "thesis.tex")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	f := stats.Filter{Size: 12}
+	w, r, db := writeFixture(t, f, Options{})
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM games WHERE size = 12`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if w.GamePages != n || r.Verification.Games != n || n == 0 {
+		t.Errorf("%d pages, %d games in the statistics, %d games of size 12", w.GamePages, r.Verification.Games, n)
+	}
+	index := readFile(t, w.Index)
+	if !strings.Contains(index, "size 12") || strings.Contains(index, `id="board-10"`) {
+		t.Error("index.html does not show the selection")
+	}
+	pages, _ := filepath.Glob(filepath.Join(w.Dir, "games", "*.html"))
+	for _, p := range pages {
+		if !strings.Contains(readFile(t, p), "12×12") {
+			t.Errorf("%s is not a 12×12 game", p)
+		}
+	}
+}
+
+// TestEmpty writes the report of a selection without games.
+func TestEmpty(t *testing.T) {
+	w, _, _ := writeFixture(t, stats.Filter{Player: "nobody"}, Options{})
+	if w.GamePages != 0 || w.Games != 0 || w.Charts != 0 {
+		t.Errorf("%+v", w)
+	}
+	if !strings.Contains(readFile(t, w.Index), "player nobody") {
+		t.Error("index.html does not say what was selected")
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	db := fixtureDB(b)
+	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "out")
+	for b.Loop() {
+		if _, err := Write(context.Background(), db, r, dir, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
