@@ -29,6 +29,15 @@ type ingestOptions struct {
 	workers   int
 	quiet     bool
 	json      bool
+	analyze   bool // run by ponte analyze: messages say so
+}
+
+// command names the command running the ingest, for messages.
+func (o *ingestOptions) command() string {
+	if o.analyze {
+		return "analyze"
+	}
+	return "ingest"
 }
 
 func newIngestCmd(s *streams) *cobra.Command {
@@ -93,16 +102,36 @@ type parquetReport struct {
 }
 
 func runIngest(s *streams, opts *ingestOptions) error {
+	report, err := ingestAndReport(s, opts)
+	if err != nil {
+		return err
+	}
+	sum := report.Summary
+	switch {
+	case len(sum.Errors) > 0:
+		return &exitError{exitUsage}
+	case sum.Interrupted:
+		return &exitError{exitIllegal}
+	case sum.Illegal > 0 || sum.Unreadable > 0:
+		return &exitError{exitIllegal}
+	}
+	return nil
+}
+
+// ingestAndReport runs the ingest, prints its errors and its summary (or the JSON report),
+// and returns the report; the error is an exitError when the ingest could not run.
+// ponte analyze shares it.
+func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if opts.workers < 1 {
-		return fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+		return nil, fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
 	}
 	if opts.db == "" {
-		return errors.New("--db must name a file")
+		return nil, errors.New("--db must name a file")
 	}
 	db, err := store.Open(opts.db)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte ingest:", err)
-		return &exitError{exitUsage}
+		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+		return nil, &exitError{exitUsage}
 	}
 	defer db.Close()
 
@@ -143,42 +172,34 @@ func runIngest(s *streams, opts *ingestOptions) error {
 	}
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
-		fmt.Fprintln(s.err, "ponte ingest:", err)
-		return &exitError{exitUsage}
+		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+		return nil, &exitError{exitUsage}
 	}
 	for _, e := range sum.Errors {
-		fmt.Fprintln(s.err, "ponte ingest:", e)
+		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), e)
 	}
 
 	report := ingestReport{DB: opts.db, Summary: sum}
 	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
 		st, err := db.WriteParquet(dir)
 		if err != nil {
-			fmt.Fprintln(s.err, "ponte ingest:", err)
-			return &exitError{exitUsage}
+			fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+			return nil, &exitError{exitUsage}
 		}
 		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st}
 	}
 
 	if opts.json {
 		if err := json.NewEncoder(s.out).Encode(report); err != nil {
-			return err
+			return nil, err
 		}
 	} else if !opts.quiet {
 		fmt.Fprintln(s.err, ingestSummary(&report))
 	}
-	switch {
-	case len(sum.Errors) > 0:
-		return &exitError{exitUsage}
-	case sum.Interrupted:
-		if !opts.quiet {
-			fmt.Fprintf(s.err, "ponte ingest: interrupted: run the same command again to finish\n")
-		}
-		return &exitError{exitIllegal}
-	case sum.Illegal > 0 || sum.Unreadable > 0:
-		return &exitError{exitIllegal}
+	if sum.Interrupted && !opts.quiet {
+		fmt.Fprintf(s.err, "ponte %s: interrupted: run the same command again to finish\n", opts.command())
 	}
-	return nil
+	return &report, nil
 }
 
 // ingestSummary is the summary printed at the end of a run.

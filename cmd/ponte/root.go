@@ -49,6 +49,8 @@ and Parquet.`,
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))
 	root.AddCommand(newStatsCmd(s))
+	root.AddCommand(newReportCmd(s))
+	root.AddCommand(newAnalyzeCmd(s))
 	return root
 }
 

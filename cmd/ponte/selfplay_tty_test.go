@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,5 +91,24 @@ func TestSelfplayProgressBar(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// ponte analyze shows the ingest's progress bar on a terminal and nothing of it in a pipe;
+// the report's summary goes to standard output either way.
+func TestAnalyzeOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"analyze", "--no-parquet", "--db", filepath.Join(dir, "t.db"), "--out", filepath.Join(dir, "r"), "../../stats/testdata/fixture.ponte"}
+	status, stdout, screen := runOnTerminal(t, args...)
+	if status != exitOK || !strings.Contains(screen, "ingest ") || !strings.Contains(screen, "1/1 files") {
+		t.Errorf("terminal: exit status %d, screen %q", status, screen)
+	}
+	if !strings.Contains(stdout, "report: ") {
+		t.Errorf("terminal: standard output %q", stdout)
+	}
+	args[3] = filepath.Join(dir, "p.db")
+	stdout, stderr, status := runPonte(t, "", args...)
+	if status != exitOK || strings.Contains(stderr, "files") && strings.Contains(stderr, "\r") || !strings.Contains(stdout, "report: ") {
+		t.Errorf("pipe: exit status %d, standard error %q", status, stderr)
 	}
 }

@@ -272,3 +272,11 @@ func turnStep(ts []stats.TurnStat) int {
 	}
 	return 100
 }
+
+// pctShort writes a rate as "52.3% [48.1–56.4]".
+func pctShort(r stats.Rate) string {
+	if r.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%% [%.1f–%.1f]", 100*r.P, 100*r.Lo, 100*r.Hi)
+}

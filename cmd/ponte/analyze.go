@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/report"
+)
+
+// analyzeOptions are the flags and arguments of `ponte analyze`: those of ingest and of
+// report together.
+type analyzeOptions struct {
+	ingest ingestOptions
+	report reportOptions
+}
+
+func newAnalyzeCmd(s *streams) *cobra.Command {
+	opts := &analyzeOptions{}
+	cmd := &cobra.Command{
+		Use:   "analyze [flags] [PATH...]",
+		Short: "Ingest, compute the statistics and write the HTML report, in one command",
+		Long: `Do everything on an archive at once: ingest the games of the given paths
+(default: sample_data) into the database --db, as ponte ingest does (a game or
+a file stored before is not stored again), then write the report of every game
+in the database into the folder --out, as ponte report does, and print where
+it is, with the swap balance of each board size.
+
+Illegal and unreadable games are not a failure here: they are stored and
+listed in the report's verification table.
+
+Exit status: 0 the report is written, 1 the ingest was interrupted (run the
+same command again), 2 a usage error, a path that cannot be read, or a
+database or report that cannot be written.`,
+		Example: `  ponte analyze
+  ponte analyze --db club.db --out club-report club/*.ponte
+  ponte analyze --no-parquet archive.jsonl.zst`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"sample_data"}
+			}
+			opts.ingest.paths = args
+			return runAnalyze(s, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.ingest.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
+	f.StringVarP(&opts.report.out, "out", "o", "ponte-report", "the folder to write the report into")
+	f.StringVar(&opts.ingest.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
+	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
+	f.IntVar(&opts.ingest.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	f.IntVar(&opts.report.maxGames, "games", report.DefaultMaxGames, "the most game pages written")
+	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
+	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")
+	f.BoolVar(&opts.report.json, "json", false, "print the ingest's summary and what the report holds as JSON on standard output")
+	return cmd
+}
+
+// analyzeResult is what ponte analyze prints with --json.
+type analyzeResult struct {
+	Ingest *ingestReport `json:"ingest"`
+	Report *reportResult `json:"report"`
+}
+
+func runAnalyze(s *streams, opts *analyzeOptions) error {
+	if opts.report.maxGames < 1 {
+		return fmt.Errorf("--games must be at least 1, not %d", opts.report.maxGames)
+	}
+	in := &opts.ingest
+	in.analyze = true
+	in.quiet = in.quiet || opts.report.json // the JSON carries the summary
+	ing, err := ingestAndReport(s, in)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(ing.Summary.Errors) > 0:
+		return &exitError{exitUsage}
+	case ing.Summary.Interrupted:
+		return &exitError{exitIllegal}
+	}
+	opts.report.db = in.db
+	w, err := writeReport(s, "analyze", &opts.report)
+	if err != nil {
+		return err
+	}
+	if opts.report.json {
+		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w})
+	}
+	if in.quiet {
+		return nil
+	}
+	fmt.Fprintln(s.out, reportSummary(w))
+	for _, b := range w.stats.Boards {
+		fmt.Fprintf(s.out, "%d×%d: %d legal %s; swapped %s; opener's score %s: %s\n", b.Size, b.Size, b.Games,
+			plural(b.Games, "game", "games"), pctShort(b.Swap.Swapped), pctShort(b.Swap.Opener), b.Swap.Verdict)
+	}
+	return nil
+}

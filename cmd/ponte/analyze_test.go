@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The README's first command on the shipped sample data: the database, the Parquet files
+// and the report are written, the illegal games are findings (exit status 0), and a second
+// run stores nothing new and writes the report again.
+func TestAnalyzeSampleData(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ponte.db")
+	out := filepath.Join(dir, "report")
+	stdout, stderr, status := runPonte(t, "", "analyze", "--db", db, "--out", out, "../../sample_data")
+	if status != exitOK {
+		t.Fatalf("exit status %d: %s", status, stderr)
+	}
+	if !strings.Contains(stderr, "3043 games: 3042 new, 1 duplicate; 3026 legal, 15 illegal, 2 unreadable") {
+		t.Errorf("standard error lacks the ingest summary:\n%s", stderr)
+	}
+	index := filepath.Join(out, "index.html")
+	for _, want := range []string{
+		"report: " + index + "\n3042 games, ",
+		"500 game pages; ",
+		"10×10: 2015 legal games; swapped 67.6% [65.6–69.7]; opener's score 49.4% [47.2–51.5]: balanced",
+		"12×12: 1010 legal games; swapped 69.4%",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("standard output lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, name := range []string{index, filepath.Join(out, "games", "5.html"), filepath.Join(dir, "parquet", "turns.parquet")} {
+		if info, err := os.Stat(name); err != nil || info.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+
+	stdout, stderr, status = runPonte(t, "", "analyze", "--db", db, "--out", out, "../../sample_data")
+	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3042 games") {
+		t.Errorf("second run: exit status %d\n%s\n%s", status, stderr, stdout)
+	}
+}
+
+func TestAnalyzeJSON(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, status := runPonte(t, "", "analyze", "--json", "--no-parquet", "--games", "3",
+		"--db", filepath.Join(dir, "ponte.db"), "--out", filepath.Join(dir, "r"), "../../stats/testdata/fixture.ponte")
+	if status != exitOK || stderr != "" {
+		t.Fatalf("exit status %d, standard error %q", status, stderr)
+	}
+	var r struct {
+		Ingest struct{ Games, Legal int }
+		Report struct {
+			GamePages int `json:"game_pages"`
+			Games     int
+			Index     string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	if r.Ingest.Games != 14 || r.Ingest.Legal != 12 || r.Report.GamePages != 3 || r.Report.Games != 14 {
+		t.Errorf("JSON %+v: want 14 games ingested, 12 legal, 3 pages", r)
+	}
+}
+
+// ponte report reads a database without writing to it, and says where the report is.
+func TestReport(t *testing.T) {
+	db := fixtureDB(t)
+	out := filepath.Join(t.TempDir(), "club")
+	stdout, stderr, status := runPonte(t, "", "report", "--db", db, "--out", out, "--event", "Club night", "--title", "Club <nights>")
+	if status != exitOK || stderr != "" {
+		t.Fatalf("exit status %d, standard error %q", status, stderr)
+	}
+	if !regexp.MustCompile(`^report: .*/club/index.html\n4 games, \d+ charts, 4 game pages; [0-9.]+ s\n$`).MatchString(stdout) {
+		t.Errorf("standard output %q", stdout)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "Club &lt;nights&gt;") {
+		t.Error("the title is not in the page, escaped")
+	}
+}
+
+func TestReportUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, "make one with ponte ingest"},
+		{[]string{"report", "--games", "0"}, "--games must be at least 1"},
+		{[]string{"report", "--size", "3"}, "board sizes are 5 to 26"},
+		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), filepath.Join(dir, "missing")}, "missing"},
+	} {
+		_, errOut, status := runPonte(t, "", tc.args...)
+		if status != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit status %d, standard error %q, want 2 and %q", tc.args, status, errOut, tc.want)
+		}
+	}
+}

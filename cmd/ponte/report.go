@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/report"
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// reportOptions are the flags of `ponte report`.
+type reportOptions struct {
+	db       string
+	out      string
+	maxGames int
+	title    string
+	json     bool
+	quiet    bool
+	filter   stats.Filter
+}
+
+func newReportCmd(s *streams) *cobra.Command {
+	opts := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report [flags]",
+		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
+		Long: `Write a self-contained HTML report of the games in the database --db (made by
+ponte ingest) into the folder --out: index.html with the verification summary,
+the swap balance, the opening heat maps, the scoring charts and the by-turn
+curves for each board size, every chart with its numbers in a table; and one
+page per game (at most --games of them: the illegal and unreadable games
+first, then the legal ones in the order stored) with the final position, the
+move list with per-turn features, and stepping through the game turn by turn.
+
+The folder needs no network and no server: open index.html in a browser. A
+report written before into the same folder is replaced.
+
+The flags --size, --site, --event, --player, --source, --from and --to select
+the games, as for ponte stats.`,
+		Example: `  ponte report
+  ponte report --db club.db --out club-report --games 2000
+  ponte report --size 12 --player mcts --out mcts-12`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(s, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.db, "db", "ponte.db", "the database made by ponte ingest")
+	f.StringVarP(&opts.out, "out", "o", "ponte-report", "the folder to write the report into")
+	f.IntVar(&opts.maxGames, "games", report.DefaultMaxGames, "the most game pages written")
+	f.StringVar(&opts.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
+	f.BoolVar(&opts.json, "json", false, "print what was written as JSON on standard output")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
+	addFilterFlags(cmd, &opts.filter)
+	return cmd
+}
+
+func runReport(s *streams, opts *reportOptions) error {
+	if opts.maxGames < 1 {
+		return fmt.Errorf("--games must be at least 1, not %d", opts.maxGames)
+	}
+	if err := opts.filter.Validate(); err != nil {
+		return err
+	}
+	w, err := writeReport(s, "report", opts)
+	if err != nil {
+		return err
+	}
+	return printWritten(s, opts, w)
+}
+
+// writeReport computes the statistics and writes the report; errors are printed with the
+// command's name and returned as exit status 2.
+func writeReport(s *streams, command string, opts *reportOptions) (*reportResult, error) {
+	start := time.Now()
+	db, err := store.OpenReader(opts.db)
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		return nil, &exitError{exitUsage}
+	}
+	defer db.Close()
+	ctx := context.Background()
+	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		return nil, &exitError{exitUsage}
+	}
+	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter})
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		return nil, &exitError{exitUsage}
+	}
+	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), stats: r}, nil
+}
+
+// reportResult is what ponte report prints with --json.
+type reportResult struct {
+	*report.Written
+	Seconds float64       `json:"seconds"`
+	stats   *stats.Report // for analyze's summary
+}
+
+func printWritten(s *streams, opts *reportOptions, w *reportResult) error {
+	switch {
+	case opts.json:
+		return json.NewEncoder(s.out).Encode(w)
+	case !opts.quiet:
+		fmt.Fprintln(s.out, reportSummary(w))
+	}
+	return nil
+}
+
+// reportSummary says where the report is and what it holds.
+func reportSummary(w *reportResult) string {
+	index := w.Index
+	if abs, err := filepath.Abs(index); err == nil {
+		index = abs
+	}
+	return fmt.Sprintf("report: %s\n%d %s, %d %s, %d game %s; %s",
+		index, w.Games, plural(w.Games, "game", "games"), w.Charts, plural(w.Charts, "chart", "charts"),
+		w.GamePages, plural(w.GamePages, "page", "pages"), seconds(w.Seconds))
+}
