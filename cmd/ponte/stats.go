@@ -128,7 +128,7 @@ func writeBoard(w io.Writer, b *stats.Board, openings int) {
 	fmt.Fprintf(tw, "  Dark wins\t%s\n", sw.DarkWins)
 	fmt.Fprintf(tw, "  draws\t%s\n", sw.Draws)
 	if e := sw.BestReply; e.Openings > 0 {
-		fmt.Fprintf(tw, "  opener vs a good reply\t%.3f [%.3f–%.3f] over %d %s, %d games\n", e.Value, e.Lo, e.Hi,
+		fmt.Fprintf(tw, "  opener vs a good reply\t%.1f%% [%.1f–%.1f] over %d %s, %d games\n", 100*e.Value, 100*e.Lo, 100*e.Hi,
 			e.Openings, plural(e.Openings, "opening", "openings"), e.Games)
 	} else {
 		fmt.Fprintf(tw, "  opener vs a good reply\t– (no opening seen %d times both swapped and not)\n", stats.MinBranch)
@@ -142,7 +142,7 @@ func writeBoard(w io.Writer, b *stats.Board, openings int) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  opening\tgames\tshare\tswapped\topener's score\tafter swap\twithout\t")
 		for _, o := range b.Openings[:n] {
-			fmt.Fprintf(tw, "  %s %s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", o.A, o.B, o.Games, pct(o.Share), pct(o.Swapped), pct(o.Opener),
+			fmt.Fprintf(tw, "  %s %s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", o.A, o.B, o.Games, fmt.Sprintf("%.1f%%", 100*o.Share.P), pct(o.Swapped), pct(o.Opener),
 				pct(o.OpenerSwapped), pct(o.OpenerKept))
 		}
 		tw.Flush()
