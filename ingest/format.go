@@ -1,6 +1,9 @@
 package ingest
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Format is the format of a record file.
 type Format int
@@ -10,35 +13,60 @@ const (
 	FormatUnknown Format = iota // not (yet) known
 	FormatPonte                 // the .ponte text notation (FORMATS.md section 1)
 	FormatJSONL                 // JSON Lines, one game per line (FORMATS.md section 2)
+	// FormatBoardspace is the SGF-style game records of boardspace.net
+	// (formats/boardspace.md), read only; see the Boardspace section of
+	// [NewReader] for how they map to records.
+	FormatBoardspace
+	// FormatAbstractPlay is the JSON export of Abstract Play
+	// (formats/abstractplay.md), read only; see the Abstract Play section of
+	// [NewReader].
+	FormatAbstractPlay
 )
 
-// String returns "unknown", "ponte" or "jsonl".
+// String returns "unknown", "ponte", "jsonl", "boardspace" or "abstractplay".
 func (f Format) String() string {
 	switch f {
 	case FormatPonte:
 		return "ponte"
 	case FormatJSONL:
 		return "jsonl"
+	case FormatBoardspace:
+		return "boardspace"
+	case FormatAbstractPlay:
+		return "abstractplay"
 	}
 	return "unknown"
 }
 
-// ParseFormat returns the format named by s: "ponte" or "jsonl" (the
-// results of [Format.String]).
+// Writable reports whether a [Writer] can write the format: only the
+// project's own formats, .ponte and JSON Lines, can be.
+func (f Format) Writable() bool { return f == FormatPonte || f == FormatJSONL }
+
+// ParseFormat returns the format named by s: "ponte", "jsonl", "boardspace"
+// or "abstractplay" (the results of [Format.String]). Only the first two are
+// [Format.Writable].
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "ponte":
 		return FormatPonte, nil
 	case "jsonl":
 		return FormatJSONL, nil
+	case "boardspace":
+		return FormatBoardspace, nil
+	case "abstractplay":
+		return FormatAbstractPlay, nil
 	}
-	return FormatUnknown, fmt.Errorf("%w %q (want ponte or jsonl)", ErrFormat, s)
+	return FormatUnknown, fmt.Errorf("%w %q (want ponte, jsonl, boardspace or abstractplay)", ErrFormat, s)
 }
 
 // detectFormat tells the format of a file from its first non-blank line:
+//   - '(' (a game tree): boardspace.net SGF;
+//   - '[' followed by '{', ']' or nothing else on the line (a JSON array),
+//     '{' alone on its line (a multi-line JSON document) or '{' followed by
+//     the key "header" and an object: an Abstract Play export;
 //   - '[' (a tag), ';' (a comment), a turn number "1.", a result token or
 //     a first turn without number ("d4,e5", "d4-f5"): .ponte;
-//   - '{' followed by a JSON string and ':' or by '}': JSON Lines;
+//   - '{' followed by another JSON string and ':' or by '}': JSON Lines;
 //   - '{' followed by other text on the same line: a .ponte comment;
 //   - anything else is unknown.
 func detectFormat(line []byte) Format {
@@ -47,12 +75,30 @@ func detectFormat(line []byte) Format {
 		return FormatUnknown
 	}
 	switch c := line[i]; {
-	case c == '[' || c == ';' || c == '*':
+	case c == '(':
+		return FormatBoardspace
+	case c == '[':
+		j := skipSpace(line, i+1)
+		if j == len(line) || line[j] == '{' || line[j] == ']' {
+			return FormatAbstractPlay
+		}
+		return FormatPonte
+	case c == ';' || c == '*':
 		return FormatPonte
 	case c == '{':
 		j := skipSpace(line, i+1)
 		if j == len(line) {
-			return FormatUnknown // a multi-line JSON document, not JSON Lines
+			return FormatAbstractPlay // a multi-line JSON document, not JSON Lines
+		}
+		if rest, ok := bytes.CutPrefix(line[j:], []byte(`"header"`)); ok {
+			// "header": { is an Abstract Play record; any other value is
+			// a JSON Lines tag (which the JSON Lines writer writes as a
+			// string when it is an object).
+			if k := skipSpace(rest, 0); k < len(rest) && rest[k] == ':' {
+				if k = skipSpace(rest, k+1); k == len(rest) || rest[k] == '{' {
+					return FormatAbstractPlay
+				}
+			}
 		}
 		switch line[j] {
 		case '}':

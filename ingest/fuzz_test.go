@@ -53,6 +53,9 @@ func checkReadWrite(t *testing.T, data []byte) {
 		return
 	}
 	f := good[0].Format
+	if !f.Writable() {
+		f = FormatJSONL // the foreign formats are written as JSON Lines
+	}
 	var all bytes.Buffer
 	wa := NewWriter(&all, f)
 	for _, rec := range good {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"errors"
 	"io"
 	"io/fs"
@@ -29,7 +30,15 @@ import (
 // not, it returns a [*PathError] (Op "open") and calls fn for nothing. A file
 // that cannot be read as a whole later (unreadable, corrupt compressed data,
 // content in no known format) is reported by calling fn with a nil record and
-// a *PathError, and Open goes on with the next file.
+// a *PathError, and Open goes on with the next file. A zip entry beyond the
+// limits against decompression bombs ([MaxZipEntries], [MaxZipEntrySize],
+// [MaxZipRatio]) is such a *PathError, wrapping [ErrTooLarge] and naming the
+// entry, after the records read before the limit.
+//
+// What a reader skipped on purpose (a boardspace.net game tree of another
+// game, ...) is passed as fn(nil, n) with a [*Notice] n, before the record
+// that followed it: show it, but do not count it as a game, an unreadable
+// game or a path that cannot be read ([IsNotice] tells it apart).
 //
 // If fn returns an error, Open stops and returns it.
 func Open(paths []string, fn func(*Record, error) error) error {
@@ -158,19 +167,43 @@ func openFile(path string, fn func(*Record, error) error) error {
 	return readStream(f, path, fn)
 }
 
-// readZip reads the entries of a zip archive.
+// readZip reads the entries of a zip archive, within the limits
+// MaxZipEntries, MaxZipEntrySize and MaxZipRatio: an entry beyond them is
+// reported as a *PathError wrapping ErrTooLarge, after the records read
+// before the limit, and the next entry is read; after MaxZipEntries entries
+// the archive is reported and the rest of it not read.
 func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return fn(nil, NewPathError("read", path, err))
 	}
+	// Count the compressed bytes actually read for the entry being read.
+	cur := new(budget)
+	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
+		return io.NopCloser(countReader{r, &cur.raw})
+	})
+	zr.RegisterDecompressor(zip.Deflate, func(r io.Reader) io.ReadCloser {
+		return flate.NewReader(countReader{r, &cur.raw})
+	})
 	files := slices.Clone(zr.File)
 	slices.SortStableFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	n := 0
 	for _, zf := range files {
 		if zf.FileInfo().IsDir() || skipZipEntry(zf.Name) {
 			continue
 		}
+		if n == MaxZipEntries {
+			return fn(nil, NewPathError("read", path, tooManyEntries(len(files), zf.Name)))
+		}
+		n++
 		name := path + "/" + zf.Name
+		if err := declaredTooLarge(zf.UncompressedSize64, zf.CompressedSize64); err != nil {
+			if e := fn(nil, NewPathError("read", name, err)); e != nil {
+				return e
+			}
+			continue
+		}
+		*cur = budget{}
 		rc, err := zf.Open()
 		if err != nil {
 			if e := fn(nil, NewPathError("read", name, err)); e != nil {
@@ -178,7 +211,9 @@ func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) er
 			}
 			continue
 		}
-		err = readStream(rc, name, fn)
+		rd := NewReader(&limitReader{r: rc, b: cur}, name)
+		rd.budget = cur
+		err = readRecords(rd, name, fn)
 		rc.Close()
 		if err != nil {
 			return err
@@ -198,9 +233,19 @@ func skipZipEntry(name string) bool {
 
 // readStream reads the records of one stream and passes them to fn.
 func readStream(r io.Reader, name string, fn func(*Record, error) error) error {
-	rd := NewReader(r, name)
+	return readRecords(NewReader(r, name), name, fn)
+}
+
+// readRecords passes the records of rd to fn, each after the notices that
+// came before it.
+func readRecords(rd *Reader, name string, fn func(*Record, error) error) error {
 	for {
 		rec, err := rd.Read()
+		for _, n := range rd.Notices() {
+			if e := fn(nil, n); e != nil {
+				return e
+			}
+		}
 		if err == io.EOF {
 			return nil
 		}

@@ -135,7 +135,14 @@ func TestReaderFormat(t *testing.T) {
 		{`{"moves":[]}`, FormatJSONL},
 		{`  { "a\"b" : 1}`, FormatJSONL},
 		{`{}`, FormatJSONL},
-		{"{\n  \"header\": 1\n}", FormatUnknown},
+		{"{\n  \"header\": 1\n}", FormatAbstractPlay},
+		{"[\n  {\"header\": 1}\n]", FormatAbstractPlay},
+		{`{"header": {"game": {}}, "moves": []}`, FormatAbstractPlay},
+		{"{\"header\":\n{", FormatAbstractPlay},
+		{`{"header": "x", "moves": []}`, FormatJSONL},
+		{"[]", FormatAbstractPlay},
+		{"(;GM[PonteDelDiavolo]", FormatBoardspace},
+		{"\ufeff \n  (;GM[Hive])", FormatBoardspace},
 		{"hello world", FormatUnknown},
 		{"a1 b1", FormatUnknown},
 		{"12 games", FormatUnknown},
@@ -151,7 +158,7 @@ func TestReaderFormat(t *testing.T) {
 			t.Errorf("%q: Read error %v, want ErrFormat", tt.in, err)
 		}
 	}
-	for _, f := range []Format{FormatUnknown, FormatPonte, FormatJSONL} {
+	for _, f := range []Format{FormatUnknown, FormatPonte, FormatJSONL, FormatBoardspace, FormatAbstractPlay} {
 		if g, err := ParseFormat(f.String()); f != FormatUnknown && (g != f || err != nil) {
 			t.Errorf("ParseFormat(%q) = %v, %v", f, g, err)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// A Reader reads records from a stream of .ponte or JSON Lines text, plain
-// or compressed with gzip or zstd. It detects the compression from the magic
+// A Reader reads records from a stream of .ponte, JSON Lines, boardspace.net
+// SGF or Abstract Play JSON text, plain or compressed with gzip or zstd. It detects the compression from the magic
 // bytes and the format from the content (see [NewReader]), reads one record
 // per call of [Reader.Read] and keeps in memory only the record being read.
 type Reader struct {
@@ -23,6 +23,14 @@ type Reader struct {
 	zr      *zstd.Decoder
 	index   int // records returned so far
 	resume  int // offset in the pushed-back line where the next game starts
+
+	notices     []*Notice // gathered until Notices collects them
+	dropped     int       // notices beyond MaxNotices, counted
+	droppedLine int
+	budget      *budget // the limits of the zip entry being read, or nil
+
+	bs bsReader // state of the boardspace.net reader
+	ap apReader // state of the Abstract Play reader
 
 	// scratch space of the .ponte reader, reused from record to record
 	g     game
@@ -37,13 +45,81 @@ type Reader struct {
 // in records and errors: a file path, or "-" for standard input.
 //
 // The format is detected from the first non-blank line (after an optional
-// UTF-8 byte order mark): '[' (a tag), ';' (a comment), a turn number "1.",
-// a result token or an unnumbered first turn ("d4,e5", "d4-f5") start a
-// .ponte file, which may thus hold movetext only; '{' followed by a JSON key
-// and ':' (or by '}') starts a JSON Lines file, '{' followed by other text a
-// .ponte comment. Content in neither format makes Read return an error
-// wrapping [ErrFormat]. A stream starting with the gzip or zstd magic bytes is
+// UTF-8 byte order mark): '(' starts a boardspace.net file of SGF game trees;
+// '[' followed by '{', ']' or the end of the line (a JSON array), '{' alone
+// on its line (a pretty-printed JSON document) or '{' followed by the key
+// "header" and an object start an Abstract Play export; '[' (a tag), ';' (a comment), a
+// turn number "1.", a result token or an unnumbered first turn ("d4,e5",
+// "d4-f5") start a .ponte file, which may thus hold movetext only; '{'
+// followed by another JSON key and ':' (or by '}') starts a JSON Lines file,
+// '{' followed by other text a .ponte comment. Content in no format makes
+// Read return an error wrapping [ErrFormat]. A stream starting with the gzip or zstd magic bytes is
 // decompressed first; a zip archive is only read from a file, by [Open].
+//
+// What a reader skips on purpose is not returned by Read but kept as a
+// [*Notice] for [Reader.Notices].
+//
+// # Boardspace
+//
+// A boardspace.net file (formats/boardspace.md) holds game trees "( ... )"
+// one after another; each tree of GM[PonteDelDiavolo] is one record (the
+// same game twice is two records: the store tells them apart by content).
+// A tree of another game, or without GM in its first node, is skipped with a
+// notice, as is any text between trees. The moves of both dialects are
+// replayed as they are read (the default orientation of a bridge dropped
+// without BridgeEnd depends on the position) and become one token per turn
+// in the project's notation, at the line and column of the P0/P1 property
+// of the turn's first move; Token.Millis is the turn's think time from the
+// seat's cumulative TM clock. The record has Size 10, Supply 40/15 and these
+// tags:
+//   - Site "boardspace.net", GameId the GN, Date from DT when it reads as
+//     a date (Java's "Sat Mar 07 14:02:11 CET 2026", or YYYY.MM.DD,
+//     YYYY-MM-DD, YYYY/MM/DD), else from the YYYY-MM-DD-HHMM end of GN;
+//   - Light and Dark the players by their final colours (P0 opens as
+//     Light; after a Swap P1 is Light), Opener the P0 player;
+//   - Result and Termination "resign" when a seat resigned (the other
+//     side's colour wins, as the record says); nothing is claimed for
+//     GameOver: the replay decides;
+//   - SeatP0 and SeatP1 the players by seat, SourceDate the DT text,
+//     SourceResult the RE text (a sentence in any language, never
+//     trusted), TimeControl the TC, ClockP0 and ClockP1 the final clocks
+//     ("0:02:36").
+//
+// Tag values are made writable: line breaks become spaces and text that is
+// not UTF-8 is read as ISO 8859-1. A turn is committed by its Done, or when
+// the other seat moves after a complete turn; an unfinished turn before
+// GameOver, Resign or the end of the tree is dropped, and a Done after them
+// is ignored. The seats must alternate turn by turn, P0 first, and tiles
+// must be of the mover's colour (White_Chip_Pool and W for Light). A bridge
+// is written from its anchor ("e5-g4"). When no offset gives a
+// legal bridge from the anchor of a bridge dropped without BridgeEnd (or the
+// position is not known, after an illegal turn), the token is that of the
+// first offset in table order whose end is on the board, with a comment
+// saying so, and the replay reports the rule at that turn; when no offset
+// ends on the board the record is a *ParseError. A move that cannot be read
+// and a sequence that makes no sense are *ParseErrors wrapping [ErrMove]
+// ([ErrSyntax] for malformed SGF); illegal moves are not: the replay
+// judges them.
+//
+// # Abstract Play
+//
+// An Abstract Play file (formats/abstractplay.md) holds one JSON record, an
+// array of them, or several one after another; each is read on its own, so
+// an array may be of any size, but one record may not exceed [MaxDocument].
+// A record whose game is not Ponte del Diavolo is skipped with a notice.
+// Moves are the strings (or the "move" of objects) of the rounds, in order,
+// with "swap" after the first when "pie-invoked" is true (at the position of
+// that key's value). The record has Size 10, 8 or 12 (variants size-8,
+// size-12; any size-N from 5 to 26), Supply unlimited and the tags Site,
+// GameId (site.gameid), Date (from date-start), Light (players[0]), Dark
+// (players[1]), Opener (players[1] after a swap, else players[0]),
+// Variant (the variants joined by ","), LightUserId, DarkUserId,
+// LightSiteScore, DarkSiteScore, LightSiteResult, DarkSiteResult,
+// LightIsAI, DarkIsAI (the site's values, kept, not claimed) and
+// Provenance, which says that players[0] was taken as Light. Errors are
+// *ParseErrors wrapping [ErrJSON] ([ErrTagValue] for a bad variant,
+// [ErrTooLarge] for a record over MaxDocument); a broken array ends the
+// stream with an error wrapping ErrJSON once its records are read.
 func NewReader(r io.Reader, source string) *Reader {
 	return &Reader{src: r, source: source}
 }
@@ -74,6 +150,10 @@ func (r *Reader) Read() (*Record, error) {
 		rec, err = r.readPonte()
 	case FormatJSONL:
 		rec, err = r.readJSONL()
+	case FormatBoardspace:
+		rec, err = r.readBoardspace()
+	case FormatAbstractPlay:
+		rec, err = r.readAbstractPlay()
 	default:
 		err = io.EOF
 	}
@@ -101,12 +181,12 @@ func (r *Reader) start() {
 		var zr *gzip.Reader
 		zr, err = gzip.NewReader(r.rest())
 		if err == nil {
-			r.lr.reset(zr)
+			r.lr.reset(r.limit(zr))
 		}
 	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		r.zr, err = zstd.NewReader(r.rest(), zstd.WithDecoderConcurrency(1))
 		if err == nil {
-			r.lr.reset(r.zr)
+			r.lr.reset(r.limit(r.zr))
 		}
 	case bytes.HasPrefix(magic, []byte("PK\x03\x04")) || bytes.HasPrefix(magic, []byte("PK\x05\x06")):
 		err = fmt.Errorf("%w: a zip archive can only be read from a file path", ErrFormat)
@@ -142,6 +222,14 @@ func (r *Reader) start() {
 		r.lr.unread()
 		return
 	}
+}
+
+// limit puts the decompressed stream of a zip entry under the entry's limits.
+func (r *Reader) limit(d io.Reader) io.Reader {
+	if r.budget == nil {
+		return d
+	}
+	return &limitReader{r: d, b: r.budget}
 }
 
 // rest returns a reader of the whole stream, the bytes already buffered

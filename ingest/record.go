@@ -21,6 +21,10 @@ type Token struct {
 	// Comment is the text of the comments that followed the token, trimmed
 	// and joined by a space; empty if none. JSON Lines has no comments.
 	Comment string
+	// Millis is the think time of the turn in milliseconds when the source
+	// records it (boardspace.net records do), else 0. The writers do not
+	// write it.
+	Millis int
 }
 
 // Record is one game record as read: the tags and the turn tokens, with the

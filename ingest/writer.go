@@ -330,7 +330,9 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 		sep()
 		b = appendJSONString(b, t.Name)
 		b = append(b, ':')
-		if jsonLiteral(t.Value) {
+		if jsonLiteral(t.Value) && (t.Name != "header" || t.Value[0] != '{') {
+			// (An object under "header" is written as a string, so that
+			// the line does not read back as an Abstract Play record.)
 			b = append(b, t.Value...)
 		} else {
 			b = appendJSONString(b, t.Value)
