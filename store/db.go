@@ -69,7 +69,11 @@ func OpenReader(path string) (*sql.DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if version != SchemaVersion {
+	switch {
+	case version == 1:
+		db.Close()
+		return nil, fmt.Errorf("%s: a database of schema version 1: run ponte ingest on it once to upgrade it to version %d", path, SchemaVersion)
+	case version != SchemaVersion:
 		db.Close()
 		return nil, fmt.Errorf("%s: not a ponte database of schema version %d (it has version %d)", path, SchemaVersion, version)
 	}
@@ -100,6 +104,12 @@ func (d *DB) init() error {
 	switch version {
 	case SchemaVersion:
 		return nil
+	case 1: // version 2 added turns.think_ms, NULL for the turns stored before
+		_, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE; ALTER TABLE turns ADD COLUMN think_ms INTEGER; PRAGMA user_version = 2; COMMIT;")
+		if err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+		}
+		return wrapBusy(err)
 	case 0:
 	default:
 		return fmt.Errorf("%s: schema version %d, this ponte knows version %d", d.path, version, SchemaVersion)

@@ -53,6 +53,7 @@ type Summary struct {
 	TurnRows    int64    `json:"turn_rows"`   // rows added to turns
 	Rows        int64    `json:"rows"`        // rows added to games, turns and tags
 	Errors      []string `json:"errors"`      // paths or files that could not be read (to their end)
+	Notices     []string `json:"notices"`     // what the readers skipped on purpose (another game's records): not errors
 	Interrupted bool     `json:"interrupted"` // the context ended the run before every file was read
 	Seconds     float64  `json:"seconds"`     // wall time
 }
@@ -76,6 +77,7 @@ const (
 	itemFileStart                 // a file begins: file
 	itemFileEnd                   // a file was read to its end (or as far as it could be)
 	itemPathError                 // a path or a part of a file that cannot be read: err
+	itemNotice                    // something a reader skipped on purpose (an *ingest.Notice): err
 	itemSkipped                   // a file already ingested: not read
 	itemFatal                     // the reader cannot go on (the database failed): err
 )
@@ -303,8 +305,12 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			r.interrupted = true
 			return errStop
 		}
-		if rec == nil { // a part of the file that cannot be read: said, and the file goes on
-			if !r.emit(item{kind: itemPathError, file: job, err: err}) {
+		if rec == nil { // a part of the file that cannot be read, or skipped: said, and the file goes on
+			kind := itemPathError
+			if ingest.IsNotice(err) {
+				kind = itemNotice
+			}
+			if !r.emit(item{kind: kind, file: job, err: err}) {
 				return errStop
 			}
 			return nil
@@ -461,6 +467,8 @@ func (w *writer) batch(b *batch) error {
 			if st := w.sources[it.file]; st != nil && st.err == "" {
 				st.err = it.err.Error()
 			}
+		case itemNotice:
+			w.sum.Notices = append(w.sum.Notices, it.err.Error())
 		case itemSkipped:
 			w.sum.Skipped++
 			w.filesDone++

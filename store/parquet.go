@@ -95,6 +95,7 @@ type TurnRow struct {
 	DeadCreatedDark  int32   `parquet:"dead_created_dark"`
 	MobilityLight    int32   `parquet:"mobility_light"`
 	MobilityDark     int32   `parquet:"mobility_dark"`
+	ThinkMS          *int32  `parquet:"think_ms,optional"`
 }
 
 // Rows per row group: a row group's pages stay in memory until it is written, so bounding

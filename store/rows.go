@@ -130,7 +130,11 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		n := len(turnsTable.columns)
 		t := make([]driver.Value, 0, n*len(a.feats))
 		for i := range a.feats {
-			t = appendTurn(t, &a.feats[i])
+			millis := 0
+			if i < len(rec.Moves) {
+				millis = rec.Moves[i].Millis
+			}
+			t = appendTurn(t, &a.feats[i], millis)
 		}
 		out.turns = t
 	}
@@ -144,8 +148,9 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	return out
 }
 
-// appendTurn appends the values of one turns row, the game's number left at 0.
-func appendTurn(t []driver.Value, f *replay.Features) []driver.Value {
+// appendTurn appends the values of one turns row, the game's number left at 0; millis is
+// the turn's think time, 0 when the record has none.
+func appendTurn(t []driver.Value, f *replay.Features, millis int) []driver.Value {
 	t = append(t, int64(0), num(f.Turn), colourValue[f.Colour], kindValue[f.Kind])
 	switch f.Kind {
 	case replay.Tiles, replay.Bridge:
@@ -170,17 +175,27 @@ func appendTurn(t []driver.Value, f *replay.Features) []driver.Value {
 		num(f.Sandbanks[0]), num(f.Sandbanks[1]),
 		num(f.Dead[0]), num(f.Dead[1]),
 		num(f.DeadCreated[0]), num(f.DeadCreated[1]),
-		num(f.Mobility[0]), num(f.Mobility[1]))
+		num(f.Mobility[0]), num(f.Mobility[1]), optNum(millis))
+}
+
+// optNum is n, or NULL for 0.
+func optNum(n int) driver.Value {
+	if n == 0 {
+		return nil
+	}
+	return int64(n)
 }
 
 // rawText writes a record that was read but is not legal back in its format (in the other
-// one if its own cannot hold it), so that the store keeps every illegal turn and what
+// one if its own cannot hold it; a record of another site's format, which ponte does not
+// write, in .ponte, else JSON Lines), so that the store keeps every illegal turn and what
 // follows it. Turn numbers are written afresh.
 func (a *analyzer) rawText(rec *ingest.Record) string {
-	for _, f := range [2]ingest.Format{rec.Format, ingest.FormatPonte + ingest.FormatJSONL - rec.Format} {
-		if f != ingest.FormatPonte && f != ingest.FormatJSONL {
-			continue
-		}
+	formats := [2]ingest.Format{ingest.FormatPonte, ingest.FormatJSONL}
+	if rec.Format == ingest.FormatJSONL {
+		formats = [2]ingest.Format{ingest.FormatJSONL, ingest.FormatPonte}
+	}
+	for _, f := range formats {
 		a.raw.Reset()
 		w := ingest.NewWriter(&a.raw, f)
 		if w.Write(rec) == nil && w.Flush() == nil {

@@ -5,8 +5,9 @@ import (
 )
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
-// A database of another version is refused rather than mixed.
-const SchemaVersion = 1
+// A database of another version is refused rather than mixed, except that [Open] upgrades
+// version 1 (which lacked turns.think_ms) in place.
+const SchemaVersion = 2
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the README's schema tables are made from these).
@@ -40,7 +41,7 @@ var (
 			{"source", "TEXT", false, "that file's name as read (`archive.zip/entry` inside a zip, `-` for standard input)"},
 			{"file_index", "INTEGER", false, "the game's place in that file, from 1"},
 			{"line", "INTEGER", false, "the line where the game starts in that file"},
-			{"format", "TEXT", false, "`ponte` or `jsonl`"},
+			{"format", "TEXT", false, "`ponte`, `jsonl`, `boardspace` (boardspace.net SGF) or `abstractplay` (Abstract Play JSON)"},
 			{"event", "TEXT", true, "the `Event` tag"},
 			{"site", "TEXT", true, "the `Site` tag"},
 			{"date", "TEXT", true, "the `Date` tag, `YYYY.MM.DD`"},
@@ -114,6 +115,7 @@ var (
 			{"dead_created_dark", "INTEGER", false, "Dark's sandbanks that this turn made dead"},
 			{"mobility_light", "INTEGER", false, "empty cells where one Light tile would be legal after the turn"},
 			{"mobility_dark", "INTEGER", false, "the same for Dark"},
+			{"think_ms", "INTEGER", true, "the mover's think time for the turn in milliseconds, when the record has it (boardspace.net `TM`); NULL otherwise"},
 		},
 		key: "PRIMARY KEY (game, turn)",
 	}

@@ -175,6 +175,9 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
 		return nil, &exitError{exitUsage}
 	}
+	for _, n := range sum.Notices {
+		fmt.Fprintf(s.err, "ponte %s: note: %s\n", opts.command(), n)
+	}
 	for _, e := range sum.Errors {
 		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), e)
 	}

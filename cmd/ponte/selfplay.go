@@ -130,7 +130,7 @@ func checkSelfplay(opts *selfplayOptions) (*selfplaySetup, error) {
 		su.format = formatFromName(opts.out)
 	} else {
 		f, err := ingest.ParseFormat(opts.format)
-		if err != nil {
+		if err != nil || !f.Writable() {
 			return nil, fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
 		}
 		su.format = f

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/verdict"
 )
 
@@ -65,6 +66,13 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	var n verifyCounts
 	records := records(opts.paths, s.in)
 	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
+		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
+			if ferr := out.Flush(); ferr != nil {
+				return ferr
+			}
+			fmt.Fprintln(s.err, "ponte verify: note:", err)
+			return nil
+		}
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
 			n.badPaths++
 			if ferr := out.Flush(); ferr != nil {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +224,65 @@ func TestVerifyWorkersKeepOrder(t *testing.T) {
 	}
 	if n := strings.Count(one, "\n"); n < 300 {
 		t.Errorf("only %d verdicts", n)
+	}
+}
+
+// ponte verify on the records of other sites (../shared/samples, copied into
+// ingest/testdata/samples) agrees with every expected verdict of expected.jsonl.
+func TestVerifyForeignSamples(t *testing.T) {
+	const dir = "../../ingest/testdata/samples"
+	want := map[string]map[string]any{}
+	data, err := os.ReadFile(dir + "/expected.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		want[dir+"/"+e["file"].(string)] = e
+	}
+	out, errOut, status := runPonte(t, "", "verify", "--json", dir+"/boardspace", dir+"/abstractplay")
+	if status != exitOK {
+		t.Fatalf("exit status %d: %s", status, errOut)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatal(err)
+		}
+		e, ok := want[got["source"].(string)]
+		if !ok {
+			t.Errorf("a verdict for %v, which expected.jsonl does not list", got["source"])
+			continue
+		}
+		seen++
+		if got["legal"] != true {
+			t.Errorf("%s: not legal: %v", got["source"], got["error"])
+		}
+		for _, key := range []string{"turns", "over", "result", "score", "islands", "bridges"} {
+			if fmt.Sprint(got[key]) != fmt.Sprint(e[key]) {
+				t.Errorf("%s: %s %v, want %v", got["source"], key, got[key], e[key])
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d verdicts for the %d files of expected.jsonl", seen, len(want))
+	}
+}
+
+// A file that holds another game's record besides a Ponte one: the other game is a note on
+// standard error, not an error; the Ponte game is verified.
+func TestVerifyNotice(t *testing.T) {
+	sgf := "(;GM[Hive]VV[1]P0[id \"a\"]P1[id \"b\"]; P0[0 Start P0])\n" +
+		"(;GM[PonteDelDiavolo]VV[1]P0[id \"ann\"]P1[id \"bob\"]\n; P0[0 Start P0]\n; P0[1 Tile White_Chip_Pool A 1]TM[100]\n; P0[2 Tile White_Chip_Pool C 3]TM[200]\n; P0[3 Done]TM[300]\n)\n"
+	out, errOut, status := runPonte(t, sgf, "verify", "-")
+	if status != exitOK || out != "" {
+		t.Errorf("exit status %d, output %q", status, out)
+	}
+	if !strings.Contains(errOut, "ponte verify: note: -:1:1: ") || !strings.Contains(errOut, "1 game: 1 legal, 0 illegal, 0 unreadable") {
+		t.Errorf("standard error %q", errOut)
 	}
 }
