@@ -34,9 +34,9 @@ func (f Filter) Validate() error {
 	return nil
 }
 
-// where returns the SQL condition on the games table (alias g) that the filter makes, and
-// its arguments. It is "1" for the zero Filter.
-func (f Filter) where() (string, []any) {
+// SQL returns the condition on the games table, under the alias g, that the filter makes,
+// and its arguments: "1" for the zero Filter. ponte export selects stored games with it.
+func (f Filter) SQL() (string, []any) {
 	conds := []string{"1"}
 	var args []any
 	add := func(cond string, vals ...any) {

@@ -186,7 +186,7 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 		opts.MaxIllegal = 200
 	}
 	r := &Report{Filter: f}
-	where, args := f.where()
+	where, args := f.SQL()
 	if err := verification(ctx, db, where, args, opts, &r.Verification); err != nil {
 		return nil, err
 	}

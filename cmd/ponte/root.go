@@ -51,6 +51,7 @@ and Parquet.`,
 	root.AddCommand(newStatsCmd(s))
 	root.AddCommand(newReportCmd(s))
 	root.AddCommand(newAnalyzeCmd(s))
+	root.AddCommand(newExportCmd(s))
 	return root
 }
 

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// exportOptions are the flags and arguments of `ponte export`.
+type exportOptions struct {
+	paths     []string
+	db        string
+	dbSet     bool
+	out       string
+	format    string
+	formatSet bool
+	quiet     bool
+	filter    stats.Filter
+}
+
+func newExportCmd(s *streams) *cobra.Command {
+	opts := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export [flags] [PATH...]",
+		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
+		Long: `Write games in the project's own formats: .ponte or JSON Lines (--format, or
+the name of --out: .jsonl, .jsonl.gz and .jsonl.zst give JSON Lines, anything
+else .ponte; .gz and .zst compress).
+
+With paths, the games of the given files, directories, archives or standard
+input ("-") are written, in any format ponte reads: .ponte, JSON Lines,
+boardspace.net SGF, Abstract Play JSON. A game is written as it was read,
+legal or not (ponte verify judges it); the tags of the other sites' records
+(seats, clocks, the site's own result) are kept as tags. Think times and the
+other sites' comments have no place in the project's formats and are left out.
+
+Without paths, the games stored in the database --db are written, as the
+filters --size, --site, --event, --player, --source, --from and --to select
+them, with their tags and moves (comments are not stored).
+
+A record that cannot be read, or that the format cannot hold, is not written:
+it is named on standard error. The file is written to a temporary name and
+renamed when complete.
+
+Exit status: 0 every game written, 1 some record not written, 2 a usage
+error, a path or database that cannot be read, or an output that cannot be
+written.`,
+		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
+  ponte export --format jsonl ../shared/samples/abstractplay > ap.jsonl
+  ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			opts.formatSet = cmd.Flags().Changed("format")
+			opts.dbSet = cmd.Flags().Changed("db")
+			return runExport(s, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.db, "db", "ponte.db", "the database to export from when no path is given")
+	f.StringVarP(&opts.out, "out", "o", "-", `the file to write ("-" for standard output); .gz or .zst compresses`)
+	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
+	addFilterFlags(cmd, &opts.filter)
+	return cmd
+}
+
+func runExport(s *streams, opts *exportOptions) error {
+	format := formatFromName(opts.out)
+	if opts.formatSet {
+		f, err := ingest.ParseFormat(opts.format)
+		if err != nil || !f.Writable() {
+			return fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
+		}
+		format = f
+	}
+	if opts.out == "" {
+		return errors.New(`--out must name a file, or "-" for standard output`)
+	}
+	if len(opts.paths) > 0 && (opts.dbSet || opts.filter != (stats.Filter{})) {
+		return errors.New("give paths to read, or --db and filters to export stored games, not both")
+	}
+	if err := opts.filter.Validate(); err != nil {
+		return err
+	}
+	out, err := createOutput(opts.out, s.out)
+	if err != nil {
+		fmt.Fprintln(s.err, "ponte export:", err)
+		return &exitError{exitUsage}
+	}
+	defer out.abort()
+	w := ingest.NewWriter(out.w, format)
+
+	var written, skipped, badPaths int
+	var writeErr error
+	write := func(rec *ingest.Record) {
+		if err := w.Write(rec); err != nil {
+			if !errors.Is(err, ingest.ErrUnwritable) {
+				writeErr = err
+				return
+			}
+			skipped++
+			fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: %v\n", rec.Source, rec.Line, rec.Index, err)
+			return
+		}
+		written++
+	}
+	if len(opts.paths) > 0 {
+		for rec, err := range records(opts.paths, s.in) {
+			switch {
+			case ingest.IsNotice(err):
+				fmt.Fprintln(s.err, "ponte export: note:", err)
+				continue
+			case rec == nil:
+				badPaths++
+				fmt.Fprintln(s.err, "ponte export:", err)
+				continue
+			case err != nil:
+				skipped++
+				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %v\n", err)
+				continue
+			}
+			if write(rec); writeErr != nil {
+				break
+			}
+		}
+	} else {
+		db, err := store.OpenReader(opts.db)
+		if err != nil {
+			fmt.Fprintln(s.err, "ponte export:", err)
+			return &exitError{exitUsage}
+		}
+		defer db.Close()
+		where, args := opts.filter.SQL()
+		err = store.Records(context.Background(), db, where, args, func(rec *ingest.Record, unreadable bool) error {
+			if unreadable {
+				skipped++
+				fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: it could not be read when ingested\n", rec.Source, rec.Line, rec.Index)
+				return nil
+			}
+			write(rec)
+			return writeErr
+		})
+		if err != nil && writeErr == nil {
+			fmt.Fprintln(s.err, "ponte export:", err)
+			return &exitError{exitUsage}
+		}
+	}
+	if writeErr == nil {
+		if writeErr = w.Flush(); writeErr == nil {
+			writeErr = out.commit()
+		}
+	}
+	if writeErr != nil {
+		fmt.Fprintln(s.err, "ponte export:", writeErr)
+		return &exitError{exitUsage}
+	}
+	if !opts.quiet {
+		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), out.name(), format)
+		if skipped > 0 {
+			fmt.Fprintf(s.err, "; %d not written", skipped)
+		}
+		fmt.Fprintln(s.err)
+	}
+	switch {
+	case badPaths > 0:
+		return &exitError{exitUsage}
+	case skipped > 0:
+		return &exitError{exitIllegal}
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The other sites' records, exported as .ponte and as JSON Lines, verify to the same
+// verdicts as the originals; so do the games exported back from a database.
+func TestExportRoundTrip(t *testing.T) {
+	const samples = "../../ingest/testdata/samples"
+	dir := t.TempDir()
+	want, _, status := runPonte(t, "", "verify", "--json", samples+"/boardspace", samples+"/abstractplay")
+	if status != exitOK {
+		t.Fatalf("verify: exit status %d", status)
+	}
+	strip := func(verdicts string) string { // source, index and line differ in a new file
+		var b strings.Builder
+		for _, line := range strings.Split(strings.TrimSpace(verdicts), "\n") {
+			b.WriteString(line[strings.Index(line, `"game_id"`):])
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	for _, name := range []string{"all.ponte", "all.jsonl.zst"} {
+		out := filepath.Join(dir, name)
+		_, errOut, status := runPonte(t, "", "export", "--out", out, samples+"/boardspace", samples+"/abstractplay")
+		if status != exitOK || !strings.Contains(errOut, "12 games written to "+out) {
+			t.Fatalf("export %s: exit status %d: %s", name, status, errOut)
+		}
+		got, _, _ := runPonte(t, "", "verify", "--json", out)
+		if strip(got) != strip(want) {
+			t.Errorf("%s verifies to\n%s\nwant\n%s", name, strip(got), strip(want))
+		}
+	}
+
+	db := filepath.Join(dir, "ponte.db")
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, samples+"/boardspace", samples+"/abstractplay"); status != exitOK {
+		t.Fatalf("ingest: %d %s", status, errOut)
+	}
+	out := filepath.Join(dir, "stored.jsonl")
+	_, errOut, status := runPonte(t, "", "export", "--db", db, "--out", out)
+	if status != exitOK {
+		t.Fatalf("export --db: exit status %d: %s", status, errOut)
+	}
+	got, _, _ := runPonte(t, "", "verify", "--json", out)
+	if strip(got) != strip(want) {
+		t.Errorf("the stored games verify to\n%s\nwant\n%s", strip(got), strip(want))
+	}
+	// A filter selects: the 6 Abstract Play games are the only ones on 8×8 or with that site.
+	text, errOut, status := runPonte(t, "", "export", "--db", db, "--site", "Abstract Play", "--format", "ponte")
+	if status != exitOK || strings.Count(text, "[Site \"Abstract Play\"]") != 6 || strings.Contains(text, "boardspace") {
+		t.Errorf("export --site: exit status %d, %s", status, errOut)
+	}
+}
+
+// Unreadable records are named and not written; the others are.
+func TestExportUnreadable(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.ponte")
+	_, errOut, status := runPonte(t, "", "export", "--out", out, "../../sample_data/autumn-league.ponte")
+	if status != exitIllegal || !strings.Contains(errOut, "not written, cannot be read: ../../sample_data/autumn-league.ponte:286:") ||
+		!strings.Contains(errOut, "15 games written") {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+	if data, err := os.ReadFile(out); err != nil || strings.Count(string(data), "[Event ") != 15 {
+		t.Errorf("%v: %d games in the file", err, strings.Count(string(data), "[Event "))
+	}
+}
+
+func TestExportUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--format", "boardspace", "x"}, `--format "boardspace": must be "ponte" or "jsonl"`},
+		{[]string{"export", "--db", "x.db", "y.ponte"}, "not both"},
+		{[]string{"export", "--db", filepath.Join(t.TempDir(), "none.db")}, "make one with ponte ingest"},
+	} {
+		_, errOut, status := runPonte(t, "", tc.args...)
+		if status != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit status %d, standard error %q, want 2 and %q", tc.args, status, errOut, tc.want)
+		}
+	}
+}

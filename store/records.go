@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/ponte/ponte/ingest"
+)
+
+// Records reads back the stored games that the condition where (on the games table under
+// the alias g, with its args; "1" for all) selects, in the order stored, and calls fn with
+// each as a record: its tags in their order and its moves as read, Source, Format, Index
+// and Line those of the file it was first read from. Comments and think times are not
+// stored, so they are not in the records. A record that could not be read has no game to
+// give back: fn gets it with its Raw text and a nil Moves, and unreadable set, so that the
+// caller can say so. fn's error stops the reading and is returned.
+func Records(ctx context.Context, db *sql.DB, where string, args []any, fn func(rec *ingest.Record, unreadable bool) error) error {
+	rows, err := db.QueryContext(ctx, `SELECT id, source, format, file_index, line, unreadable, moves, coalesce(raw, '')
+		FROM games g WHERE `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return fmt.Errorf("stored games: %w", err)
+	}
+	defer rows.Close()
+	conn, err := db.Conn(ctx) // a second connection for the tags, while rows is open
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tagsOf, err := conn.PrepareContext(ctx, `SELECT name, value FROM tags WHERE game = ? ORDER BY seq`)
+	if err != nil {
+		return fmt.Errorf("stored tags: %w", err)
+	}
+	defer tagsOf.Close()
+	for rows.Next() {
+		var id int64
+		var format, moves, raw string
+		var unreadable bool
+		rec := &ingest.Record{}
+		if err := rows.Scan(&id, &rec.Source, &format, &rec.Index, &rec.Line, &unreadable, &moves, &raw); err != nil {
+			return fmt.Errorf("stored games: %w", err)
+		}
+		rec.Format, _ = ingest.ParseFormat(format)
+		if unreadable {
+			rec.Raw = []byte(raw)
+			if err := fn(rec, true); err != nil {
+				return err
+			}
+			continue
+		}
+		trows, err := tagsOf.QueryContext(ctx, id)
+		if err != nil {
+			return fmt.Errorf("stored tags: %w", err)
+		}
+		for trows.Next() {
+			var name, value string
+			if err := trows.Scan(&name, &value); err != nil {
+				trows.Close()
+				return fmt.Errorf("stored tags: %w", err)
+			}
+			if err := rec.SetTag(name, value); err != nil {
+				// a value the record had when read, kept as it was
+				rec.Tags = append(rec.Tags, ingest.Tag{Name: name, Value: value})
+			}
+		}
+		trows.Close()
+		if err := trows.Err(); err != nil {
+			return fmt.Errorf("stored tags: %w", err)
+		}
+		for tok := range strings.FieldsSeq(moves) {
+			rec.Moves = append(rec.Moves, ingest.Token{Text: tok})
+		}
+		if err := fn(rec, false); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
