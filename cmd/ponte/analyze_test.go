@@ -20,14 +20,15 @@ func TestAnalyzeSampleData(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("exit status %d: %s", status, stderr)
 	}
-	if !strings.Contains(stderr, "3043 games: 3042 new, 1 duplicate; 3026 legal, 15 illegal, 2 unreadable") {
+	if !strings.Contains(stderr, "3049 games: 3048 new, 1 duplicate; 3032 legal, 15 illegal, 2 unreadable") {
 		t.Errorf("standard error lacks the ingest summary:\n%s", stderr)
 	}
 	index := filepath.Join(out, "index.html")
 	for _, want := range []string{
-		"report: " + index + "\n3042 games, ",
+		"report: " + index + "\n3048 games, ",
 		"500 game pages; ",
-		"10×10: 2015 legal games; swapped 67.6% [65.6–69.7]; opener's score 49.4% [47.2–51.5]: balanced",
+		"8×8: 2 legal games; ", // Abstract Play's size-8 variant
+		"10×10: 2019 legal games; swapped 67.6% [65.5–69.6]; opener's score 49.5% [47.3–51.6]: balanced",
 		"12×12: 1010 legal games; swapped 69.4%",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -41,7 +42,7 @@ func TestAnalyzeSampleData(t *testing.T) {
 	}
 
 	stdout, stderr, status = runPonte(t, "", "analyze", "--db", db, "--out", out, "../../sample_data")
-	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3042 games") {
+	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3048 games") {
 		t.Errorf("second run: exit status %d\n%s\n%s", status, stderr, stdout)
 	}
 }

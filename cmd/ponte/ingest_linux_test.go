@@ -150,15 +150,15 @@ func TestIngestKillAndRerun(t *testing.T) {
 	if status != exitIllegal && status != exitOK {
 		t.Fatalf("rerun: exit status %d: %s", status, errOut)
 	}
-	if n := checkWholeGames(t, db); n != 3042 {
-		t.Errorf("%d games after the rerun, want 3042", n)
+	if n := checkWholeGames(t, db); n != 3048 {
+		t.Errorf("%d games after the rerun, want 3048", n)
 	}
 	if got := digest(t, db); got != want {
 		t.Errorf("killed and rerun ingest differs from a clean one (seed %d)", seed)
 	}
 	// And once more: nothing to add.
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data")
-	if status != exitOK || !strings.Contains(errOut, "(13 already ingested, skipped)") {
+	if status != exitOK || !strings.Contains(errOut, "(15 already ingested, skipped)") {
 		t.Errorf("third run: exit status %d: %s", status, errOut)
 	}
 }
@@ -205,8 +205,8 @@ func TestIngestConcurrent(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitIllegal {
 		t.Errorf("first ingest: %v, %s", err, first.Stderr.(*bytes.Buffer))
 	}
-	if n := checkWholeGames(t, db); n != 3042 {
-		t.Errorf("%d games, want 3042", n)
+	if n := checkWholeGames(t, db); n != 3048 {
+		t.Errorf("%d games, want 3048", n)
 	}
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
 	if status != exitOK || !strings.Contains(errOut, "1 already ingested") {

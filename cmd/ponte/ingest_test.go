@@ -69,8 +69,8 @@ func TestIngestSampleData(t *testing.T) {
 	golden(t, "ingest-sample_data.txt", got)
 
 	d := openDB(t, db)
-	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3042 {
-		t.Errorf("%d games stored, want 3042 (3043 records, one duplicate)", n)
+	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3048 {
+		t.Errorf("%d games stored, want 3048 (3049 records, one duplicate)", n)
 	}
 	for _, name := range []string{"games.parquet", "turns.parquet"} {
 		if info, err := os.Stat(filepath.Join(pq, name)); err != nil || info.Size() == 0 {
