@@ -117,7 +117,7 @@ type rowBuffer struct {
 }
 
 func newRowBuffer(t *table) *rowBuffer {
-	n := len(t.columns)
+	n := t.boundPerRow()
 	return &rowBuffer{t: t, ncol: n, perStmt: min(maxRowsPerInsert, maxParams/n)}
 }
 

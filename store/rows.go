@@ -148,34 +148,30 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	return out
 }
 
-// appendTurn appends the values of one turns row, the game's number left at 0; millis is
-// the turn's think time, 0 when the record has none.
+// appendTurn appends the values the writer binds for one turns row (turnsPacking), the
+// game's number left at 0; millis is the turn's think time, 0 when the record has none.
 func appendTurn(t []driver.Value, f *replay.Features, millis int) []driver.Value {
-	t = append(t, int64(0), num(f.Turn), colourValue[f.Colour], kindValue[f.Kind])
-	switch f.Kind {
-	case replay.Tiles, replay.Bridge:
-		t = append(t, cellValue(f.Move.A), cellValue(f.Move.B))
-	default:
-		t = append(t, nil, nil)
+	var a, b driver.Value
+	if f.Kind == replay.Tiles || f.Kind == replay.Bridge {
+		a, b = cellValue(f.Move.A), cellValue(f.Move.B)
 	}
-	t = append(t, num(f.IslandsFormed))
+	p1 := int64(f.Colour) | int64(f.Kind)<<1 | int64(f.IslandsFormed)<<3
 	if f.Kind == replay.Tiles {
-		t = append(t, num(f.TileGroups[0]), num(f.TileGroups[1]))
-	} else {
-		t = append(t, nil, nil)
+		p1 |= int64(f.TileGroups[0])<<6 | int64(f.TileGroups[1])<<9
 	}
 	if f.Kind == replay.Bridge {
-		t = append(t, shapeValue[f.BridgeShape], num(f.BridgeEnds[0]), num(f.BridgeEnds[1]), f.BridgeMerged)
-	} else {
-		t = append(t, nil, nil, nil, nil)
+		merged := int64(1)
+		if f.BridgeMerged {
+			merged = 2
+		}
+		p1 |= int64(f.BridgeShape)<<12 | int64(f.BridgeEnds[0])<<14 | int64(f.BridgeEnds[1])<<17 | merged<<20
 	}
-	return append(t, num(f.LargestComponent),
-		num(f.Score[0]), num(f.Score[1]),
-		num(f.Islands[0]), num(f.Islands[1]),
-		num(f.Sandbanks[0]), num(f.Sandbanks[1]),
-		num(f.Dead[0]), num(f.Dead[1]),
-		num(f.DeadCreated[0]), num(f.DeadCreated[1]),
-		num(f.Mobility[0]), num(f.Mobility[1]), optNum(millis))
+	p1 |= int64(f.LargestComponent)<<22 | int64(f.Mobility[1])<<30
+	p2 := int64(f.Score[0]) | int64(f.Score[1])<<16 | int64(f.Islands[0])<<32 | int64(f.Islands[1])<<40 |
+		int64(f.Sandbanks[0])<<48
+	p3 := int64(f.Sandbanks[1]) | int64(f.Dead[0])<<10 | int64(f.Dead[1])<<20 |
+		int64(f.DeadCreated[0])<<30 | int64(f.DeadCreated[1])<<37 | int64(f.Mobility[0])<<44
+	return append(t, int64(0), num(f.Turn), a, b, optNum(millis), p1, p2, p3)
 }
 
 // optNum is n, or NULL for 0.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -25,6 +26,18 @@ type table struct {
 	columns []column
 	key     string // the PRIMARY KEY clause, "" when the first column is INTEGER PRIMARY KEY
 	rowid   bool   // false: WITHOUT ROWID
+	// packed, when set, is how the writer binds a row: fewer values than columns, each
+	// column an SQL expression of them ($1 … $k, the bound values in order). A value bound
+	// through the driver costs far more than SQLite's unpacking of a small integer, so the
+	// turns table binds 8 values for its 27 columns.
+	packed *packing
+}
+
+// packing is a table's row as the writer binds it: the bound values' names and, per
+// column, the expression that computes it from them.
+type packing struct {
+	bound []string
+	exprs []string
 }
 
 // The four tables. The order of the columns is the order of the Parquet files' columns,
@@ -118,6 +131,41 @@ var (
 			{"think_ms", "INTEGER", true, "the mover's think time for the turn in milliseconds, when the record has it (boardspace.net `TM`); NULL otherwise"},
 		},
 		key: "PRIMARY KEY (game, turn)",
+	}
+
+	// turnsPacking binds a turn as 8 values: the game, the turn, the two cells, the think
+	// time, and three integers that pack the small numbers (appendTurn writes them):
+	//   $5: colour (bit 0), kind (1–2), islands formed (3–5), group sizes (6–8, 9–11; 0 is
+	//       NULL), bridge shape (12–13; 0 is NULL), bridge ends (14–16, 17–19; 0 is NULL),
+	//       bridge merged (20–21: 0 NULL, 1 no, 2 yes), largest component (22–29), Dark's
+	//       mobility (30–39);
+	//   $6: scores (0–15, 16–31), islands (32–39, 40–47), Light's sandbanks (48–57);
+	//   $7: Dark's sandbanks (0–9), dead (10–19, 20–29), dead created (30–36, 37–43),
+	//       Light's mobility (44–53).
+	// On a board of at most 26×26 every number fits: at most 169 islands and a score of
+	// 14,365 per colour, 676 cells, and a turn can kill only the sandbanks within four cells
+	// of the two cells it changes, at most 45 of one colour.
+	turnsPacking = packing{
+		bound: []string{"game", "turn", "a", "b", "think_ms", "p1", "p2", "p3"},
+		exprs: []string{
+			"$1", "$2",
+			"CASE ($6 & 1) WHEN 0 THEN 'light' ELSE 'dark' END",
+			"CASE (($6 >> 1) & 3) WHEN 0 THEN 'tiles' WHEN 1 THEN 'bridge' WHEN 2 THEN 'swap' ELSE 'pass' END",
+			"$3", "$4",
+			"(($6 >> 3) & 7)",
+			"NULLIF(($6 >> 6) & 7, 0)", "NULLIF(($6 >> 9) & 7, 0)",
+			"CASE (($6 >> 12) & 3) WHEN 1 THEN 'straight' WHEN 2 THEN 'diagonal' WHEN 3 THEN 'knight' END",
+			"NULLIF(($6 >> 14) & 7, 0)", "NULLIF(($6 >> 17) & 7, 0)",
+			"CASE (($6 >> 20) & 3) WHEN 1 THEN 0 WHEN 2 THEN 1 END",
+			"(($6 >> 22) & 255)",
+			"($7 & 65535)", "(($7 >> 16) & 65535)",
+			"(($7 >> 32) & 255)", "(($7 >> 40) & 255)",
+			"(($7 >> 48) & 1023)", "($8 & 1023)",
+			"(($8 >> 10) & 1023)", "(($8 >> 20) & 1023)",
+			"(($8 >> 30) & 127)", "(($8 >> 37) & 127)",
+			"(($8 >> 44) & 1023)", "(($6 >> 30) & 1023)",
+			"$5",
+		},
 	}
 
 	tagsTable = table{
@@ -225,14 +273,53 @@ func (t *table) insertSQL(n int) string {
 	b.WriteString(" (")
 	b.WriteString(t.names())
 	b.WriteString(") VALUES ")
-	row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
+	if t.packed == nil {
+		row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(row)
+		}
+		return b.String()
+	}
+	// The rows' bound values come in as a VALUES table, whose columns SQLite names column1,
+	// column2, …; the SELECT computes the table's columns from them. Positional parameters
+	// only: SQLite finds a numbered or named parameter by a linear scan of the statement's
+	// names, which makes binding a long statement quadratic.
+	b.Reset()
+	b.WriteString("INSERT INTO ")
+	b.WriteString(t.name)
+	b.WriteString(" (")
+	b.WriteString(t.names())
+	b.WriteString(") SELECT ")
+	for j, e := range t.packed.exprs {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		for c := len(t.packed.bound); c >= 1; c-- { // $10 before $1
+			e = strings.ReplaceAll(e, "$"+strconv.Itoa(c), "column"+strconv.Itoa(c))
+		}
+		b.WriteString(e)
+	}
+	b.WriteString(" FROM (VALUES ")
+	row := "(" + strings.Repeat("?,", len(t.packed.bound)-1) + "?)"
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(row)
 	}
+	b.WriteString(")")
 	return b.String()
+}
+
+// boundPerRow is the number of values the writer binds for one row of t.
+func (t *table) boundPerRow() int {
+	if t.packed != nil {
+		return len(t.packed.bound)
+	}
+	return len(t.columns)
 }
 
 // markdown returns the README table of t's columns.
@@ -248,3 +335,5 @@ func (t *table) markdown() string {
 	}
 	return b.String()
 }
+
+func init() { turnsTable.packed = &turnsPacking }
