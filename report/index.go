@@ -71,10 +71,23 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%s of %d games, 95%% interval %s", pct(r), r.N, interval(r))
 	},
-	"f2":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
-	"f1":    func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) },
-	"add":   func(a, b int) int { return a + b },
-	"who":   orUnknown,
+	"f2":  func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
+	"f1":  func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) },
+	"add": func(a, b int) int { return a + b },
+	"who": orUnknown,
+	"formatName": func(f string) string {
+		switch f {
+		case "ponte":
+			return ".ponte"
+		case "jsonl":
+			return "JSON Lines"
+		case "boardspace":
+			return "boardspace.net SGF"
+		case "abstractplay":
+			return "Abstract Play JSON"
+		}
+		return f
+	},
 	"lower": strings.ToLower,
 	"isNum": func(t table, i int) bool { return i < len(t.Num) && t.Num[i] },
 }

@@ -102,7 +102,7 @@ func TestWriteIndex(t *testing.T) {
 		t.Errorf("Written.Games = %d, report has %d games", w.Games, r.Verification.Games)
 	}
 	for _, want := range []string{`id="verification"`, `id="pages"`, `id="board-10"`, `id="board-12"`,
-		"Swap balance", "Openings", "Scoring", "By turn", "Where the opening tiles go", `id="illegal"`,
+		"Swap balance", "Openings", "Scoring", "By turn", "Where the opening tiles go", `id="illegal"`, `id="formats"`, "JSON Lines",
 		"<title>" + DefaultTitle + "</title>", "all games"} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %q", want)

@@ -30,6 +30,9 @@ type Verification struct {
 	Unreadable int         `json:"unreadable"` // not readable as a record
 	Duplicates int         `json:"duplicates"` // further copies met of the stored games
 	ByRule     []RuleCount `json:"by_rule"`    // the first broken rule of the games not legal
+	// ByFormat splits the games by the format they were read from (ponte, jsonl,
+	// boardspace, abstractplay): where an archive's games come from.
+	ByFormat []FormatCount `json:"by_format"`
 	// IllegalGames are the first games not legal, in the order stored (at most
 	// Options.MaxIllegal of them).
 	IllegalGames []IllegalGame `json:"illegal_games"`
@@ -39,6 +42,14 @@ type Verification struct {
 type RuleCount struct {
 	Rule  string `json:"rule"`
 	Games int    `json:"games"`
+}
+
+// FormatCount is how many games were read from one format, and how many of them are legal.
+type FormatCount struct {
+	Format string `json:"format"`
+	Files  int    `json:"files"` // source files (zip entries count one each)
+	Games  int    `json:"games"`
+	Legal  int    `json:"legal"`
 }
 
 // IllegalGame is a game that is not legal, with where and why.
@@ -226,6 +237,23 @@ func verification(ctx context.Context, db *sql.DB, where string, args []any, opt
 			return err
 		}
 		v.ByRule = append(v.ByRule, rc)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = db.QueryContext(ctx, `SELECT format, count(DISTINCT source), count(*), sum(legal) FROM games g WHERE `+where+`
+		GROUP BY format ORDER BY count(*) DESC, format`, args...)
+	if err != nil {
+		return fmt.Errorf("verification by format: %w", err)
+	}
+	for rows.Next() {
+		var fc FormatCount
+		if err := rows.Scan(&fc.Format, &fc.Files, &fc.Games, &fc.Legal); err != nil {
+			rows.Close()
+			return err
+		}
+		v.ByFormat = append(v.ByFormat, fc)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

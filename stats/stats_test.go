@@ -65,6 +65,9 @@ func TestComputeByHand(t *testing.T) {
 	if len(v.IllegalGames) != 2 || v.IllegalGames[0].Rule != "R3" || v.IllegalGames[0].Turn != 2 || v.IllegalGames[1].Rule != "format" {
 		t.Errorf("illegal games %+v, want R3 at turn 2, then format", v.IllegalGames)
 	}
+	if len(v.ByFormat) != 1 || v.ByFormat[0] != (stats.FormatCount{Format: "ponte", Files: 1, Games: 14, Legal: 12}) {
+		t.Errorf("by format %+v, want one .ponte file of 14 games, 12 legal", v.ByFormat)
+	}
 	if len(r.Boards) != 2 || r.Boards[0].Size != 5 || r.Boards[1].Size != 6 {
 		t.Fatalf("boards %d, want sizes 5 and 6", len(r.Boards))
 	}

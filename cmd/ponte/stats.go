@@ -99,6 +99,13 @@ func writeStats(w io.Writer, db string, r *stats.Report, openings int) {
 	fmt.Fprintf(w, "%s: %s\n\n", db, r.Filter)
 	fmt.Fprintf(w, "Verification: %d %s, %d legal, %d illegal, %d unreadable, %d %s met again\n",
 		v.Games, plural(v.Games, "game", "games"), v.Legal, v.Illegal, v.Unreadable, v.Duplicates, plural(v.Duplicates, "copy", "copies"))
+	if len(v.ByFormat) > 0 {
+		parts := make([]string, len(v.ByFormat))
+		for i, fc := range v.ByFormat {
+			parts[i] = fmt.Sprintf("%s %d", fc.Format, fc.Games)
+		}
+		fmt.Fprintf(w, "  read from: %s\n", strings.Join(parts, ", "))
+	}
 	if len(v.ByRule) > 0 {
 		parts := make([]string, len(v.ByRule))
 		for i, rc := range v.ByRule {
