@@ -89,7 +89,7 @@ func scanGame(rows *sql.Rows) (*game, error) {
 // loadGames reads the games that get a page: the games f selects that are not legal, in
 // stored order, then the legal ones, at most limit in all; with their turns and tags.
 func loadGames(ctx context.Context, db *sql.DB, f stats.Filter, limit int) ([]*game, error) {
-	where, args := filterWhere(f)
+	where, args := f.SQL()
 	var games []*game
 	for _, legal := range []string{"NOT legal", "legal"} {
 		if len(games) >= limit {

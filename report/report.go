@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/ponte/ponte/stats"
@@ -256,35 +255,3 @@ loop:
 	return nil
 }
 
-// filterWhere is the SQL condition on games (alias g) that selects what f selects; it
-// mirrors the statistics' own filter so that the pages follow the same selection.
-func filterWhere(f stats.Filter) (string, []any) {
-	conds := []string{"1"}
-	var args []any
-	add := func(cond string, vals ...any) {
-		conds = append(conds, cond)
-		args = append(args, vals...)
-	}
-	if f.Size != 0 {
-		add("g.size = ?", f.Size)
-	}
-	if f.Site != "" {
-		add("g.site = ?", f.Site)
-	}
-	if f.Event != "" {
-		add("g.event = ?", f.Event)
-	}
-	if f.Player != "" {
-		add("(g.light = ? OR g.dark = ?)", f.Player, f.Player)
-	}
-	if f.Source != "" {
-		add("instr(g.source, ?) > 0", f.Source)
-	}
-	if f.From != "" {
-		add("g.date >= ? AND g.date NOT LIKE '%?%'", strings.ReplaceAll(f.From, "-", "."))
-	}
-	if f.To != "" {
-		add("g.date <= ? AND g.date NOT LIKE '%?%'", strings.ReplaceAll(f.To, "-", "."))
-	}
-	return strings.Join(conds, " AND "), args
-}
