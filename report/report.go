@@ -254,4 +254,3 @@ loop:
 	}
 	return nil
 }
-
