@@ -61,6 +61,7 @@ type turnRow struct {
 	Islands, Sandbanks [2]int
 	Dead, DeadCreated  [2]int
 	Mobility           [2]int
+	ThinkMS            sql.NullInt64 // the mover's think time, when the record has it (boardspace)
 }
 
 // pagePath is the game page's path inside the report.
@@ -139,7 +140,7 @@ func loadTurns(ctx context.Context, db *sql.DB, in string, ids []any, byID map[i
 	rows, err := db.QueryContext(ctx, `SELECT game, turn, colour, kind, coalesce(a, ''), coalesce(b, ''), islands_formed,
 		group_a, group_b, bridge_shape, bridge_end_a, bridge_end_b, bridge_merged, largest_component,
 		score_light, score_dark, islands_light, islands_dark, sandbanks_light, sandbanks_dark,
-		dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark
+		dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark, think_ms
 		FROM turns WHERE game IN (`+in+`) ORDER BY game, turn`, ids...)
 	if err != nil {
 		return fmt.Errorf("turns: %w", err)
@@ -151,7 +152,7 @@ func loadTurns(ctx context.Context, db *sql.DB, in string, ids []any, byID map[i
 		if err := rows.Scan(&id, &t.Turn, &t.Colour, &t.Kind, &t.A, &t.B, &t.IslandsFormed,
 			&t.GroupA, &t.GroupB, &t.BridgeShape, &t.BridgeEndA, &t.BridgeEndB, &t.BridgeMerged, &t.LargestComponent,
 			&t.Score[0], &t.Score[1], &t.Islands[0], &t.Islands[1], &t.Sandbanks[0], &t.Sandbanks[1],
-			&t.Dead[0], &t.Dead[1], &t.DeadCreated[0], &t.DeadCreated[1], &t.Mobility[0], &t.Mobility[1]); err != nil {
+			&t.Dead[0], &t.Dead[1], &t.DeadCreated[0], &t.DeadCreated[1], &t.Mobility[0], &t.Mobility[1], &t.ThinkMS); err != nil {
 			return fmt.Errorf("turns: %w", err)
 		}
 		if g := byID[id]; g != nil {

@@ -17,6 +17,8 @@ type gamePageData struct {
 	LastTurn  int // the highest data-turn on the board
 	Rows      []moveRow
 	ReplayErr string // why the board could not be drawn
+	HasThink  bool   // some turn has a think time: the move list shows them
+	Cols      int    // the move list's columns after "#", "side" and "move"
 	Script    template.JS
 }
 
@@ -31,7 +33,8 @@ type moveRow struct {
 	T       turnRow
 	// The counts after a played turn, "Light–Dark".
 	Score, Islands, Sandbanks, Dead, Mobility string
-	Created                                   int // sandbanks the turn made dead
+	Created                                   int    // sandbanks the turn made dead
+	Think                                     string // the think time, "12.3 s", or ""
 }
 
 func pair(v [2]int) string { return strconv.Itoa(v[0]) + "–" + strconv.Itoa(v[1]) }
@@ -73,6 +76,10 @@ func gamePage(g *game, script template.JS) *gamePageData {
 			r.Note = turnNote(t)
 			r.Score, r.Islands, r.Sandbanks = pair(t.Score), pair(t.Islands), pair(t.Sandbanks)
 			r.Dead, r.Mobility, r.Created = pair(t.Dead), pair(t.Mobility), t.DeadCreated[0]+t.DeadCreated[1]
+			if t.ThinkMS.Valid {
+				d.HasThink = true
+				r.Think = strconv.FormatFloat(float64(t.ThinkMS.Int64)/1000, 'f', 1, 64) + " s"
+			}
 		} else if !g.Legal && turn == g.ErrorTurn {
 			r.Illegal = true
 			r.Note = g.ErrorRule + ": " + g.ErrorMessage
@@ -80,6 +87,10 @@ func gamePage(g *game, script template.JS) *gamePageData {
 			r.Note = "not replayed"
 		}
 		d.Rows = append(d.Rows, r)
+	}
+	d.Cols = 6
+	if d.HasThink {
+		d.Cols = 7
 	}
 	return d
 }

@@ -434,3 +434,23 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// A boardspace game's page shows each of its 54 turns' think times; a game without them has no such
+// column.
+func TestThinkTimes(t *testing.T) {
+	w, _, db := writeFixture(t, stats.Filter{}, Options{})
+	var bs, other int64
+	if err := db.QueryRow(`SELECT id FROM games WHERE format = 'boardspace'`).Scan(&bs); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`SELECT id FROM games WHERE format = 'ponte' AND legal`).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	page := readFile(t, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", bs)))
+	if !strings.Contains(page, `>think</th>`) || strings.Count(page, " s</td>") != 54 {
+		t.Errorf("boardspace page: %d think times, want a column and one per turn (54)", strings.Count(page, " s</td>"))
+	}
+	if page := readFile(t, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", other))); strings.Contains(page, `>think</th>`) {
+		t.Error("a game without think times has a think column")
+	}
+}
