@@ -310,7 +310,7 @@ type apPlayer struct {
 // parse reads the record object.
 func (ap *apRecord) parse(p *jsonParser) bool {
 	p.ws()
-	ok := p.object(func(key string, keyAt int) bool {
+	ok := p.object("an object expected", func(key string, keyAt int) bool {
 		switch key {
 		case "header":
 			if ap.header {
@@ -346,10 +346,10 @@ func (ap *apRecord) parse(p *jsonParser) bool {
 }
 
 func (ap *apRecord) parseHeader(p *jsonParser) bool {
-	return p.object(func(key string, keyAt int) bool {
+	return p.object("an object expected", func(key string, keyAt int) bool {
 		switch key {
 		case "game":
-			return p.object(func(key string, _ int) bool {
+			return p.object("an object expected", func(key string, _ int) bool {
 				switch key {
 				case "name":
 					ap.haveGame = true
@@ -374,7 +374,7 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 				return ok
 			})
 		case "site":
-			return p.object(func(key string, _ int) bool {
+			return p.object("an object expected", func(key string, _ int) bool {
 				switch key {
 				case "name":
 					return p.stringValue(&ap.siteName, "site.name")
@@ -405,7 +405,7 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 			ap.players = ap.players[:0]
 			return p.array("players", func() bool {
 				var pl apPlayer
-				ok := p.object(func(key string, _ int) bool {
+				ok := p.object("an object expected", func(key string, _ int) bool {
 					switch key {
 					case "name":
 						return p.textValue(&pl.name)
@@ -445,7 +445,7 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 			return ok
 		case '{':
 			found := false
-			ok := p.object(func(key string, keyAt int) bool {
+			ok := p.object("an object expected", func(key string, keyAt int) bool {
 				if key != "move" {
 					_, ok := p.skip(0)
 					return ok
@@ -562,72 +562,6 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (line, col int, msg strin
 	rec.Moves = moves
 	rec.derive()
 	return 0, 0, ""
-}
-
-// object reads a JSON object at p.i, calling fn for each key with p.i at
-// its value; fn must read the value.
-func (p *jsonParser) object(fn func(key string, keyAt int) bool) bool {
-	if !p.expect('{', "an object expected") {
-		return false
-	}
-	p.ws()
-	if p.peek() == '}' {
-		p.i++
-		return true
-	}
-	for {
-		p.ws()
-		keyAt := p.i
-		if p.peek() != '"' {
-			return p.fail(p.i, ErrJSON, "object key expected")
-		}
-		key, ok := p.str()
-		if !ok {
-			return false
-		}
-		p.ws()
-		if !p.expect(':', "':' expected after the key") {
-			return false
-		}
-		p.ws()
-		if !fn(key, keyAt) {
-			return false
-		}
-		p.ws()
-		if p.peek() == ',' {
-			p.i++
-			continue
-		}
-		return p.expect('}', "',' or '}' expected")
-	}
-}
-
-// array reads a JSON array at p.i, calling fn with p.i at each element; fn
-// must read it.
-func (p *jsonParser) array(what string, fn func() bool) bool {
-	if !p.expect('[', quote(what)+" must be an array") {
-		return false
-	}
-	p.ws()
-	if p.peek() == ']' {
-		p.i++
-		return true
-	}
-	for {
-		p.ws()
-		if p.peek() == ']' {
-			return p.fail(p.i, ErrJSON, "a ',' before ']' (trailing comma)")
-		}
-		if !fn() {
-			return false
-		}
-		p.ws()
-		if p.peek() == ',' {
-			p.i++
-			continue
-		}
-		return p.expect(']', "',' or ']' expected")
-	}
 }
 
 // stringValue reads a string, or null as "", into v.

@@ -47,50 +47,19 @@ func (r *Reader) readJSONL() (*Record, error) {
 func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 	r.tags, r.moves = r.tags[:0], r.moves[:0]
 	p.ws()
-	if !p.expect('{', "a record must be a JSON object") {
-		return false
-	}
 	sawMoves := false
-	p.ws()
-	if p.peek() == '}' {
-		p.i++
-	} else {
-		for {
-			p.ws()
-			keyAt := p.i
-			if p.peek() != '"' {
-				return p.fail(p.i, ErrJSON, "object key expected")
-			}
-			key, ok := p.str()
-			if !ok {
-				return false
-			}
-			p.ws()
-			if !p.expect(':', "':' expected after the key") {
-				return false
-			}
-			p.ws()
-			if key == "moves" {
-				if sawMoves {
-					return p.fail(keyAt, ErrJSON, "duplicate key \"moves\"")
-				}
-				sawMoves = true
-				if !r.parseJSONMoves(p, ln) {
-					return false
-				}
-			} else if !r.parseJSONTag(rec, p, key, keyAt) {
-				return false
-			}
-			p.ws()
-			if p.peek() == ',' {
-				p.i++
-				continue
-			}
-			if !p.expect('}', "',' or '}' expected") {
-				return false
-			}
-			break
+	ok := p.object("a record must be a JSON object", func(key string, keyAt int) bool {
+		if key != "moves" {
+			return r.parseJSONTag(rec, p, key, keyAt)
 		}
+		if sawMoves {
+			return p.fail(keyAt, ErrJSON, "duplicate key \"moves\"")
+		}
+		sawMoves = true
+		return r.parseJSONMoves(p, ln)
+	})
+	if !ok {
+		return false
 	}
 	end := p.i - 1
 	p.ws()
@@ -287,6 +256,73 @@ func (p *jsonParser) expect(c byte, msg string) bool {
 	}
 	p.i++
 	return true
+}
+
+// object reads a JSON object at p.i, calling fn for each key with p.i at
+// its value; fn must read the value. what is the error when p.i holds no
+// object. The JSON Lines and the Abstract Play readers share it.
+func (p *jsonParser) object(what string, fn func(key string, keyAt int) bool) bool {
+	if !p.expect('{', what) {
+		return false
+	}
+	p.ws()
+	if p.peek() == '}' {
+		p.i++
+		return true
+	}
+	for {
+		p.ws()
+		keyAt := p.i
+		if p.peek() != '"' {
+			return p.fail(p.i, ErrJSON, "object key expected")
+		}
+		key, ok := p.str()
+		if !ok {
+			return false
+		}
+		p.ws()
+		if !p.expect(':', "':' expected after the key") {
+			return false
+		}
+		p.ws()
+		if !fn(key, keyAt) {
+			return false
+		}
+		p.ws()
+		if p.peek() == ',' {
+			p.i++
+			continue
+		}
+		return p.expect('}', "',' or '}' expected")
+	}
+}
+
+// array reads a JSON array at p.i, calling fn with p.i at each element; fn
+// must read it.
+func (p *jsonParser) array(what string, fn func() bool) bool {
+	if !p.expect('[', quote(what)+" must be an array") {
+		return false
+	}
+	p.ws()
+	if p.peek() == ']' {
+		p.i++
+		return true
+	}
+	for {
+		p.ws()
+		if p.peek() == ']' {
+			return p.fail(p.i, ErrJSON, "a ',' before ']' (trailing comma)")
+		}
+		if !fn() {
+			return false
+		}
+		p.ws()
+		if p.peek() == ',' {
+			p.i++
+			continue
+		}
+		return p.expect(']', "',' or ']' expected")
+	}
 }
 
 // str reads a string at p.i (a '"').
