@@ -120,48 +120,59 @@ func TestIncrementalFeatures(t *testing.T) {
 		if gi%5 == 0 {
 			supply = Supply40x15
 		}
-		g, _ := NewGame(size, supply)
-		var oracle wholeBoard
-		for turn := 0; turn < 400 && !g.Over(); turn++ {
-			c := g.ToMove()
-			var m Move
-			cells := g.LegalTileCells(c)
-			switch br := g.LegalBridges(c); {
-			case len(br) > 0 && rng.IntN(3) == 0:
-				m = br[rng.IntN(len(br))]
-			case g.Turn() == 1 && rng.IntN(2) == 0:
-				m = SwapMove
-			case len(cells) >= 2:
-				a := cells[rng.IntN(len(cells))]
-				b := cells[rng.IntN(len(cells))]
-				if rng.IntN(2) == 0 { // next to a: grow groups
-					if near := CellAt(a.Col()+rng.IntN(3)-1, a.Row()+rng.IntN(3)-1); near.On(size) {
-						b = near
-					}
-				}
-				m = TilesMove(a, b)
-				if a == b || !g.IsLegal(m) {
-					continue
-				}
-			default:
-				m = PassMove
-				if !g.IsLegal(m) {
-					continue
-				}
-			}
-			f, err := ft.Play(g, m)
-			if err != nil {
-				t.Fatalf("game %d: %s: %v", gi, m, err)
-			}
-			mob, dead, created := oracle.measure(g)
-			if f.Mobility != mob || f.Dead != dead || f.DeadCreated != created {
-				t.Fatalf("game %d (size %d) turn %d %s: mobility %v dead %v created %v; whole board %v %v %v",
-					gi, size, f.Turn, m, f.Mobility, f.Dead, f.DeadCreated, mob, dead, created)
-			}
-			turns++
-		}
+		turns += playAgainstOracle(t, rng, &ft, gi, size, supply, 400, 3)
 	}
 	t.Logf("%d games, %d turns agree with the whole-board oracle", games, turns)
+}
+
+// playAgainstOracle plays game gi, a random game on a new board, for at most maxTurns
+// turns with ft, biased towards crowded boards, bridges (one turn in bridgeOdds when one is
+// legal) and groups growing next to each other, and compares ft's mobility and dead
+// sandbanks with the whole-board oracle after every turn. It returns the turns played.
+func playAgainstOracle(t *testing.T, rng *rand.Rand, ft *FeatureTracker, gi, size int, supply Supply, maxTurns, bridgeOdds int) int {
+	t.Helper()
+	g, _ := NewGame(size, supply)
+	var oracle wholeBoard
+	turns := 0
+	for turn := 0; turn < maxTurns && !g.Over(); turn++ {
+		c := g.ToMove()
+		var m Move
+		cells := g.LegalTileCells(c)
+		switch br := g.LegalBridges(c); {
+		case len(br) > 0 && rng.IntN(bridgeOdds) == 0:
+			m = br[rng.IntN(len(br))]
+		case g.Turn() == 1 && rng.IntN(2) == 0:
+			m = SwapMove
+		case len(cells) >= 2:
+			a := cells[rng.IntN(len(cells))]
+			b := cells[rng.IntN(len(cells))]
+			if rng.IntN(2) == 0 { // next to a: grow groups
+				if near := CellAt(a.Col()+rng.IntN(3)-1, a.Row()+rng.IntN(3)-1); near.On(size) {
+					b = near
+				}
+			}
+			m = TilesMove(a, b)
+			if a == b || !g.IsLegal(m) {
+				continue
+			}
+		default:
+			m = PassMove
+			if !g.IsLegal(m) {
+				continue
+			}
+		}
+		f, err := ft.Play(g, m)
+		if err != nil {
+			t.Fatalf("game %d: %s: %v", gi, m, err)
+		}
+		mob, dead, created := oracle.measure(g)
+		if f.Mobility != mob || f.Dead != dead || f.DeadCreated != created {
+			t.Fatalf("game %d (size %d) turn %d %s: mobility %v dead %v created %v; whole board %v %v %v",
+				gi, size, f.Turn, m, f.Mobility, f.Dead, f.DeadCreated, mob, dead, created)
+		}
+		turns++
+	}
+	return turns
 }
 
 // growIslandDFS is the plain search of RULES.md's definition of a dead sandbank: extend the

@@ -229,40 +229,6 @@ func TestFeaturesLargeBoards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 34))
 	var ft FeatureTracker
 	for gi, size := range []int{MaxSize, 6, 20, MaxSize - 1, 5, 17} {
-		g, _ := NewGame(size, Unlimited)
-		var oracle wholeBoard
-		for turn := 0; turn < 160 && !g.Over(); turn++ {
-			c := g.ToMove()
-			cells := g.LegalTileCells(c)
-			var m Move
-			switch br := g.LegalBridges(c); {
-			case len(br) > 0 && rng.IntN(4) == 0:
-				m = br[rng.IntN(len(br))]
-			case len(cells) >= 2:
-				a := cells[rng.IntN(len(cells))]
-				b := cells[rng.IntN(len(cells))]
-				if near := CellAt(a.Col()+rng.IntN(3)-1, a.Row()+rng.IntN(3)-1); rng.IntN(2) == 0 && near.On(size) {
-					b = near
-				}
-				m = TilesMove(a, b)
-				if a == b || !g.IsLegal(m) {
-					continue
-				}
-			default:
-				m = PassMove
-				if !g.IsLegal(m) {
-					continue
-				}
-			}
-			f, err := ft.Play(g, m)
-			if err != nil {
-				t.Fatalf("game %d: %s: %v", gi, m, err)
-			}
-			mob, dead, created := oracle.measure(g)
-			if f.Mobility != mob || f.Dead != dead || f.DeadCreated != created {
-				t.Fatalf("game %d (size %d) turn %d %s: mobility %v dead %v created %v; whole board %v %v %v",
-					gi, size, f.Turn, m, f.Mobility, f.Dead, f.DeadCreated, mob, dead, created)
-			}
-		}
+		playAgainstOracle(t, rng, &ft, gi, size, Unlimited, 160, 4)
 	}
 }
