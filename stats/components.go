@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -130,7 +131,7 @@ func components(g *replay.Game, j componentJob, counts map[int][]int) error {
 				continue
 			}
 			id, islands := g.ComponentOf(cell)
-			if containsInt(seen[colour], id) {
+			if slices.Contains(seen[colour], id) {
 				continue
 			}
 			seen[colour] = append(seen[colour], id)
@@ -142,13 +143,4 @@ func components(g *replay.Game, j componentJob, counts map[int][]int) error {
 	}
 	counts[j.size] = byIslands
 	return nil
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

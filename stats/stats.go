@@ -225,55 +225,46 @@ func verification(ctx context.Context, db *sql.DB, where string, args []any, opt
 	if err != nil {
 		return fmt.Errorf("verification summary: %w", err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT error_rule, count(*) FROM games g WHERE NOT legal AND `+where+`
-		GROUP BY error_rule ORDER BY count(*) DESC, error_rule`, args...)
-	if err != nil {
-		return fmt.Errorf("verification by rule: %w", err)
-	}
-	for rows.Next() {
-		var rc RuleCount
-		if err := rows.Scan(&rc.Rule, &rc.Games); err != nil {
-			rows.Close()
-			return err
-		}
-		v.ByRule = append(v.ByRule, rc)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if v.ByRule, err = collect(ctx, db, "verification by rule", `SELECT error_rule, count(*) FROM games g WHERE NOT legal AND `+where+`
+		GROUP BY error_rule ORDER BY count(*) DESC, error_rule`, args,
+		func(rows *sql.Rows, rc *RuleCount) error { return rows.Scan(&rc.Rule, &rc.Games) }); err != nil {
 		return err
 	}
-	rows, err = db.QueryContext(ctx, `SELECT format, count(DISTINCT source), count(*), sum(legal) FROM games g WHERE `+where+`
-		GROUP BY format ORDER BY count(*) DESC, format`, args...)
-	if err != nil {
-		return fmt.Errorf("verification by format: %w", err)
-	}
-	for rows.Next() {
-		var fc FormatCount
-		if err := rows.Scan(&fc.Format, &fc.Files, &fc.Games, &fc.Legal); err != nil {
-			rows.Close()
-			return err
-		}
-		v.ByFormat = append(v.ByFormat, fc)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if v.ByFormat, err = collect(ctx, db, "verification by format", `SELECT format, count(DISTINCT source), count(*), sum(legal)
+		FROM games g WHERE `+where+` GROUP BY format ORDER BY count(*) DESC, format`, args,
+		func(rows *sql.Rows, fc *FormatCount) error {
+			return rows.Scan(&fc.Format, &fc.Files, &fc.Games, &fc.Legal)
+		}); err != nil {
 		return err
 	}
-	rows, err = db.QueryContext(ctx, `SELECT id, game_id, source, coalesce(error_line, line), coalesce(error_col, 1),
+	v.IllegalGames, err = collect(ctx, db, "illegal games", `SELECT id, game_id, source, coalesce(error_line, line), coalesce(error_col, 1),
 		error_rule, coalesce(error_turn, 0), coalesce(error_message, ''), coalesce(event, ''), coalesce(light, ''), coalesce(dark, '')
-		FROM games g WHERE NOT legal AND `+where+` ORDER BY id LIMIT ?`, append(slices.Clone(args), opts.MaxIllegal)...)
+		FROM games g WHERE NOT legal AND `+where+` ORDER BY id LIMIT ?`, append(slices.Clone(args), opts.MaxIllegal),
+		func(rows *sql.Rows, ig *IllegalGame) error {
+			return rows.Scan(&ig.ID, &ig.GameID, &ig.Source, &ig.Line, &ig.Col, &ig.Rule, &ig.Turn, &ig.Message, &ig.Event, &ig.Light, &ig.Dark)
+		})
+	return err
+}
+
+// collect runs query and returns its rows, each read by scan; errors name what was asked.
+func collect[T any](ctx context.Context, db *sql.DB, what, query string, args []any, scan func(*sql.Rows, *T) error) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return fmt.Errorf("illegal games: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
+	var out []T
 	for rows.Next() {
-		var ig IllegalGame
-		if err := rows.Scan(&ig.ID, &ig.GameID, &ig.Source, &ig.Line, &ig.Col, &ig.Rule, &ig.Turn, &ig.Message, &ig.Event, &ig.Light, &ig.Dark); err != nil {
-			return err
+		var x T
+		if err := scan(rows, &x); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		v.IllegalGames = append(v.IllegalGames, ig)
+		out = append(out, x)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
 }
 
 // boardTally accumulates the per-game statistics of one board size.
