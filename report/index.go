@@ -120,14 +120,14 @@ func (w *writer) index(r *stats.Report, opts Options, games []*game) (int, error
 	for i := range r.Boards {
 		bd, err := boardSection(&r.Boards[i])
 		if err != nil {
-			return 0, fmt.Errorf("report: board %d: %w", r.Boards[i].Size, err)
+			return 0, fmt.Errorf("writing the report: board %d: %w", r.Boards[i].Size, err)
 		}
 		charts += 1 + len(bd.Heat) + len(bd.ScoringCharts) + len(bd.TurnCharts)
 		d.Boards = append(d.Boards, bd)
 	}
 	var buf bytes.Buffer
 	if err := templates.ExecuteTemplate(&buf, "index.html", d); err != nil {
-		return 0, fmt.Errorf("report: index: %w", err)
+		return 0, fmt.Errorf("writing the report: index: %w", err)
 	}
 	return charts, w.file("index.html", buf.Bytes())
 }

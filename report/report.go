@@ -61,7 +61,7 @@ var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "temp
 // is not empty and is not a report is refused.
 func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Options) (*Written, error) {
 	if r == nil {
-		return nil, errors.New("report: no statistics")
+		return nil, errors.New("writing the report: no statistics")
 	}
 	if opts.MaxGames <= 0 {
 		opts.MaxGames = DefaultMaxGames
@@ -74,11 +74,11 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".tmp-")
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	done := false
 	defer func() {
@@ -87,12 +87,12 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 		}
 	}()
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	w := &writer{dir: tmp}
 	games, err := loadGames(ctx, db, opts.Filter, opts.MaxGames)
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	if err := w.gamePages(ctx, games); err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 		return nil, err
 	}
 	if err := replaceDir(tmp, dir); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	done = true
 	return &Written{
@@ -128,20 +128,20 @@ func checkDir(dir string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("report: %s exists and is not a folder", dir)
+		return fmt.Errorf("writing the report: %s exists and is not a folder", dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 		return nil
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	if len(entries) > 0 {
-		return fmt.Errorf("report: %s is not empty and holds no earlier report: choose another folder", dir)
+		return fmt.Errorf("writing the report: %s is not empty and holds no earlier report: choose another folder", dir)
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ type writer struct {
 func (w *writer) file(name string, data []byte) error {
 	path := filepath.Join(w.dir, filepath.FromSlash(name))
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	w.mu.Lock()
 	w.bytes += int64(len(data))
@@ -191,7 +191,7 @@ func (w *writer) assets() error {
 	}
 	fonts, err := fontCSS()
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	return w.file("fonts.css", fonts)
 }
@@ -199,7 +199,7 @@ func (w *writer) assets() error {
 // gamePages renders and writes the game pages, on all cores.
 func (w *writer) gamePages(ctx context.Context, games []*game) error {
 	if err := os.Mkdir(filepath.Join(w.dir, "games"), 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	script, err := files.ReadFile("assets/game.js")
 	if err != nil {
@@ -216,7 +216,7 @@ func (w *writer) gamePages(ctx context.Context, games []*game) error {
 				page := gamePage(g, template.JS(script))
 				if err := templates.ExecuteTemplate(&buf, "game.html", page); err != nil {
 					select {
-					case errs <- fmt.Errorf("report: game %d: %w", g.ID, err):
+					case errs <- fmt.Errorf("writing the report: game %d: %w", g.ID, err):
 					default:
 					}
 					continue

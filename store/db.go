@@ -69,7 +69,7 @@ func OpenReader(path string) (*sql.DB, error) {
 	var version int
 	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: not a ponte database: %w", path, err)
 	}
 	switch {
 	case version == 1:
