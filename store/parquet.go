@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -434,4 +435,53 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 
 func typeError(col string, v driver.Value) error {
 	return fmt.Errorf("column %s holds %T %v", col, v, v)
+}
+
+// ParquetCurrent reports whether dir already holds games.parquet and turns.parquet for the
+// database as it is: both files were written after the database last changed (after any
+// source's start or end of ingest, kept to the nanosecond) and hold as many rows as the
+// tables.
+// An ingest that read nothing new uses it to skip rewriting the files. Any doubt (a file
+// missing or unreadable, an empty database) is false.
+func (d *DB) ParquetCurrent(dir string) (bool, error) {
+	var latest sql.NullString
+	var games, turns int64
+	err := d.db.QueryRow(`SELECT max(max(started, coalesce(finished, started))),
+		(SELECT count(*) FROM games), (SELECT count(*) FROM turns) FROM sources`).Scan(&latest, &games, &turns)
+	if err != nil {
+		return false, wrapBusy(err)
+	}
+	changed, err := time.Parse(time.RFC3339, latest.String)
+	if !latest.Valid || err != nil {
+		return false, nil
+	}
+	for _, f := range []struct {
+		name string
+		rows int64
+	}{{"games.parquet", games}, {"turns.parquet", turns}} {
+		n, written, ok := parquetRows(filepath.Join(dir, f.name))
+		if !ok || n != f.rows || !written.After(changed) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// parquetRows returns the rows and the modification time of the Parquet file at path, read
+// from its footer; ok is false when it cannot be read.
+func parquetRows(path string) (rows int64, modified time.Time, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	return pf.NumRows(), info.ModTime(), true
 }

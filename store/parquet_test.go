@@ -206,3 +206,55 @@ func fmtRow(row any) string {
 	}
 	return strings.Join(parts, " | ")
 }
+
+// The Parquet files are current after they are written, and stop being so when the
+// database changes or a file goes missing or holds other rows.
+func TestParquetCurrent(t *testing.T) {
+	d := openTemp(t)
+	defer d.Close()
+	dir := t.TempDir()
+	current := func() bool {
+		t.Helper()
+		ok, err := d.ParquetCurrent(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if current() {
+		t.Error("an empty database with no files is current")
+	}
+	ingestInto(t, d, Options{}, autumn)
+	if current() {
+		t.Error("current before the files are written")
+	}
+	if _, err := d.WriteParquet(dir); err != nil {
+		t.Fatal(err)
+	}
+	if !current() {
+		t.Error("not current right after they are written")
+	}
+	ingestInto(t, d, Options{}, online)
+	if current() {
+		t.Error("current after more games were stored")
+	}
+	if _, err := d.WriteParquet(dir); err != nil {
+		t.Fatal(err)
+	}
+	other := openTemp(t) // another database's files of other rows, written later
+	defer other.Close()
+	ingestInto(t, other, Options{}, autumn)
+	if _, err := other.WriteParquet(dir); err != nil {
+		t.Fatal(err)
+	}
+	if current() {
+		t.Error("current with another database's files")
+	}
+	if _, err := d.WriteParquet(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "turns.parquet"))
+	if current() {
+		t.Error("current with turns.parquet missing")
+	}
+}

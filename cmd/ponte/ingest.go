@@ -99,6 +99,9 @@ type ingestReport struct {
 type parquetReport struct {
 	Dir string `json:"dir"`
 	*store.ParquetStats
+	// UpToDate: nothing was stored since the files were written, so they were left alone
+	// (ParquetStats is then nil).
+	UpToDate bool `json:"up_to_date,omitempty"`
 }
 
 func runIngest(s *streams, opts *ingestOptions) error {
@@ -184,12 +187,21 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 
 	report := ingestReport{DB: opts.db, Summary: sum}
 	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
-		st, err := db.WriteParquet(dir)
+		// A run that read nothing leaves files that are already current alone: rewriting
+		// 100,000 games takes longer than ingesting them.
+		current, err := false, error(nil)
+		if sum.Games == 0 && sum.Resumed == 0 {
+			current, err = db.ParquetCurrent(dir)
+		}
+		var st *store.ParquetStats
+		if err == nil && !current {
+			st, err = db.WriteParquet(dir)
+		}
 		if err != nil {
 			fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
 			return nil, &exitError{exitUsage}
 		}
-		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st}
+		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st, UpToDate: current}
 	}
 
 	if opts.json {
@@ -224,7 +236,9 @@ func ingestSummary(r *ingestReport) string {
 		secs := max(s.Seconds, 1e-9)
 		fmt.Fprintf(&b, " (%s games/s, %s rows/s)", formatRate(float64(s.Games)/secs), thousands(int64(float64(s.Rows)/secs)))
 	}
-	if p := r.Parquet; p != nil {
+	if p := r.Parquet; p != nil && p.UpToDate {
+		fmt.Fprintf(&b, "\nparquet: %s is up to date (nothing stored since it was written)", p.Dir)
+	} else if p != nil {
 		fmt.Fprintf(&b, "\nparquet: %s games and %s turns written to %s; %s",
 			thousands(p.Games), thousands(p.Turns), p.Dir, seconds(p.Seconds))
 	}
