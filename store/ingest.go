@@ -576,7 +576,7 @@ func (w *writer) record(it *item) error {
 	return w.tags.add(w.c, a.tags)
 }
 
-func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
 
 // startSource creates the sources row of a file, or takes up the row of an interrupted
 // ingest of the same content.

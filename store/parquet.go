@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -138,12 +137,16 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 			return err
 		}
 		defer c.exec("COMMIT")
-		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup)
+		state, err := c.state()
+		if err != nil {
+			return err
+		}
+		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state)
 		if err != nil {
 			return err
 		}
 		st.Games, st.Bytes = n, size
-		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup)
+		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup, state)
 		st.Turns, st.Bytes = n, st.Bytes+size
 		return err
 	})
@@ -155,7 +158,9 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 }
 
 // exportTable writes the rows of t, in the order given, to the Parquet file path.
-func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64) (rows, size int64, err error) {
+// state is the database's state that the file is written from, kept in its metadata under
+// stateKey (ParquetCurrent).
+func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string) (rows, size int64, err error) {
 	plan, err := planOf[T](t)
 	if err != nil {
 		return 0, 0, err
@@ -175,6 +180,7 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64) (
 		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(rowGroup),
 		parquet.CreatedBy("ponte", "", ""),
+		parquet.KeyValueMetadata(stateKey, state),
 	)
 	// Reading SQLite and encoding Parquet overlap: this goroutine reads rows into batches,
 	// another one writes them.
@@ -437,51 +443,66 @@ func typeError(col string, v driver.Value) error {
 	return fmt.Errorf("column %s holds %T %v", col, v, v)
 }
 
-// ParquetCurrent reports whether dir already holds games.parquet and turns.parquet for the
-// database as it is: both files were written after the database last changed (after any
-// source's start or end of ingest, kept to the nanosecond) and hold as many rows as the
-// tables.
-// An ingest that read nothing new uses it to skip rewriting the files. Any doubt (a file
-// missing or unreadable, an empty database) is false.
+// stateKey is the key, in a Parquet file's metadata, of the state of the database the
+// file was written from.
+const stateKey = "ponte.database_state"
+
+// stateSQL fingerprints the state of the database: what an ingest changes (games, turns,
+// copies met again, sources and their progress). Two states are equal only if the games
+// and turns tables hold the same rows.
+const stateSQL = `SELECT (SELECT count(*) FROM games) || ' games, ' || (SELECT count(*) FROM turns) || ' turns, '
+	|| (SELECT coalesce(sum(duplicates), 0) FROM games) || ' copies, ' || (SELECT count(*) FROM sources) || ' sources, '
+	|| (SELECT coalesce(sum(records), 0) FROM sources) || ' records, last '
+	|| coalesce((SELECT max(max(started, coalesce(finished, started))) FROM sources), '-')`
+
+// state returns the fingerprint of the database (stateSQL), in the connection's transaction.
+func (c *conn) state() (string, error) {
+	var state string
+	err := c.query(stateSQL, nil, func(row []driver.Value) error {
+		switch v := row[0].(type) {
+		case string:
+			state = v
+		case []byte:
+			state = string(v)
+		}
+		return nil
+	})
+	return state, err
+}
+
+// ParquetCurrent reports whether dir already holds games.parquet and turns.parquet written
+// from the database as it is now: both files carry, in their metadata, the fingerprint of
+// the database they were written from (its games, turns, copies met again and sources), and
+// it is the database's. An ingest that read nothing new uses it to skip rewriting the
+// files. Any doubt (a file missing or unreadable, no fingerprint) is false.
 func (d *DB) ParquetCurrent(dir string) (bool, error) {
-	var latest sql.NullString
-	var games, turns int64
-	err := d.db.QueryRow(`SELECT max(max(started, coalesce(finished, started))),
-		(SELECT count(*) FROM games), (SELECT count(*) FROM turns) FROM sources`).Scan(&latest, &games, &turns)
-	if err != nil {
+	var state string
+	if err := d.db.QueryRow(stateSQL).Scan(&state); err != nil {
 		return false, wrapBusy(err)
 	}
-	changed, err := time.Parse(time.RFC3339, latest.String)
-	if !latest.Valid || err != nil {
-		return false, nil
-	}
-	for _, f := range []struct {
-		name string
-		rows int64
-	}{{"games.parquet", games}, {"turns.parquet", turns}} {
-		n, written, ok := parquetRows(filepath.Join(dir, f.name))
-		if !ok || n != f.rows || !written.After(changed) {
+	for _, name := range []string{"games.parquet", "turns.parquet"} {
+		if written, ok := parquetState(filepath.Join(dir, name)); !ok || written != state {
 			return false, nil
 		}
 	}
 	return true, nil
 }
 
-// parquetRows returns the rows and the modification time of the Parquet file at path, read
-// from its footer; ok is false when it cannot be read.
-func parquetRows(path string) (rows int64, modified time.Time, ok bool) {
+// parquetState returns the database state recorded in the Parquet file at path, read from
+// its footer; ok is false when there is none.
+func parquetState(path string) (state string, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, time.Time{}, false
+		return "", false
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return 0, time.Time{}, false
+		return "", false
 	}
 	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return 0, time.Time{}, false
+		return "", false
 	}
-	return pf.NumRows(), info.ModTime(), true
+	return pf.Lookup(stateKey)
 }
