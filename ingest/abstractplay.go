@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -11,20 +12,54 @@ import (
 // The Abstract Play reader (formats/abstractplay.md). See the Abstract Play
 // section of NewReader for the mapping to records.
 
-// The tags an Abstract Play record gets besides the known ones.
+// FormatAbstractPlay is the JSON export of Abstract Play
+// (formats/abstractplay.md), read only; see the Abstract Play section of
+// [NewReader].
+const FormatAbstractPlay Format = 4
+
+func init() {
+	registerSite(siteFormat{
+		format: FormatAbstractPlay,
+		name:   "abstractplay",
+		detect: detectAbstractPlay,
+		read:   (*Reader).readAbstractPlay,
+	})
+}
+
+// detectAbstractPlay claims a first line that opens a JSON array ('[' followed by '{',
+// ']' or nothing), a JSON object alone on its line (a pretty-printed document, not JSON
+// Lines), or an object whose first key is "header" with an object value (a JSON Lines
+// record may have a "header" tag of another kind, which the JSON Lines writer writes as
+// a string).
+func detectAbstractPlay(line []byte) bool {
+	j := skipSpace(line, 1)
+	switch line[0] {
+	case '[':
+		return j == len(line) || line[j] == '{' || line[j] == ']'
+	case '{':
+		if j == len(line) {
+			return true
+		}
+		if rest, ok := bytes.CutPrefix(line[j:], []byte(`"header"`)); ok {
+			if k := skipSpace(rest, 0); k < len(rest) && rest[k] == ':' {
+				k = skipSpace(rest, k+1)
+				return k == len(rest) || rest[k] == '{'
+			}
+		}
+	}
+	return false
+}
+
+// The tags an Abstract Play record gets besides the known ones. Any other key
+// of the header is kept as a tag of its own name.
 const (
-	tagVariant         = "Variant"         // the variants, joined by ","
-	tagLightUserID     = "LightUserId"     // players[0].userid
-	tagDarkUserID      = "DarkUserId"      // players[1].userid
-	tagLightSiteScore  = "LightSiteScore"  // players[0].score, the site's count
-	tagDarkSiteScore   = "DarkSiteScore"   // players[1].score
-	tagLightSiteResult = "LightSiteResult" // players[0].result, 1 for a win
-	tagDarkSiteResult  = "DarkSiteResult"  // players[1].result
-	tagLightIsAI       = "LightIsAI"       // players[0].is_ai
-	tagDarkIsAI        = "DarkIsAI"        // players[1].is_ai
-	tagProvenance      = "Provenance"      // how the colours were assigned
-	apSite             = "Abstract Play"
-	apProvenance       = "Abstract Play export: players[0] taken as Light, players[1] as Dark (the site does not document their order after the pie swap)"
+	tagVariant     = "Variant"     // the variants, joined by ","
+	tagLightUserID = "LightUserId" // players[0].userid
+	tagDarkUserID  = "DarkUserId"  // players[1].userid
+	tagLightIsAI   = "LightIsAI"   // players[0].is_ai: true for a bot
+	tagDarkIsAI    = "DarkIsAI"    // players[1].is_ai
+	tagUnrated     = "Unrated"     // header "unrated"
+	apSite         = "Abstract Play"
 )
 
 // apReader is the Abstract Play reader's state kept between records.
@@ -45,7 +80,7 @@ type apSeg struct{ off, line, col int }
 
 // readAbstractPlay reads the next Abstract Play record.
 func (r *Reader) readAbstractPlay() (*Record, error) {
-	a := &r.ap
+	a := siteState[apReader](r)
 lines:
 	for {
 		line, ok := r.lr.next()
@@ -117,7 +152,7 @@ func (a *apReader) sep(line, col int, msg string) {
 // r.resume after the value. It returns a nil record and error for a record
 // skipped with a notice.
 func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
-	a := &r.ap
+	a := siteState[apReader](r)
 	start := i
 	a.buf = a.buf[:0]
 	a.segs = append(a.segs[:0], apSeg{0, ln, i + 1})
@@ -242,21 +277,25 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 		l, c := a.pos(p.col - 1)
 		return fail(l, c, p.kind, p.msg)
 	}
-	if ap.haveGame && !isPonteName(ap.game) {
+	if !ap.isPonte() {
 		if sepErr {
 			return fail(0, 0, nil, "")
 		}
 		r.notice(ln, start+1, "record of the game "+quote(ap.game)+" skipped: not Ponte del Diavolo")
 		return nil, nil
 	}
-	if line, col, msg := ap.toRecord(rec, a); msg != "" {
-		return fail(line, col, ErrTagValue, msg)
+	slips, bad := ap.toRecord(rec, a)
+	if bad != nil {
+		return fail(bad.line, bad.col, bad.kind, bad.msg)
 	}
 	if sepErr {
 		return fail(0, 0, nil, "")
 	}
 	r.index++
 	rec.Index = r.index
+	for _, e := range slips {
+		rec.TagErrors = append(rec.TagErrors, r.parseError(rec, e.line, e.col, e.kind, e.msg))
+	}
 	return rec, nil
 }
 
@@ -288,11 +327,13 @@ type apRecord struct {
 	variants  []apString
 	siteName  string
 	gameID    string
-	dateStart string
+	dateStart apString
 	pie       bool
 	pieAt     int
 	players   []apPlayer
-	moves     []apString
+	playersAt int
+	entries   []apEntry
+	extra     []apTag // other keys of the header, kept as tags
 	header    bool
 	sawMoves  bool
 }
@@ -302,9 +343,47 @@ type apString struct {
 	at int
 }
 
-// apPlayer holds the values of one player, as text ("" when absent).
+// apTag is a header key kept as a tag, with where its value starts.
+type apTag struct {
+	name, value string
+	at          int
+}
+
+// apPlayer holds the values of one player, as text ("" when absent), and where the
+// claims stand.
 type apPlayer struct {
-	name, userid, isAI, score, result string
+	name, userid, isAI string
+	score, result      apString
+	extra              []apTag // other keys, as tags "Light"/"Dark" + Key
+}
+
+// apEntry is one entry of a round: a move, a terminal entry, or null.
+type apEntry struct {
+	s    string
+	at   int
+	seat int  // its place in the round: 0 the first seat (Light), 1 the second
+	null bool // the seat did not move in the round
+}
+
+// apProblem is a bad value: where, of what kind, and what is wrong.
+type apProblem struct {
+	line, col int
+	kind      error
+	msg       string
+}
+
+// The site's terminal entries (not turns) and the termination each claims.
+var apTerminal = map[string]string{
+	"resign": "resign", "timeout": "time", "draw": "agreement", "abandoned": "abandoned",
+}
+
+// isPonte reports whether the record is a game of Ponte del Diavolo: by its game name,
+// else by the site's game id ("pontedd#…"); a record that names neither is taken.
+func (ap *apRecord) isPonte() bool {
+	if strings.HasPrefix(ap.gameID, "pontedd#") {
+		return true
+	}
+	return !ap.haveGame || isPonteName(ap.game)
 }
 
 // parse reads the record object.
@@ -385,8 +464,9 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 				return ok
 			})
 		case "date-start":
-			return p.stringValue(&ap.dateStart, "date-start")
-		case "pie-invoked":
+			ap.dateStart.at = p.i
+			return p.textValue(&ap.dateStart.s)
+		case "pied", "pie-invoked": // "pie-invoked": the key of earlier exports
 			at := p.i
 			var v string
 			if !p.textValue(&v) {
@@ -396,13 +476,12 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 			case "true":
 				ap.pie, ap.pieAt = true, at
 			case "false", "":
-				ap.pie = false
 			default:
-				return p.fail(at, ErrJSON, "\"pie-invoked\" must be true or false")
+				return p.fail(at, ErrJSON, quote(key)+" must be true or false")
 			}
 			return true
 		case "players":
-			ap.players = ap.players[:0]
+			ap.players, ap.playersAt = ap.players[:0], p.i
 			return p.array("players", func() bool {
 				var pl apPlayer
 				ok := p.object("an object expected", func(key string, _ int) bool {
@@ -414,35 +493,62 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 					case "is_ai":
 						return p.textValue(&pl.isAI)
 					case "score":
-						return p.textValue(&pl.score)
+						pl.score.at = p.i
+						return p.textValue(&pl.score.s)
 					case "result":
-						return p.textValue(&pl.result)
+						pl.result.at = p.i
+						return p.textValue(&pl.result.s)
 					}
-					_, ok := p.skip(0)
-					return ok
+					return p.keptValue(&pl.extra, key)
 				})
 				ap.players = append(ap.players, pl)
 				return ok
 			})
 		}
-		_, ok := p.skip(0)
-		return ok
+		return p.keptValue(&ap.extra, key)
 	})
 }
 
-// parseMoves reads the rounds: arrays of one or two moves, each a string or
-// an object with a "move" string; a move outside a round is read as a round
-// of its own.
+// keptValue reads the value of a key that is kept as a tag of its name: a string as
+// it is, a number or boolean as written, an object or array as its JSON text; null is
+// as if absent.
+func (p *jsonParser) keptValue(tags *[]apTag, key string) bool {
+	at := p.i
+	if p.peek() == '"' {
+		s, ok := p.str()
+		*tags = append(*tags, apTag{key, s, at})
+		return ok
+	}
+	end, ok := p.skip(0)
+	if ok && p.s[at:end] != "null" {
+		*tags = append(*tags, apTag{key, p.s[at:end], at})
+	}
+	return ok
+}
+
+// parseMoves reads the rounds: arrays of one or two entries, each a string, null, or
+// an object with a "move" string; an entry outside a round is read as a round of its
+// own.
 func (ap *apRecord) parseMoves(p *jsonParser) bool {
-	move := func() bool {
+	seat := 0
+	entry := func() bool {
 		at := p.i
 		switch p.peek() {
 		case '"':
 			s, ok := p.str()
 			if ok {
-				ap.moves = append(ap.moves, apString{s, at})
+				ap.entries = append(ap.entries, apEntry{s: s, at: at, seat: seat})
 			}
 			return ok
+		case 'n':
+			end, ok := p.skip(0)
+			if !ok {
+				return false
+			}
+			if p.s[at:end] == "null" {
+				ap.entries = append(ap.entries, apEntry{at: at, seat: seat, null: true})
+				return true
+			}
 		case '{':
 			found := false
 			ok := p.object("an object expected", func(key string, keyAt int) bool {
@@ -460,7 +566,7 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 				}
 				s, ok := p.str()
 				if ok {
-					ap.moves = append(ap.moves, apString{s, at})
+					ap.entries = append(ap.entries, apEntry{s: s, at: at, seat: seat})
 				}
 				return ok
 			})
@@ -469,20 +575,22 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 			}
 			return ok
 		}
-		return p.fail(at, ErrJSON, "a move must be a string or an object with \"move\"")
+		return p.fail(at, ErrJSON, "a move must be a string, null or an object with \"move\"")
 	}
 	return p.array("moves", func() bool {
+		seat = 0
 		if p.peek() != '[' {
-			return move()
+			return entry()
 		}
 		at := p.i
 		n := 0
 		ok := p.array("a round", func() bool {
-			n++
-			if n > 2 {
-				return p.fail(p.i, ErrJSON, "a round of more than two moves")
+			if n == 2 {
+				return p.fail(p.i, ErrJSON, "a round of more than two entries (one per seat)")
 			}
-			return move()
+			seat = n
+			n++
+			return entry()
 		})
 		if ok && n == 0 {
 			return p.fail(at, ErrJSON, "an empty round")
@@ -491,23 +599,62 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 	})
 }
 
-// toRecord fills rec from the record read; it returns the position and
-// message of a bad value.
-func (ap *apRecord) toRecord(rec *Record, a *apReader) (line, col int, msg string) {
-	size := 10
+// toRecord fills rec from the record read. It returns the slips (claims and dates that
+// cannot be read, which cost the claim, not the game) and the one problem that makes the
+// record unreadable, if any.
+func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *apProblem) {
+	problem := func(at int, kind error, msg string) *apProblem {
+		line, col := a.pos(at)
+		return &apProblem{line, col, kind, msg}
+	}
+	slip := func(at int, msg string) {
+		slips = append(slips, *problem(at, ErrTagValue, msg))
+	}
+	size, sizeFrom := 10, ""
+	var others []string
 	for _, v := range ap.variants {
-		if rest, ok := strings.CutPrefix(v.s, "size-"); ok {
-			n, ok := atoi(rest, 2)
-			if !ok || n < 5 || n > 26 {
-				line, col = a.pos(v.at)
-				return line, col, "variant " + quote(v.s) + ": the board side must be from 5 to 26"
-			}
-			size = n
+		n, isSize, ok := apVariantSize(v.s)
+		switch {
+		case !isSize:
+			others = append(others, v.s)
+			continue
+		case !ok:
+			return nil, problem(v.at, ErrTagValue, "variant "+quote(v.s)+": the board side must be from 5 to 26")
+		case sizeFrom != "" && n != size:
+			return nil, problem(v.at, ErrTagValue, "variant "+quote(v.s)+" contradicts the variant "+quote(sizeFrom)+": the board size cannot be told")
 		}
+		size, sizeFrom = n, v.s
 	}
 	if len(ap.players) != 2 {
-		return a.segs[0].line, a.segs[0].col, "\"players\" must list two players, not " + strconv.Itoa(len(ap.players))
+		return nil, problem(ap.playersAt, ErrJSON, "\"players\" must list two players, not "+strconv.Itoa(len(ap.players)))
 	}
+
+	// The moves, and the terminal entry that ends them.
+	moves := make([]Token, 0, len(ap.entries)+1)
+	var term *apEntry
+	for k := range ap.entries {
+		e := &ap.entries[k]
+		if e.null {
+			continue
+		}
+		if term != nil {
+			return nil, problem(e.at, ErrMove, "entry "+quote(e.s)+" after the terminal entry "+quote(term.s)+": no move follows it")
+		}
+		if _, ok := apTerminal[e.s]; ok {
+			term = e
+			continue
+		}
+		line, col := a.pos(e.at)
+		moves = append(moves, Token{Text: e.s, Line: line, Col: col})
+		if len(moves) == 1 && ap.pie {
+			line, col := a.pos(ap.pieAt)
+			moves = append(moves, Token{Text: "swap", Line: line, Col: col})
+		}
+	}
+	if ap.pie && len(moves) == 0 {
+		slip(ap.pieAt, "\"pied\" is true, but no first move was played to take over")
+	}
+
 	var tags []Tag
 	add := func(name, value string) {
 		if value = cleanValue(value); value != "" {
@@ -520,12 +667,14 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (line, col int, msg strin
 	}
 	add(tagSite, site)
 	add(tagGameID, ap.gameID)
-	if len(ap.dateStart) >= 10 {
-		if d, ok := isoDate(ap.dateStart[:10]); ok {
+	if ap.dateStart.s != "" {
+		if d, ok := isoDate(ap.dateStart.s[:min(10, len(ap.dateStart.s))]); ok {
 			add(tagDate, d)
+		} else {
+			slip(ap.dateStart.at, "date-start "+quote(ap.dateStart.s)+": must be an ISO date, YYYY-MM-DD…")
 		}
 	}
-	light, dark := ap.players[0], ap.players[1]
+	light, dark := &ap.players[0], &ap.players[1]
 	add(tagLight, light.name)
 	add(tagDark, dark.name)
 	if ap.pie {
@@ -535,33 +684,137 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (line, col int, msg strin
 	}
 	add(tagSize, strconv.Itoa(size))
 	add(tagSupply, "unlimited")
-	var vs []string
-	for _, v := range ap.variants {
-		vs = append(vs, v.s)
+
+	// The claims: the players' results and scores, and the terminal entry.
+	result, resultAt := "", ap.playersAt
+	lr, lok := apNumber(light.result.s)
+	dr, dok := apNumber(dark.result.s)
+	switch {
+	case light.result.s == "" && dark.result.s == "":
+	case light.result.s != "" && !lok:
+		slip(light.result.at, "players[0].result "+quote(light.result.s)+": must be a number")
+	case dark.result.s != "" && !dok:
+		slip(dark.result.at, "players[1].result "+quote(dark.result.s)+": must be a number")
+	case light.result.s == "" || dark.result.s == "":
+		slip(ap.playersAt, "a result for one player only: no result is claimed")
+	case lr > dr:
+		result, resultAt = "1-0", light.result.at
+	case lr < dr:
+		result, resultAt = "0-1", light.result.at
+	default:
+		result, resultAt = "1/2-1/2", light.result.at
 	}
-	add(tagVariant, strings.Join(vs, ","))
+	if term != nil {
+		termination := apTerminal[term.s]
+		var says string // the result the terminal entry implies
+		switch {
+		case termination == "agreement":
+			says = "1/2-1/2"
+		case termination != "abandoned" && term.seat == 0:
+			says = "0-1"
+		case termination != "abandoned":
+			says = "1-0"
+		}
+		switch {
+		case result == "":
+			result = says
+		case says != "" && result != says:
+			slip(resultAt, "the players' results claim "+result+", but the entry "+quote(term.s)+" of the "+
+				[2]string{"first", "second"}[term.seat]+" seat means "+says+": no result is claimed")
+			result = ""
+		}
+		add(tagTermination, termination)
+	}
+	add(tagResult, result)
+	ls, lok := apCount(light.score.s)
+	ds, dok := apCount(dark.score.s)
+	switch {
+	case light.score.s == "" && dark.score.s == "":
+	case light.score.s != "" && !lok:
+		slip(light.score.at, "players[0].score "+quote(light.score.s)+": must be a whole number of points")
+	case dark.score.s != "" && !dok:
+		slip(dark.score.at, "players[1].score "+quote(dark.score.s)+": must be a whole number of points")
+	case light.score.s == "" || dark.score.s == "":
+		slip(ap.playersAt, "a score for one player only: no score is claimed")
+	default:
+		add(tagScore, strconv.Itoa(ls)+"-"+strconv.Itoa(ds))
+	}
+
+	add(tagVariant, strings.Join(others, ","))
 	add(tagLightUserID, light.userid)
 	add(tagDarkUserID, dark.userid)
-	add(tagLightSiteScore, light.score)
-	add(tagDarkSiteScore, dark.score)
-	add(tagLightSiteResult, light.result)
-	add(tagDarkSiteResult, dark.result)
 	add(tagLightIsAI, light.isAI)
 	add(tagDarkIsAI, dark.isAI)
-	add(tagProvenance, apProvenance)
-	rec.Tags = tags
-	moves := make([]Token, 0, len(ap.moves)+1)
-	for k, m := range ap.moves {
-		l, c := a.pos(m.at)
-		moves = append(moves, Token{Text: m.s, Line: l, Col: c})
-		if k == 0 && ap.pie {
-			l, c := a.pos(ap.pieAt)
-			moves = append(moves, Token{Text: "swap", Line: l, Col: c})
+	for k, pl := range [2]*apPlayer{light, dark} {
+		for _, t := range pl.extra {
+			add([2]string{"Light", "Dark"}[k]+strings.ToUpper(t.name[:min(1, len(t.name))])+t.name[min(1, len(t.name)):], t.value)
 		}
 	}
+	for _, t := range ap.extra {
+		name := t.name
+		switch name {
+		case "event":
+			name = tagEvent
+		case "round":
+			name = tagRound
+		case "unrated":
+			name = tagUnrated
+		}
+		taken := false
+		for _, u := range tags {
+			taken = taken || u.Name == name
+		}
+		if taken {
+			slip(t.at, "header key "+quote(t.name)+": the tag "+name+" is given already")
+			continue
+		}
+		add(name, t.value)
+	}
+	rec.Tags = tags
 	rec.Moves = moves
 	rec.derive()
-	return 0, 0, ""
+	return slips, nil
+}
+
+// apVariantSize reads a variant that names the board: "size-N", "NxN board",
+// "Default board" or "#board" (10). isSize is false for any other variant; ok is false
+// for a size off the range 5–26.
+func apVariantSize(v string) (n int, isSize, ok bool) {
+	l := strings.ToLower(strings.TrimSpace(v))
+	switch l {
+	case "default board", "#board", "default":
+		return 10, true, true
+	}
+	if rest, found := strings.CutPrefix(l, "size-"); found {
+		n, ok = atoi(rest, 2)
+		return n, true, ok && n >= 5 && n <= 26
+	}
+	if rest, found := strings.CutSuffix(l, " board"); found {
+		a, b, found := strings.Cut(rest, "x")
+		if found && a == b {
+			n, ok = atoi(a, 2)
+			return n, true, ok && n >= 5 && n <= 26
+		}
+	}
+	return 0, false, false
+}
+
+// apNumber reads a JSON number (a player's result).
+func apNumber(s string) (float64, bool) {
+	if s == "" || s[0] == '"' {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// apCount reads a whole number of points, as the site writes it (10, or 10.0).
+func apCount(s string) (int, bool) {
+	f, ok := apNumber(s)
+	if !ok || f < 0 || f > 1e6 || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // stringValue reads a string, or null as "", into v.

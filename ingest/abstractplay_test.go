@@ -62,17 +62,19 @@ func TestAbstractPlayRecords(t *testing.T) {
 	if got := texts(r); !slices.Equal(got, []string{"f6,g7", "swap", "e5,e6", "g5,h5", "e5-g6", "pass"}) {
 		t.Errorf("moves %v", got)
 	}
+	// The players' results and scores are the record's claims; a size
+	// variant is the Size, not a Variant.
 	wantTags := map[string]string{"Site": "Abstract Play", "GameId": "g1", "Date": "2025.03.20", "Light": "alice",
-		"Dark": "bob", "Opener": "bob", "Size": "12", "Supply": "unlimited", "Variant": "size-12",
-		"LightSiteScore": "6", "DarkSiteScore": "3", "LightSiteResult": "1", "DarkSiteResult": "0",
-		"LightIsAI": "false", "DarkIsAI": "true", "LightUserId": "u1", "DarkUserId": "u2", "Result": ""}
+		"Dark": "bob", "Opener": "bob", "Size": "12", "Supply": "unlimited", "Variant": "",
+		"Result": "1-0", "Score": "6-3", "Termination": "", "date-start": "",
+		"LightIsAI": "false", "DarkIsAI": "true", "LightUserId": "u1", "DarkUserId": "u2"}
 	for name, want := range wantTags {
 		if got := r.Tag(name); got != want {
 			t.Errorf("%s %q, want %q", name, got, want)
 		}
 	}
-	if r.Size != 12 || r.Supply != "unlimited" || r.ClaimedResult() != "*" || r.Index != 1 || r.Line != 2 ||
-		!strings.Contains(r.Tag("Provenance"), "players[0]") {
+	if r.Size != 12 || r.Supply != "unlimited" || r.ClaimedResult() != "1-0" || r.Termination != "normal" ||
+		r.Score == nil || *r.Score != [2]int{6, 3} || r.Index != 1 || r.Line != 2 || len(r.TagErrors) != 0 {
 		t.Errorf("record %+v", r)
 	}
 	lines := strings.Split(in, "\n")
@@ -90,7 +92,7 @@ func TestAbstractPlayRecords(t *testing.T) {
 		t.Errorf("object move at %d:%d", m.Line, m.Col)
 	}
 	r = recs[2]
-	if r.Size != 8 || r.Tag("GameId") != "4" || r.Tag("Variant") != "size-8,other" || r.Index != 3 {
+	if r.Size != 8 || r.Tag("GameId") != "4" || r.Tag("Variant") != "other" || r.Index != 3 {
 		t.Errorf("record 3: %+v", r)
 	}
 }
@@ -143,7 +145,11 @@ func TestAbstractPlayErrors(t *testing.T) {
   "moves": [["a1,b1"]]`, "", 1), 12, 1, ErrJSON, `"moves" missing`},
 		{"bad size", strings.Replace(good, `"variants": []`, `"variants": ["size-30"]`, 1), 3, 56, ErrTagValue, "from 5 to 26"},
 		{"one player", strings.Replace(good, `,
-      {"name": "bob", "userid": "u2", "is_ai": true, "score": 3, "result": 0}`, "", 1), 1, 1, ErrTagValue, "two players"},
+      {"name": "bob", "userid": "u2", "is_ai": true, "score": 3, "result": 0}`, "", 1), 7, 16, ErrJSON, "two players"},
+		{"bad size name", strings.Replace(good, `"variants": []`, `"variants": ["30x30 board"]`, 1), 3, 56, ErrTagValue, "from 5 to 26"},
+		{"sizes disagree", strings.Replace(good, `"variants": []`, `"variants": ["8x8 board", "size-12"]`, 1), 3, 69, ErrTagValue, "cannot be told"},
+		{"move after resign", strings.Replace(good, `[["a1,b1"]]`, `[["a1,b1", "resign"], ["c3,d3"]]`, 1), 12, 35, ErrMove, "no move follows"},
+		{"null as a move", strings.Replace(good, `[["a1,b1"]]`, `[["a1,b1", nul]]`, 1), 12, 23, ErrJSON, "invalid value"},
 		{"not an object", `"a record"`, 1, 1, ErrJSON, "must be a JSON object"},
 		{"an array", `[1, 2]`, 1, 1, ErrJSON, "must be a JSON object"},
 		{"duplicate moves", strings.Replace(good, `"moves":`, `"moves": [], "moves":`, 1), 12, 16, ErrJSON, "duplicate"},
@@ -259,5 +265,103 @@ func TestJSONLHeaderTag(t *testing.T) {
 		if len(back) != 1 || back[0].err != nil || back[0].rec.Format != FormatJSONL || sameGame(res[0].rec, back[0].rec, false) != "" {
 			t.Errorf("%s written as %s reads back as %+v", in, b.String(), back)
 		}
+	}
+}
+
+// apReal builds a one-line record in the shape of a real export (formats/abstractplay.md):
+// "pied", variants by display name, players with result and score.
+func apReal(header, players, moves string) string {
+	return `{"header":{"game":{"name":"Ponte del Diavolo","variants":[]},"site":{"name":"Abstract Play","gameid":"pontedd#x"},` +
+		`"date-start":"2026-03-17T11:34:40.053Z","date-end":"2026-03-22T18:13:48.683Z","date-generated":"2026-08-02T03:03:59.045Z",` +
+		header + `"players":[` + players + `]},"moves":` + moves + `}`
+}
+
+// TestAbstractPlayRealShape reads what real exports hold: terminal entries, null
+// entries, the pie, variant names, tags kept, and claims that cannot be read, which
+// are slips (TagErrors) and leave the moves to be replayed.
+func TestAbstractPlayRealShape(t *testing.T) {
+	const (
+		lightWon = `{"name":"al","userid":"u-al","score":2,"result":1},{"name":"bo","userid":"u-bo","score":0,"result":0,"is_ai":true}`
+		darkWon  = `{"name":"al","score":2,"result":0},{"name":"bo","score":0,"result":1}`
+		drawn    = `{"name":"al","result":1},{"name":"bo","result":1}`
+		noClaims = `{"name":"al"},{"name":"bo"}`
+	)
+	tests := []struct {
+		name        string
+		in          string
+		moves       string // the turns, space-separated
+		size        int
+		claim, term string
+		score       string            // the Score tag
+		tags        map[string]string // further tags to check ("" for absent)
+		slips       []string          // messages of TagErrors, in order
+	}{
+		{"resign by the second seat", apReal(``, lightWon, `[["a1,b1","c3,d3"],["e5,f5","resign"]]`),
+			"a1,b1 c3,d3 e5,f5", 10, "1-0", "resign", "2-0",
+			map[string]string{"LightUserId": "u-al", "DarkIsAI": "true", "date-end": "2026-03-22T18:13:48.683Z"}, nil},
+		{"resign alone in its round", apReal(``, darkWon, `[["a1,b1","c3,d3"],["resign"]]`),
+			"a1,b1 c3,d3", 10, "0-1", "resign", "2-0", nil, nil},
+		{"timeout, no results: the entry's seat loses", apReal(``, noClaims, `[["a1,b1","timeout"]]`),
+			"a1,b1", 10, "1-0", "time", "", nil, nil},
+		{"draw by agreement", apReal(``, drawn, `[["a1,b1","c3,d3"],["draw"]]`),
+			"a1,b1 c3,d3", 10, "1/2-1/2", "agreement", "", nil, nil},
+		{"abandoned", apReal(``, darkWon, `[["a1,b1","abandoned"]]`),
+			"a1,b1", 10, "0-1", "abandoned", "2-0", nil, nil},
+		{"null entries and object moves", apReal(``, lightWon, `[[{"move":"a1,b1","result":[{"type":"place"}]},null],[null,"c3,d3"],["pass","pass"]]`),
+			"a1,b1 c3,d3 pass pass", 10, "1-0", "normal", "2-0", nil, nil},
+		{"pied, 12x12, a tournament", apReal(`"pied":true,"event":"Spring cup","round":"3","unrated":true,`, lightWon, `[["f6,g7","e5,e6"]]`),
+			"f6,g7 swap e5,e6", 12, "1-0", "normal", "2-0",
+			map[string]string{"Opener": "bo", "Event": "Spring cup", "Round": "3", "Unrated": "true"}, nil},
+		{"pie-invoked, the key of earlier exports", apReal(`"pie-invoked":true,`, lightWon, `[["f6,g7","e5,e6"]]`),
+			"f6,g7 swap e5,e6", 10, "1-0", "normal", "2-0", map[string]string{"Opener": "bo"}, nil},
+		{"8x8 board and another variant", apReal(``, lightWon, `[["a1,b1"]]`),
+			"a1,b1", 8, "1-0", "normal", "2-0", map[string]string{"Variant": "quick"}, nil},
+		{"a result that is no number", apReal(``, `{"name":"al","result":"won"},{"name":"bo","result":0}`, `[["a1,b1"]]`),
+			"a1,b1", 10, "*", "", "", nil, []string{`players[0].result "won": must be a number`}},
+		{"a score for one player", apReal(``, `{"name":"al","score":3},{"name":"bo"}`, `[["a1,b1"]]`),
+			"a1,b1", 10, "*", "", "", nil, []string{"a score for one player only"}},
+		{"the resigner is claimed the winner", apReal(``, lightWon, `[["a1,b1","c3,d3"],["resign"]]`),
+			"a1,b1 c3,d3", 10, "*", "resign", "2-0", nil, []string{"the players' results claim 1-0, but the entry \"resign\" of the first seat means 0-1"}},
+		{"a date that is no date", strings.Replace(apReal(``, lightWon, `[["a1,b1"]]`), "2026-03-17T", "17.3.2026T", 1),
+			"a1,b1", 10, "1-0", "normal", "2-0", map[string]string{"Date": ""}, []string{`date-start "17.3.2026T11:34:40.053Z": must be an ISO date`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.in
+			switch tt.size {
+			case 12:
+				in = strings.Replace(in, `"variants":[]`, `"variants":["12x12 board"]`, 1)
+			case 8:
+				in = strings.Replace(in, `"variants":[]`, `"variants":["8x8 board","quick"]`, 1)
+			}
+			res := readAll(t, "["+in+"]")
+			if len(res) != 1 || res[0].err != nil {
+				t.Fatalf("%v", res)
+			}
+			r := res[0].rec
+			if got := strings.Join(texts(r), " "); got != tt.moves {
+				t.Errorf("moves %q, want %q", got, tt.moves)
+			}
+			if r.Size != tt.size || r.ClaimedResult() != tt.claim || r.Termination != tt.term || r.Tag("Score") != tt.score {
+				t.Errorf("size %d, claim %s, termination %q, score %q; want %d, %s, %q, %q",
+					r.Size, r.ClaimedResult(), r.Termination, r.Tag("Score"), tt.size, tt.claim, tt.term, tt.score)
+			}
+			for name, want := range tt.tags {
+				if got := r.Tag(name); got != want {
+					t.Errorf("tag %s %q, want %q", name, got, want)
+				}
+			}
+			if len(r.TagErrors) != len(tt.slips) {
+				t.Fatalf("tag errors %v, want %q", r.TagErrors, tt.slips)
+			}
+			for i, pe := range r.TagErrors {
+				if !strings.Contains(pe.Error(), tt.slips[i]) || !errors.Is(pe, ErrTagValue) || pe.Game != 1 {
+					t.Errorf("tag error %v, want %q", pe, tt.slips[i])
+				}
+				if at := in[pe.Column-2:]; pe.Line != 1 || !strings.ContainsAny(at[:1], `"{[0123456789t`) {
+					t.Errorf("tag error at %d:%d: %.20q", pe.Line, pe.Column, at)
+				}
+			}
+		})
 	}
 }

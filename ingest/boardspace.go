@@ -13,6 +13,20 @@ import (
 // The boardspace.net reader (formats/boardspace.md). See the Boardspace
 // section of NewReader for the mapping to records.
 
+// FormatBoardspace is the SGF-style game records of boardspace.net
+// (formats/boardspace.md), read only; see the Boardspace section of
+// [NewReader] for how they map to records.
+const FormatBoardspace Format = 3
+
+func init() {
+	registerSite(siteFormat{
+		format: FormatBoardspace,
+		name:   "boardspace",
+		detect: func(line []byte) bool { return line[0] == '(' }, // a game tree
+		read:   (*Reader).readBoardspace,
+	})
+}
+
 // The tags a boardspace.net record gets besides the known ones.
 const (
 	tagSeatP0       = "SeatP0"       // the P0 player (the opener)
@@ -143,7 +157,7 @@ func (t *bsTree) fail(line, col int, kind error, msg string) {
 
 // readBoardspace reads the next game tree of PonteDelDiavolo.
 func (r *Reader) readBoardspace() (*Record, error) {
-	b := &r.bs
+	b := siteState[bsReader](r)
 	var t *bsTree
 	junk := false
 	for {
@@ -728,7 +742,7 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 	if text == "swap" && len(t.moves) == 2 {
 		t.swapped = true
 	}
-	if !t.desync && r.bs.g.PlayText(text) != nil {
+	if !t.desync && siteState[bsReader](r).g.PlayText(text) != nil {
 		t.desync = true
 	}
 	*tr = bsTurn{tm: -1}
@@ -749,7 +763,7 @@ func (r *Reader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, c
 		if first == replay.NoCell {
 			first, firstName = c, o.name
 		}
-		if !t.desync && r.bs.g.IsLegal(replay.BridgeMove(anchor, c)) {
+		if !t.desync && siteState[bsReader](r).g.IsLegal(replay.BridgeMove(anchor, c)) {
 			last = c
 		}
 	}

@@ -1,9 +1,6 @@
 package ingest
 
-import (
-	"bytes"
-	"fmt"
-)
+import "fmt"
 
 // Format is the format of a record file.
 type Format int
@@ -13,27 +10,21 @@ const (
 	FormatUnknown Format = iota // not (yet) known
 	FormatPonte                 // the .ponte text notation (FORMATS.md section 1)
 	FormatJSONL                 // JSON Lines, one game per line (FORMATS.md section 2)
-	// FormatBoardspace is the SGF-style game records of boardspace.net
-	// (formats/boardspace.md), read only; see the Boardspace section of
-	// [NewReader] for how they map to records.
-	FormatBoardspace
-	// FormatAbstractPlay is the JSON export of Abstract Play
-	// (formats/abstractplay.md), read only; see the Abstract Play section of
-	// [NewReader].
-	FormatAbstractPlay
+	// The formats of other sites, read only, are declared beside their readers:
+	// FormatBoardspace (boardspace.go) and FormatAbstractPlay (abstractplay.go).
 )
 
-// String returns "unknown", "ponte", "jsonl", "boardspace" or "abstractplay".
+// String returns "unknown", "ponte", "jsonl", or the name of another site's
+// format: "boardspace", "abstractplay".
 func (f Format) String() string {
 	switch f {
 	case FormatPonte:
 		return "ponte"
 	case FormatJSONL:
 		return "jsonl"
-	case FormatBoardspace:
-		return "boardspace"
-	case FormatAbstractPlay:
-		return "abstractplay"
+	}
+	if s := site(f); s != nil {
+		return s.name
 	}
 	return "unknown"
 }
@@ -51,19 +42,25 @@ func ParseFormat(s string) (Format, error) {
 		return FormatPonte, nil
 	case "jsonl":
 		return FormatJSONL, nil
-	case "boardspace":
-		return FormatBoardspace, nil
-	case "abstractplay":
-		return FormatAbstractPlay, nil
 	}
-	return FormatUnknown, fmt.Errorf("%w %q (want ponte, jsonl, boardspace or abstractplay)", ErrFormat, s)
+	names := "ponte, jsonl"
+	for i, f := range siteFormats {
+		if f.name == s {
+			return f.format, nil
+		}
+		if i == len(siteFormats)-1 {
+			names += " or " + f.name
+		} else {
+			names += ", " + f.name
+		}
+	}
+	return FormatUnknown, fmt.Errorf("%w %q (want %s)", ErrFormat, s, names)
 }
 
 // detectFormat tells the format of a file from its first non-blank line:
-//   - '(' (a game tree): boardspace.net SGF;
-//   - '[' followed by '{', ']' or nothing else on the line (a JSON array),
-//     '{' alone on its line (a multi-line JSON document) or '{' followed by
-//     the key "header" and an object: an Abstract Play export;
+//   - a line that a registered site's detector claims: that site's format
+//     (boardspace.net SGF starts with '(', an Abstract Play export with a
+//     JSON array or a multi-line JSON object, or {"header": {);
 //   - '[' (a tag), ';' (a comment), a turn number "1.", a result token or
 //     a first turn without number ("d4,e5", "d4-f5"): .ponte;
 //   - '{' followed by another JSON string and ':' or by '}': JSON Lines;
@@ -74,32 +71,16 @@ func detectFormat(line []byte) Format {
 	if i == len(line) {
 		return FormatUnknown
 	}
-	switch c := line[i]; {
-	case c == '(':
-		return FormatBoardspace
-	case c == '[':
-		j := skipSpace(line, i+1)
-		if j == len(line) || line[j] == '{' || line[j] == ']' {
-			return FormatAbstractPlay
+	for _, s := range siteFormats {
+		if s.detect(line[i:]) {
+			return s.format
 		}
-		return FormatPonte
-	case c == ';' || c == '*':
+	}
+	switch c := line[i]; {
+	case c == '[' || c == ';' || c == '*':
 		return FormatPonte
 	case c == '{':
 		j := skipSpace(line, i+1)
-		if j == len(line) {
-			return FormatAbstractPlay // a multi-line JSON document, not JSON Lines
-		}
-		if rest, ok := bytes.CutPrefix(line[j:], []byte(`"header"`)); ok {
-			// "header": { is an Abstract Play record; any other value is
-			// a JSON Lines tag (which the JSON Lines writer writes as a
-			// string when it is an object).
-			if k := skipSpace(rest, 0); k < len(rest) && rest[k] == ':' {
-				if k = skipSpace(rest, k+1); k == len(rest) || rest[k] == '{' {
-					return FormatAbstractPlay
-				}
-			}
-		}
 		switch line[j] {
 		case '}':
 			return FormatJSONL

@@ -97,7 +97,8 @@ func FuzzBoardspaceReader(f *testing.F) {
 }
 
 func FuzzAbstractPlayReader(f *testing.F) {
-	f.Add(smallSample(f, samplesDir+"abstractplay/ap-011.json", 1000, ""))
+	f.Add(smallSample(f, samplesDir+"abstractplay/ap-001.json", 1000, ""))
+	f.Add(smallSample(f, samplesDir+"abstractplay/ap-004.json", 1000, ""))
 	f.Add([]byte("[" + apRec("Ponte del Diavolo", "g1", true, `"size-12"`, `[["f6,g7", "e5,e6"], ["g5,h5", "e5-g6"], ["pass"]]`) +
 		",\n" + apRec("Hive", "g3", false, "", `[]`) + "]"))
 	f.Add([]byte(`[{"header":{"game":{"name":"Ponte del Diavolo","variants":["size-8"]},"pie-invoked":true,"players":[{"name":"a","score":1},{"name":"b","is_ai":true}]},"moves":[[{"move":"a1,b1"},"c1,d1"],"pass"]}` +

@@ -29,8 +29,7 @@ type Reader struct {
 	droppedLine int
 	budget      *budget // the limits of the zip entry being read, or nil
 
-	bs bsReader // state of the boardspace.net reader
-	ap apReader // state of the Abstract Play reader
+	site any // the state of another site's reader (see siteState)
 
 	// scratch space of the .ponte reader, reused from record to record
 	g     game
@@ -104,20 +103,41 @@ type Reader struct {
 // # Abstract Play
 //
 // An Abstract Play file (formats/abstractplay.md) holds one JSON record, an
-// array of them, or several one after another; each is read on its own, so
-// an array may be of any size, but one record may not exceed [MaxDocument].
-// A record whose game is not Ponte del Diavolo is skipped with a notice.
-// Moves are the strings (or the "move" of objects) of the rounds, in order,
-// with "swap" after the first when "pie-invoked" is true (at the position of
-// that key's value). The record has Size 10, 8 or 12 (variants size-8,
-// size-12; any size-N from 5 to 26), Supply unlimited and the tags Site,
-// GameId (site.gameid), Date (from date-start), Light (players[0]), Dark
-// (players[1]), Opener (players[1] after a swap, else players[0]),
-// Variant (the variants joined by ","), LightUserId, DarkUserId,
-// LightSiteScore, DarkSiteScore, LightSiteResult, DarkSiteResult,
-// LightIsAI, DarkIsAI (the site's values, kept, not claimed) and
-// Provenance, which says that players[0] was taken as Light. Errors are
-// *ParseErrors wrapping [ErrJSON] ([ErrTagValue] for a bad variant,
+// array of them (a player's export, mixing every game they played), or
+// several one after another; each is read on its own, so an array may be of
+// any size, but one record may not exceed [MaxDocument]. A record of another
+// game (by header.game.name, unless site.gameid starts "pontedd#") is
+// skipped with a notice.
+//
+// The moves are the entries of the rounds in order: strings, or the "move"
+// of objects; a null entry (that seat did not move) is passed over. When
+// "pied" (or "pie-invoked", the key of earlier exports) is true, a "swap"
+// follows the first move, at the position of that value. The entries
+// "resign", "timeout", "draw" and "abandoned" are not turns: they end the
+// record (a move after one is an error wrapping [ErrMove]) and set the
+// Termination tag (resign, time, agreement, abandoned). The players are in
+// seating order at the end of the game: Light is players[0], Dark
+// players[1], and after a pie the opener is players[1].
+//
+// The record's claims are the players' values: Result from their "result"
+// numbers (the higher won; equal is a draw) or, when those are absent, from
+// the terminal entry (its seat loses a resign or timeout; a draw is
+// 1/2-1/2); Score "L-D" from their "score" values. A claim that cannot be
+// read, or that contradicts the terminal entry, is a slip in
+// [Record.TagErrors] (wrapping [ErrTagValue]) and is not claimed; so is a
+// date-start that is not an ISO date.
+//
+// The record has Size 10, 8 or 12 (the variants "size-8", "8x8 board",
+// "size-12", "12x12 board"; "Default board", "#board" and "10x10 board" are
+// 10; any NxN board or size-N from 5 to 26 is read), Supply unlimited and
+// the tags Site, GameId (site.gameid), Date (from date-start), Event and
+// Round (tournament games), Light, Dark, Opener, Size, Supply, Termination,
+// Result, Score, Variant (the other variants, joined by ","), LightUserId,
+// DarkUserId, LightIsAI and DarkIsAI (a bot: "true"), Unrated, any other
+// key of a player as Light or Dark followed by the key with its first
+// letter upper-cased, and any other key of the header under its own name
+// ("date-end", "date-generated"). Errors are *ParseErrors wrapping
+// [ErrJSON] ([ErrTagValue] for a board size that cannot be told,
 // [ErrTooLarge] for a record over MaxDocument); a broken array ends the
 // stream with an error wrapping ErrJSON once its records are read.
 func NewReader(r io.Reader, source string) *Reader {
@@ -150,12 +170,12 @@ func (r *Reader) Read() (*Record, error) {
 		rec, err = r.readPonte()
 	case FormatJSONL:
 		rec, err = r.readJSONL()
-	case FormatBoardspace:
-		rec, err = r.readBoardspace()
-	case FormatAbstractPlay:
-		rec, err = r.readAbstractPlay()
 	default:
-		err = io.EOF
+		if s := site(r.format); s != nil {
+			rec, err = s.read(r)
+		} else {
+			err = io.EOF
+		}
 	}
 	if rec == nil {
 		if err == io.EOF && r.lr.err != nil && r.lr.err != io.EOF {

@@ -52,8 +52,23 @@ type Record struct {
 
 	Size        int     // board side, 5..26; default 10
 	Supply      string  // "unlimited" (default) or "40/15"
-	Termination string  // "normal", "resign", "time", "abandoned"; default "normal" if the claimed result is not "*", else ""
+	// Termination is how the game ended, by the record's word: "normal" (over by the
+	// rules, R5), "resign", "time", "abandoned", or "agreement" (a draw agreed by the
+	// players: Abstract Play's "draw" entry; FORMATS.md is silent on it). Default "normal"
+	// if the claimed result is not "*", else "".
+	Termination string
 	Score       *[2]int // claimed final score [light, dark], or nil
+
+	// TagErrors are the tag values that could not be read in a record that was
+	// read all the same: a metadata slip (a Date, Result, Termination or Score
+	// that does not follow FORMATS.md, a tag given twice, a result token that
+	// differs from the Result tag, a claim of another site's record that makes
+	// no sense) costs the record its claim, not its moves. Each is a
+	// *ParseError wrapping ErrTagValue, ErrTag or ErrResultMismatch, in the
+	// order met; the typed field of such a tag keeps its default. A Size or
+	// Supply that cannot be read still makes the record unreadable (Read
+	// returns a *ParseError): there is no board to replay on.
+	TagErrors []*ParseError
 
 	// Raw is the text of a record that failed to read (at most MaxRaw
 	// bytes, line ends as \n), kept so that it can be reported and stored;
@@ -95,13 +110,19 @@ func (r *Record) SetTag(name, value string) error {
 }
 
 // ClaimedResult returns the result the record claims: the Result tag, else
-// the result token, else "*".
+// the result token, else "*". A Result tag that cannot be read (a slip kept
+// in TagErrors) claims nothing, and neither do a tag and a token that differ.
 func (r *Record) ClaimedResult() string {
-	if v := r.Tag(tagResult); v != "" {
+	v := r.Tag(tagResult)
+	switch {
+	case v == "":
+		if r.Result != "" {
+			return r.Result
+		}
+	case !isResult(v):
+	case r.Result != "" && r.Result != v:
+	default:
 		return v
-	}
-	if r.Result != "" {
-		return r.Result
 	}
 	return "*"
 }
@@ -192,9 +213,9 @@ func checkTag(r *Record, name, value string) string {
 		}
 	case tagTermination:
 		switch value {
-		case "normal", "resign", "time", "abandoned":
+		case "normal", "resign", "time", "abandoned", "agreement":
 		default:
-			return "Termination " + quote(value) + ": must be normal, resign, time or abandoned"
+			return "Termination " + quote(value) + ": must be normal, resign, time, abandoned or agreement"
 		}
 		if r != nil {
 			r.Termination = value
