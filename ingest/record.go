@@ -50,8 +50,8 @@ type Record struct {
 	// error). The writers write Tags, not these fields: change tags with
 	// [Record.SetTag], which keeps both in step.
 
-	Size        int     // board side, 5..26; default 10
-	Supply      string  // "unlimited" (default) or "40/15"
+	Size   int    // board side, 5..26; default 10
+	Supply string // "unlimited" (default) or "40/15"
 	// Termination is how the game ended, by the record's word: "normal" (over by the
 	// rules, R5), "resign", "time", "abandoned", or "agreement" (a draw agreed by the
 	// players: Abstract Play's "draw" entry; FORMATS.md is silent on it). Default "normal"
