@@ -7,7 +7,7 @@
 // features (verdict.Analyze) and stores them from one writer goroutine, in input order,
 // in large transactions that hold whole games only and the progress of their source
 // file. Every record is stored, the unreadable and illegal ones with their verdict and
-// their text. A game met again (same [GameID]) is stored once and counted. A file whose
+// their text. A game met again (same [verdict.GameID]) is stored once and counted. A file whose
 // content is already stored is skipped; a file whose ingest was interrupted is taken up
 // where it stopped, so a killed ingest is finished by running it again.
 //

@@ -58,7 +58,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		// A record whose size or supply the engine refuses was not replayed at all.
 		replayed = v.Error == nil || v.Error.Rule != verdict.RuleFormat
 	}
-	out := analysis{id: GameID(rec), legal: v.Legal, unreadable: unreadable}
+	out := analysis{id: verdict.GameID(rec), legal: v.Legal, unreadable: unreadable}
 
 	swapped := false
 	if replayed {

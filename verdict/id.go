@@ -1,4 +1,4 @@
-package store
+package verdict
 
 import (
 	"crypto/sha256"
@@ -21,6 +21,9 @@ import (
 // illegal record never shares the id of the legal game it resembles.
 //
 // A record that could not be read at all (rec.Raw is set) has the id of its raw text.
+//
+// It is the game_id of `ponte verify --json`, of the store's games table and of its
+// Parquet file, computed once per record without allocating but for the id itself.
 func GameID(rec *ingest.Record) string {
 	var buf [2048]byte
 	b := buf[:0]
@@ -43,7 +46,9 @@ func GameID(rec *ingest.Record) string {
 		}
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
+	var id [32]byte
+	hex.Encode(id[:], sum[:16])
+	return string(id[:]) // the only allocation
 }
 
 // appendCanonical appends the canonical form of a move token: the move as replay writes

@@ -1,11 +1,11 @@
-package store_test
+package verdict_test
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/store"
+	"github.com/ponte/ponte/verdict"
 )
 
 // One game, written two ways, has one id.
@@ -18,7 +18,7 @@ func ExampleGameID() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(store.GameID(rec))
+		fmt.Println(verdict.GameID(rec))
 	}
 	// Output:
 	// 1d0ff509b581ecf988b45ac8af9d3d88
