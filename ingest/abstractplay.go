@@ -416,6 +416,8 @@ func (ap *apRecord) parse(p *jsonParser) bool {
 		return p.fail(p.i, ErrJSON, "text after the record")
 	}
 	switch {
+	case !ap.header && !ap.sawMoves:
+		return p.fail(end, ErrNotRecord, "keys \"header\" and \"moves\" missing")
 	case !ap.header:
 		return p.fail(end, ErrJSON, "key \"header\" missing")
 	case !ap.sawMoves:
@@ -745,9 +747,19 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 	add(tagDarkUserID, dark.userid)
 	add(tagLightIsAI, light.isAI)
 	add(tagDarkIsAI, dark.isAI)
+	// addKept adds a key kept as a tag, unless its name is taken: a slip then.
+	addKept := func(name string, t apTag) {
+		for _, u := range tags {
+			if u.Name == name {
+				slip(t.at, "key "+quote(t.name)+": the tag "+quote(name)+" is given already")
+				return
+			}
+		}
+		add(name, t.value)
+	}
 	for k, pl := range [2]*apPlayer{light, dark} {
 		for _, t := range pl.extra {
-			add([2]string{"Light", "Dark"}[k]+strings.ToUpper(t.name[:min(1, len(t.name))])+t.name[min(1, len(t.name)):], t.value)
+			addKept([2]string{"Light", "Dark"}[k]+strings.ToUpper(t.name[:min(1, len(t.name))])+t.name[min(1, len(t.name)):], t)
 		}
 	}
 	for _, t := range ap.extra {
@@ -760,15 +772,7 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 		case "unrated":
 			name = tagUnrated
 		}
-		taken := false
-		for _, u := range tags {
-			taken = taken || u.Name == name
-		}
-		if taken {
-			slip(t.at, "header key "+quote(t.name)+": the tag "+name+" is given already")
-			continue
-		}
-		add(name, t.value)
+		addKept(name, t)
 	}
 	rec.Tags = tags
 	rec.Moves = moves

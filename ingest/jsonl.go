@@ -67,7 +67,7 @@ func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 		return p.fail(p.i, ErrJSON, "text after the JSON object")
 	}
 	if !sawMoves {
-		return p.fail(end, ErrJSON, "key \"moves\" missing")
+		return p.fail(end, ErrNotRecord, "key \"moves\" missing")
 	}
 	return true
 }
@@ -117,12 +117,30 @@ func jsonTag(key string) (name string, known bool) {
 	return key, false
 }
 
-// parseJSONTag reads the value of key into a tag of rec.
+// parseJSONTag reads the value of key into a tag of rec. A value of a known
+// key that the replay does not need and that cannot be read (a wrong type, an
+// invalid value, a key given twice) is a slip (Record.TagErrors); for "size"
+// and "supply" it makes the record unreadable.
 func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int) bool {
 	name, known := jsonTag(key)
+	needed := name == tagSize || name == tagSupply
+	// bad reports a value that cannot be read, after it was skipped.
+	bad := func(at int, kind error, msg string) bool {
+		if needed {
+			return p.fail(at, kind, msg)
+		}
+		rec.slip(r.parseError(rec, rec.Line, at+1, kind, msg))
+		return true
+	}
 	for _, t := range r.tags {
 		if t.Name == name {
-			return p.fail(keyAt, ErrJSON, "duplicate key "+quote(key))
+			if _, ok := p.skip(0); !ok {
+				return false
+			}
+			if needed {
+				return p.fail(keyAt, ErrJSON, "duplicate key "+quote(key))
+			}
+			return bad(keyAt, ErrTag, "key "+quote(key)+" given twice: the first value is kept")
 		}
 	}
 	at := p.i
@@ -134,10 +152,7 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		if !ok {
 			return false
 		}
-		value = v
-		if name == tagDate && len(v) == 10 && v[4] == '-' && v[7] == '-' {
-			value = v[:4] + "." + v[5:7] + "." + v[8:]
-		}
+		value = normalDate(name, v)
 	case !known:
 		end, ok := p.skip(0)
 		if !ok {
@@ -159,29 +174,39 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		}
 		l, d, ok := scoreArray(p.s[at:end])
 		if !ok {
-			return p.fail(at, ErrTagValue, "score "+quote(p.s[at:end])+": must be [light, dark], two integers")
+			r.tags = append(r.tags, Tag{name, p.s[at:end]})
+			return bad(at, ErrTagValue, "score "+quote(p.s[at:end])+": must be [light, dark], two integers")
 		}
 		value = strconv.Itoa(l) + "-" + strconv.Itoa(d)
 	case c == '-' || c >= '0' && c <= '9':
-		switch name {
-		case tagSize, tagEvent, tagSite, tagRound, tagGameID, tagLight, tagDark:
-		default:
-			return p.fail(at, ErrJSON, quote(key)+" must be a string")
-		}
 		end, ok := p.skip(0)
 		if !ok {
 			return false
 		}
 		value = p.s[at:end]
+		switch name {
+		case tagSize, tagEvent, tagSite, tagRound, tagGameID, tagLight, tagDark:
+		case tagSupply:
+			return p.fail(at, ErrJSON, quote(key)+" must be a string")
+		default:
+			r.tags = append(r.tags, Tag{name, value})
+			return bad(at, ErrTagValue, quote(key)+" must be a string, not "+quote(value))
+		}
 	default:
-		if _, ok := p.skip(0); !ok {
+		end, ok := p.skip(0)
+		if !ok {
 			return false
 		}
-		return p.fail(at, ErrJSON, "wrong type of "+quote(key))
+		if needed {
+			return p.fail(at, ErrJSON, "wrong type of "+quote(key))
+		}
+		r.tags = append(r.tags, Tag{name, p.s[at:end]})
+		return bad(at, ErrTagValue, "wrong type of "+quote(key)+": "+quote(p.s[at:end]))
 	}
 	if known {
 		if msg := checkTag(rec, name, value); msg != "" {
-			return p.fail(at, ErrTagValue, msg)
+			r.tags = append(r.tags, Tag{name, value})
+			return bad(at, ErrTagValue, msg)
 		}
 	}
 	r.tags = append(r.tags, Tag{name, value})

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -90,9 +92,8 @@ func TestJSONLErrors(t *testing.T) {
 		{"move not a string", `{"moves":["a1,b1", 7]}`, ErrJSON, 20},
 		{"move not closed", `{"moves":["a1,b1]}`, ErrJSON, 11},
 		{"moves twice", `{"moves":[], "moves":[]}`, ErrJSON, 14},
-		{"duplicate key", `{"event":"a","Event":"b","moves":[]}`, ErrJSON, 14},
+		{"duplicate size", `{"size":10,"Size":"12","moves":[]}`, ErrJSON, 12},
 		{"size wrong type", `{"size":true,"moves":[]}`, ErrJSON, 9},
-		{"light wrong type", `{"light":["a"],"moves":[]}`, ErrJSON, 10},
 		{"supply number", `{"supply":40,"moves":[]}`, ErrJSON, 11},
 		{"bad number", `{"x":01,"moves":[]}`, ErrJSON, 6},
 		{"bad literal", `{"x":tru,"moves":[]}`, ErrJSON, 6},
@@ -104,13 +105,6 @@ func TestJSONLErrors(t *testing.T) {
 		{"size 30", `{"size":30,"moves":[]}`, ErrTagValue, 9},
 		{"size float", `{"size":10.0,"moves":[]}`, ErrTagValue, 9},
 		{"supply", `{"supply":"x","moves":[]}`, ErrTagValue, 11},
-		{"result", `{"result":"2-0","moves":[]}`, ErrTagValue, 11},
-		{"termination", `{"termination":"x","moves":[]}`, ErrTagValue, 16},
-		{"score strings", `{"score":["a","b"],"moves":[]}`, ErrTagValue, 10},
-		{"score three", `{"score":[1,2,3],"moves":[]}`, ErrTagValue, 10},
-		{"score negative", `{"score":[-1,2],"moves":[]}`, ErrTagValue, 10},
-		{"score string", `{"score":"a-b","moves":[]}`, ErrTagValue, 10},
-		{"date", `{"date":"04.10.2025","moves":[]}`, ErrTagValue, 9},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,6 +125,86 @@ func TestJSONLErrors(t *testing.T) {
 				t.Errorf("partial record %+v", r)
 			}
 		})
+	}
+}
+
+// TestJSONLSlips checks tag values that cannot be read but are not needed to
+// replay: the record is read, moves and all, and the slip is kept with its
+// position.
+func TestJSONLSlips(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		kind error
+		col  int
+	}{
+		{"duplicate key", `{"event":"a","Event":"b","moves":["a1,b1"]}`, ErrTag, 14},
+		{"light wrong type", `{"light":["a"],"moves":["a1,b1"]}`, ErrTagValue, 10},
+		{"result", `{"result":"2-0","moves":["a1,b1"]}`, ErrTagValue, 11},
+		{"result a number", `{"result":1,"moves":["a1,b1"]}`, ErrTagValue, 11},
+		{"termination", `{"termination":"x","moves":["a1,b1"]}`, ErrTagValue, 16},
+		{"score strings", `{"score":["a","b"],"moves":["a1,b1"]}`, ErrTagValue, 10},
+		{"score three", `{"score":[1,2,3],"moves":["a1,b1"]}`, ErrTagValue, 10},
+		{"score negative", `{"score":[-1,2],"moves":["a1,b1"]}`, ErrTagValue, 10},
+		{"score string", `{"score":"a-b","moves":["a1,b1"]}`, ErrTagValue, 10},
+		{"date", `{"date":"04.10.2025","moves":["a1,b1"]}`, ErrTagValue, 9},
+		{"date a number", `{"date":20251004,"moves":["a1,b1"]}`, ErrTagValue, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := readAll(t, `{"moves":[]}`+"\n"+tt.in+"\n"+`{"moves":["c3,d4"]}`)
+			if len(out) != 3 || out[0].err != nil || out[1].err != nil || out[2].err != nil {
+				t.Fatalf("got %v", out)
+			}
+			r := out[1].rec
+			if len(r.TagErrors) != 1 || len(r.Moves) != 1 || r.Raw != nil || len(out[2].rec.TagErrors) != 0 {
+				t.Fatalf("tag errors %v, moves %v", r.TagErrors, r.Moves)
+			}
+			pe := r.TagErrors[0]
+			if !errors.Is(pe, tt.kind) || pe.Line != 2 || pe.Column != tt.col || pe.Game != 2 || pe.StartLine != 2 {
+				t.Errorf("got %v, want %v at 2:%d", pe, tt.kind, tt.col)
+			}
+			if r.ClaimedResult() != "*" || r.Score != nil || r.Termination != "" || r.Date() != "" {
+				t.Errorf("a slip claims %s, score %v, termination %q, date %q", r.ClaimedResult(), r.Score, r.Termination, r.Date())
+			}
+		})
+	}
+}
+
+// TestDates checks that ISO dates are read in .ponte and JSON Lines alike and
+// kept in the one form YYYY.MM.DD.
+func TestDates(t *testing.T) {
+	for _, in := range []string{
+		"[Date \"2026-03-14\"]\n1. a1,b1 *",
+		"[Date \"2026.03.14\"]\n1. a1,b1 *",
+		"[Date \"2026/03/14\"]\n1. a1,b1 *",
+		`{"date":"2026-03-14","moves":["a1,b1"]}`,
+		`{"date":"2026.03.14","moves":["a1,b1"]}`,
+	} {
+		out := readAll(t, in)
+		if len(out) != 1 || out[0].err != nil || len(out[0].rec.TagErrors) != 0 {
+			t.Fatalf("%s: %v", in, out)
+		}
+		if r := out[0].rec; r.Tag("Date") != "2026.03.14" || r.Date() != "2026.03.14" {
+			t.Errorf("%s: date %q", in, r.Tag("Date"))
+		}
+	}
+}
+
+// TestManySlips checks that the tag errors of one record are bounded.
+func TestManySlips(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "[Round \"%d\"]\n", i)
+	}
+	b.WriteString("1. a1,b1 *\n")
+	out := readAll(t, b.String())
+	if len(out) != 1 || out[0].err != nil {
+		t.Fatalf("%v", out)
+	}
+	errs := out[0].rec.TagErrors
+	if len(errs) != MaxTagErrors || !strings.Contains(errs[MaxTagErrors-1].Error(), "t:65:1: game 1: 136 tag errors from here on, not listed") {
+		t.Errorf("%d tag errors, the last %v", len(errs), errs[len(errs)-1])
 	}
 }
 
@@ -177,5 +251,62 @@ func TestJSONLLongLine(t *testing.T) {
 	}
 	if out[2].rec.Line != 3 {
 		t.Errorf("line %d", out[2].rec.Line)
+	}
+}
+
+// TestNotRecords checks JSON objects that are no game records: a file of them (the
+// verdicts of ponte verify --json lying beside an archive) is one notice, not an error
+// per line; before game records they are errors, each, and past 64 one more error counts
+// the rest.
+func TestNotRecords(t *testing.T) {
+	verdict := `{"source":"a.ponte","index":1,"line":1,"game_id":"x","legal":true,"turns":3}`
+	lines := func(n int) string { return strings.Repeat(verdict+"\n", n) }
+	game := `{"moves":["a1,b1"]}` + "\n"
+	apArray := "[\n" + `{"source":"a","legal":true},` + "\n" + `{"source":"b","legal":false}` + "\n]\n"
+	tests := []struct {
+		name    string
+		in      string
+		want    []string // per record: "ok" or the error
+		notices []string
+	}{
+		{"a file of verdicts", lines(3), nil,
+			[]string{`t:1:1: no game record in this file: 3 JSON objects without "moves" (lines 1 to 3) passed over`}},
+		{"one verdict", lines(1), nil,
+			[]string{`t:1:1: no game record in this file: 1 JSON object without "moves" (line 1) passed over`}},
+		{"a JSON array of other objects", apArray, nil,
+			[]string{`t:2:1: no game record in this file: 2 JSON objects without "moves" (lines 2 to 3) passed over`}},
+		{"objects, then a game", lines(2) + game, []string{
+			`t:1:76: game 1: key "moves" missing`, `t:2:76: game 2: key "moves" missing`, "ok"}, nil},
+		{"a game, then an object", game + lines(1), []string{"ok", `t:2:76: game 2: key "moves" missing`}, nil},
+		{"many objects, then a game", lines(70) + game, append(append(slices.Repeat([]string{"error"}, 64),
+			`t:65:1: game 65: 6 more JSON objects without "moves", to line 70: not game records`), "ok"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rd := NewReader(strings.NewReader(tt.in), "t")
+			var got, notices []string
+			for {
+				_, err := rd.Read()
+				for _, n := range rd.Notices() {
+					notices = append(notices, n.Error())
+				}
+				if err == io.EOF {
+					break
+				}
+				switch {
+				case err == nil:
+					got = append(got, "ok")
+				case !errors.Is(err, ErrNotRecord) || !errors.Is(err, ErrJSON):
+					t.Fatalf("error %v, want ErrNotRecord", err)
+				case len(tt.want) > len(got) && tt.want[len(got)] == "error":
+					got = append(got, "error")
+				default:
+					got = append(got, err.Error())
+				}
+			}
+			if !slices.Equal(got, tt.want) || !slices.Equal(notices, tt.notices) {
+				t.Errorf("got %q, notices %q;\nwant %q, %q", got, notices, tt.want, tt.notices)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -25,6 +26,12 @@ var (
 	// [MaxZipEntries]) or an Abstract Play record larger than
 	// [MaxDocument].
 	ErrTooLarge = errors.New("input too large")
+	// ErrNotRecord is a JSON object that is no game record: a JSON Lines
+	// object without "moves", an object of an Abstract Play file with
+	// neither "header" nor "moves". It wraps ErrJSON. In a file where no
+	// object is a game record (a file of verdicts lying beside an archive)
+	// they are not errors: the file gets one [*Notice].
+	ErrNotRecord = fmt.Errorf("%w: not a game record", ErrJSON)
 )
 
 // Notice reports something a [Reader] skipped on purpose and that is not an

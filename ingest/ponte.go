@@ -266,8 +266,10 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 				r.fail(g.numLine, g.numCol, ErrSyntax, "turn number without a turn")
 				g.pendNum = false
 			}
-			if g.resultTag != "" && g.resultTag != w && r.failing() {
-				r.fail(ln, i+1, ErrResultMismatch, "result token "+w+" differs from the Result tag "+quote(g.resultTag))
+			if g.resultTag != "" && g.resultTag != w {
+				// Which of the two is meant cannot be told: neither is claimed.
+				r.begin(ln)
+				g.rec.slip(r.parseError(g.rec, ln, i+1, ErrResultMismatch, "result token "+w+" differs from the Result tag "+quote(g.resultTag)+": no result is claimed"))
 			}
 			g.rec.Result = w
 			g.done = true
@@ -319,10 +321,11 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 		g.hasTags = true
 		k := skipSpace(line, i+1)
 		ns := k
-		for k < len(line) && class[line[k]]&clName != 0 {
+		for k < len(line) && class[line[k]]&clName != 0 && (k > ns || line[k] != '{') {
 			k++
 		}
 		if k == ns {
+			// (A name cannot start with '{': "[{" opens a JSON array.)
 			r.fail(ln, k+1, ErrTag, "tag name missing after '['")
 			return len(line)
 		}
@@ -466,20 +469,34 @@ func (r *Reader) unescape(v []byte) string {
 }
 
 // addTag adds a tag read at line ln, the tag at column tagCol and its value
-// (the opening quote) at column valCol.
+// (the opening quote) at column valCol. A tag value the replay does not need
+// that cannot be read is a slip (Record.TagErrors); a Size or Supply that
+// cannot be read makes the record unreadable.
 func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
 	for _, t := range r.tags {
 		if t.Name == name {
-			r.fail(ln, tagCol, ErrTag, "tag "+name+" given twice")
+			r.slipOrFail(name, ln, tagCol, ErrTag, "tag "+name+" given twice: the first value is kept")
 			return
 		}
 	}
+	value = normalDate(name, value)
 	if msg := checkTag(r.g.rec, name, value); msg != "" {
-		r.fail(ln, valCol, ErrTagValue, msg)
+		r.slipOrFail(name, ln, valCol, ErrTagValue, msg)
 	} else if name == tagResult {
 		r.g.resultTag = value
 	}
 	r.tags = append(r.tags, Tag{name, value})
+}
+
+// slipOrFail reports a tag that cannot be read: an error of the record for a
+// tag the replay needs (Size, Supply), else a slip.
+func (r *Reader) slipOrFail(name string, line, col int, kind error, msg string) {
+	if name == tagSize || name == tagSupply {
+		r.fail(line, col, kind, msg)
+		return
+	}
+	r.begin(line)
+	r.g.rec.slip(r.parseError(r.g.rec, line, col, kind, msg))
 }
 
 // addComment attaches a comment to the last turn, or to the record before

@@ -3,8 +3,10 @@ package ingest
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -30,6 +32,15 @@ type Reader struct {
 	budget      *budget // the limits of the zip entry being read, or nil
 
 	site any // the state of another site's reader (see siteState)
+
+	// Objects that are no game records, held back until a game record shows
+	// that the file is an archive (they are errors then) or the file ends
+	// without one (they are one notice then).
+	sawRecord bool
+	held      []held // at most maxHeld
+	heldMore  int    // more, counted
+	heldLast  int    // the line of the last one
+	queue     []held // records to return before reading on
 
 	// scratch space of the .ponte reader, reused from record to record
 	g     game
@@ -152,13 +163,93 @@ func (r *Reader) Format() Format {
 	return r.format
 }
 
+// held is a record and its error, held back.
+type held struct {
+	rec *Record
+	err error
+}
+
+// maxHeld bounds the objects that are no game records held back at the start of a file.
+const maxHeld = 64
+
 // Read reads the next record. It returns io.EOF after the last one. A record
 // that cannot be read is returned together with a [*ParseError]: the record
 // holds what could be read of it (always Source, Format, Index, Line and
 // Raw), and the next call of Read goes on with the next record. Any other
 // error (a read error of the underlying reader, a corrupt compressed stream,
 // [ErrFormat]) ends the stream: Read returns it again on every later call.
+//
+// JSON objects that are no game records ([ErrNotRecord]) at the start of a
+// file are held back: when a game record follows, they are returned as errors
+// before it (past 64 of them, the rest as one error that counts them); when
+// the file ends first, the file holds no game record at all, and they are one
+// [*Notice] instead.
 func (r *Reader) Read() (*Record, error) {
+	if len(r.queue) > 0 {
+		h := r.queue[0]
+		r.queue = r.queue[1:]
+		return h.rec, h.err
+	}
+	for {
+		rec, err := r.readOne()
+		if !r.sawRecord && errors.Is(err, ErrNotRecord) {
+			if len(r.held) < maxHeld {
+				r.held = append(r.held, held{rec, err})
+			} else {
+				r.heldMore++
+			}
+			r.heldLast = rec.Line
+			continue
+		}
+		if len(r.held) == 0 {
+			if rec != nil {
+				r.sawRecord = true
+			}
+			return rec, err
+		}
+		first := r.held[0].rec
+		if rec == nil { // the end, or a fatal error: no game record in the file
+			n := len(r.held) + r.heldMore
+			r.notice(first.Line, 1, "no game record in this file: "+strconv.Itoa(n)+" JSON "+
+				plural(n, "object", "objects")+" without \"moves\" ("+linesText(first.Line, r.heldLast)+") passed over")
+			r.held, r.heldMore = nil, 0
+			return rec, err
+		}
+		r.sawRecord = true
+		r.queue = append(r.queue, r.held...)
+		if r.heldMore > 0 {
+			last := r.held[len(r.held)-1].rec
+			more := &Record{Source: r.source, Format: r.format, Index: last.Index + 1, Line: last.Line + 1, Size: 10, Supply: "unlimited"}
+			pe := r.parseError(more, more.Line, 1, ErrNotRecord,
+				strconv.Itoa(r.heldMore)+" more JSON objects without \"moves\", to line "+strconv.Itoa(r.heldLast)+": not game records")
+			more.Raw = []byte(pe.Error())
+			r.queue = append(r.queue, held{more, pe})
+		}
+		r.queue = append(r.queue, held{rec, err})
+		r.held, r.heldMore = nil, 0
+		h := r.queue[0]
+		r.queue = r.queue[1:]
+		return h.rec, h.err
+	}
+}
+
+// linesText is "line A" or "lines A to B".
+func linesText(a, b int) string {
+	if a == b {
+		return "line " + strconv.Itoa(a)
+	}
+	return "lines " + strconv.Itoa(a) + " to " + strconv.Itoa(b)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// readOne reads the next record of the stream's format.
+func (r *Reader) readOne() (*Record, error) {
 	r.start()
 	if r.err != nil {
 		return nil, r.err

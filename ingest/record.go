@@ -1,5 +1,7 @@
 package ingest
 
+import "strconv"
+
 // Tag is one tag of a record, in the order read. Name is as in .ponte
 // ("Event", "GameId", "Light", ...); JSON Lines keys are mapped to these names.
 type Tag struct{ Name, Value string }
@@ -69,6 +71,7 @@ type Record struct {
 	// Supply that cannot be read still makes the record unreadable (Read
 	// returns a *ParseError): there is no board to replay on.
 	TagErrors []*ParseError
+	moreSlips int // tag errors past MaxTagErrors, counted
 
 	// Raw is the text of a record that failed to read (at most MaxRaw
 	// bytes, line ends as \n), kept so that it can be reported and stored;
@@ -107,6 +110,46 @@ func (r *Record) SetTag(name, value string) error {
 	}
 	r.derive()
 	return nil
+}
+
+// MaxTagErrors bounds [Record.TagErrors]: past it one last error says how many
+// more there were.
+const MaxTagErrors = 64
+
+// slip adds a tag error of a record that is read all the same. Past
+// MaxTagErrors-1 errors, the last one counts the rest.
+func (r *Record) slip(pe *ParseError) {
+	n := len(r.TagErrors)
+	if n < MaxTagErrors-1 {
+		r.TagErrors = append(r.TagErrors, pe)
+		return
+	}
+	if n == MaxTagErrors-1 {
+		r.moreSlips = 0
+		r.TagErrors = append(r.TagErrors, &ParseError{Source: pe.Source, Game: pe.Game, StartLine: pe.StartLine,
+			Line: pe.Line, Column: pe.Column})
+	}
+	r.moreSlips++
+	r.TagErrors[MaxTagErrors-1].Err = &detail{ErrTag, strconv.Itoa(r.moreSlips) + " tag errors from here on, not listed"}
+}
+
+// normalDate writes a Date value in the project's one form: an ISO date
+// (2026-03-14, or 2026/03/14) becomes 2026.03.14; any other value is
+// returned as it is, to be checked.
+func normalDate(name, v string) string {
+	if name == tagDate && len(v) == 10 && v[4] == v[7] && (v[4] == '-' || v[4] == '/') {
+		return v[:4] + "." + v[5:7] + "." + v[8:]
+	}
+	return v
+}
+
+// Date returns the Date tag when it is a valid date, YYYY.MM.DD with "??"
+// for unknown parts, else "" (no tag, or a slip in TagErrors).
+func (r *Record) Date() string {
+	if v := r.Tag(tagDate); validDate(v) {
+		return v
+	}
+	return ""
 }
 
 // ClaimedResult returns the result the record claims: the Result tag, else

@@ -85,6 +85,10 @@ func appendPonte(b []byte, r *Record) ([]byte, error) {
 		if t.Name == "" || strings.IndexFunc(t.Name, func(c rune) bool { return c < utf8.RuneSelf && class[c]&clName == 0 }) >= 0 {
 			return b, unwritable("tag name %s is not a .ponte tag name", quote(t.Name))
 		}
+		if t.Name[0] == '{' {
+			// [{ starts a JSON array: the file would read back as Abstract Play.
+			return b, unwritable("tag name %s starts with '{'", quote(t.Name))
+		}
 		if strings.IndexByte(t.Value, '\n') >= 0 {
 			return b, unwritable("the value of tag %s holds a line break", t.Name)
 		}
@@ -275,6 +279,9 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 		if !utf8.ValidString(m.Text) {
 			return b, unwritable("turn %d %s is not valid UTF-8", i+1, quote(m.Text))
 		}
+	}
+	if v := r.Tag(tagResult); v != "" && r.Result != "" && r.Result != v {
+		return b, unwritable("the result token %s differs from the Result tag %s: JSON Lines holds one result", r.Result, quote(v))
 	}
 	b = append(b, '{')
 	sep := func() {
