@@ -49,16 +49,16 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 			rec.Raw = []byte(pe.Error())
 		}
 	}
-	replayed := false
 	a.feats = a.feats[:0]
 	if unreadable {
 		v = verdict.Unreadable(rec, pe)
 	} else {
 		v, a.feats = verdict.Analyze(rec, &a.g, &a.ft, a.feats)
-		// A record whose size or supply the engine refuses was not replayed at all.
-		replayed = v.Error == nil || v.Error.Rule != verdict.RuleFormat
 	}
-	out := analysis{id: verdict.GameID(rec), legal: v.Legal, unreadable: unreadable}
+	// A record was replayed when there was a board to replay on: not when it could not be
+	// read, nor when the engine refuses its size or supply. Its scores say so.
+	replayed := v.Score != nil
+	out := analysis{id: v.GameID, legal: v.Legal, unreadable: unreadable}
 
 	swapped := false
 	if replayed {
@@ -107,8 +107,12 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	} else {
 		g = append(g, nil, nil, nil)
 	}
-	g = append(g, num(v.Score[0]), num(v.Score[1]), num(v.Islands[0]), num(v.Islands[1]),
-		num(v.Bridges[0]), num(v.Bridges[1]), num(abs(v.Score[0]-v.Score[1])))
+	var score, islands, bridges [2]int // 0 without a replay
+	if replayed {
+		score, islands, bridges = *v.Score, *v.Islands, *v.Bridges
+	}
+	g = append(g, num(score[0]), num(score[1]), num(islands[0]), num(islands[1]),
+		num(bridges[0]), num(bridges[1]), num(abs(score[0]-score[1])))
 	if len(a.feats) > 0 && a.feats[0].Kind == replay.Tiles {
 		g = append(g, cellValue(a.feats[0].Move.A), cellValue(a.feats[0].Move.B))
 	} else {

@@ -49,13 +49,14 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 			var g replay.Game
 			for b := range jobs {
 				b.out = make([]Verdict, len(b.items))
+				vals := make([]values, len(b.items)) // what the verdicts' pointers point to
 				for i, it := range b.items {
 					var pe *ingest.ParseError
 					switch {
 					case it.err == nil:
-						b.out[i] = Of(it.rec, &g)
+						b.out[i], _ = analyze(it.rec, &g, nil, nil, &vals[i])
 					case errors.As(it.err, &pe):
-						b.out[i] = Unreadable(it.rec, pe)
+						b.out[i] = unreadable(it.rec, pe, &vals[i])
 					}
 				}
 				results <- b

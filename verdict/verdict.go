@@ -11,25 +11,41 @@ import (
 )
 
 // Verdict is what the replay of one record says. Its JSON form is one line of
-// `ponte verify --json`. Score, Islands and Bridges are [light, dark] in the last legal
-// position.
+// `ponte verify --json`, with the fields in this order and the names of the columns of
+// the store's games table that hold the same values (README, "The verdict object").
+// Score, Islands and Bridges are [light, dark] in the last legal position, nil when there
+// was no board to replay on (an unreadable record).
 type Verdict struct {
-	Source  string  `json:"source"`
-	Index   int     `json:"index"`
-	Line    int     `json:"line"`
-	GameID  string  `json:"game_id"`
-	Legal   bool    `json:"legal"`
-	Turns   int     `json:"turns"`
-	Over    bool    `json:"over"`
-	Result  *string `json:"result"`
-	Score   [2]int  `json:"score"`
-	Islands [2]int  `json:"islands"`
-	Bridges [2]int  `json:"bridges"`
-	Error   *Error  `json:"error"`
+	Source        string  `json:"source"`         // the file's name as read
+	Index         int     `json:"index"`          // the record's place in the file, from 1
+	Line          int     `json:"line"`           // the line where the record starts
+	Format        string  `json:"format"`         // ingest.Format.String(): ponte, jsonl, boardspace, abstractplay
+	GameID        string  `json:"game_id"`        // GameID: the stable id of the game
+	RecordID      *string `json:"record_id"`      // the GameId tag, the archive's own id; nil when absent
+	Legal         bool    `json:"legal"`          // every turn legal, every tag read, every claim true
+	Unreadable    bool    `json:"unreadable"`     // the record could not be read at all (a *ingest.ParseError); then not Legal
+	Turns         int     `json:"turns"`          // turns played legally
+	Over          bool    `json:"over"`           // the game is over after them (R5)
+	Result        *string `json:"result"`         // the computed result when Over, else nil
+	ClaimedResult string  `json:"claimed_result"` // ingest.Record.ClaimedResult: 1-0, 0-1, 1/2-1/2 or *
+	Termination   *string `json:"termination"`    // the record's termination, nil when it has none
+	Score         *[2]int `json:"score"`
+	Islands       *[2]int `json:"islands"`
+	Bridges       *[2]int `json:"bridges"`
+	Error         *Error  `json:"error"` // the first thing wrong, nil for a legal game
 
-	// Unreadable is true when the record could not be read at all (a *ingest.ParseError);
-	// such a record is also not Legal.
-	Unreadable bool `json:"-"`
+	// TagErrors are the record's tag values that could not be read (ingest.Record.TagErrors),
+	// rule "format", in the order met; never nil in a verdict of Of, Analyze or Unreadable,
+	// so that its JSON is [] when there are none.
+	TagErrors []Error `json:"tag_errors"`
+}
+
+// values holds what the pointers of one Verdict point to, so that a verdict costs one
+// allocation for all of them, and Check one per batch of verdicts.
+type values struct {
+	score, islands, bridges [2]int
+	recordID, termination   string
+	result                  string
 }
 
 // Error is the first thing wrong with a record: the rule it breaks, the turn (nil for a
@@ -54,7 +70,7 @@ const (
 // Of replays rec on g (which is reset first, so one Game serves many records) and returns
 // its verdict.
 func Of(rec *ingest.Record, g *replay.Game) Verdict {
-	v, _ := analyze(rec, g, nil, nil)
+	v, _ := analyze(rec, g, nil, nil, new(values))
 	return v
 }
 
@@ -62,11 +78,43 @@ func Of(rec *ingest.Record, g *replay.Game) Verdict {
 // legally to turns and returns them. ft is reset first.
 func Analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features) (Verdict, []replay.Features) {
 	ft.Reset()
-	return analyze(rec, g, ft, turns)
+	return analyze(rec, g, ft, turns, new(values))
 }
 
-func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features) (v Verdict, _ []replay.Features) {
-	v = Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, GameID: rec.Tag("GameId")}
+// head returns the verdict's fields that come from the record alone, their values in vals.
+func head(rec *ingest.Record, vals *values) Verdict {
+	v := Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, Format: rec.Format.String(),
+		GameID: GameID(rec), ClaimedResult: rec.ClaimedResult(), TagErrors: []Error{}}
+	for i := range rec.Tags {
+		if rec.Tags[i].Name == "GameId" {
+			vals.recordID = rec.Tags[i].Value
+			v.RecordID = &vals.recordID
+			break
+		}
+	}
+	if rec.Termination != "" {
+		vals.termination = rec.Termination
+		v.Termination = &vals.termination
+	}
+	if len(rec.TagErrors) > 0 {
+		v.TagErrors = make([]Error, len(rec.TagErrors))
+		for i, pe := range rec.TagErrors {
+			v.TagErrors[i] = Error{Rule: RuleFormat, Line: pe.Line, Col: pe.Column, Message: causeOf(pe)}
+		}
+	}
+	return v
+}
+
+// causeOf is the message of a ParseError's cause, without the position it adds.
+func causeOf(pe *ingest.ParseError) string {
+	if pe.Err == nil {
+		return ""
+	}
+	return pe.Err.Error()
+}
+
+func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features, vals *values) (v Verdict, _ []replay.Features) {
+	v = head(rec, vals)
 	supply, ok := replay.ParseSupply(rec.Supply)
 	if !ok {
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: "unknown supply " + rec.Supply}
@@ -78,10 +126,11 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	}
 	defer func() {
 		v.Turns, v.Over = g.Turn(), g.Over()
-		v.Score, v.Islands, v.Bridges = g.Score(), g.Islands(), g.Bridges()
+		vals.score, vals.islands, vals.bridges = g.Score(), g.Islands(), g.Bridges()
+		v.Score, v.Islands, v.Bridges = &vals.score, &vals.islands, &vals.bridges
 		if g.Over() {
-			r := g.Result().String()
-			v.Result = &r
+			vals.result = g.Result().String()
+			v.Result = &vals.result
 		}
 	}()
 	for i := range rec.Moves {
@@ -108,6 +157,13 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 			return v, turns
 		}
 	}
+	// Every turn is legal. A tag that could not be read comes next: the record's claims
+	// are not what it meant to say, so they are not checked (R8).
+	if len(v.TagErrors) > 0 {
+		e := v.TagErrors[0]
+		v.Error = &e
+		return v, turns
+	}
 	result, _ := replay.ParseResult(rec.ClaimedResult())
 	claim := replay.Claim{Result: result, Termination: rec.Termination, Score: rec.Score}
 	if err := g.CheckClaim(claim); err != nil {
@@ -119,20 +175,31 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	return v, turns
 }
 
-// Unreadable returns the verdict of a record that could not be read.
+// Unreadable returns the verdict of a record that could not be read: rec is what the
+// reader returned with pe (nil when nothing), and the verdict's Score, Islands and Bridges
+// are nil.
 func Unreadable(rec *ingest.Record, pe *ingest.ParseError) Verdict {
-	v := Verdict{Source: pe.Source, Index: pe.Game, Line: pe.StartLine, Unreadable: true}
-	if rec != nil {
-		v.GameID = rec.Tag("GameId")
+	return unreadable(rec, pe, new(values))
+}
+
+func unreadable(rec *ingest.Record, pe *ingest.ParseError, vals *values) Verdict {
+	if rec == nil {
+		rec = UnreadableRecord(pe)
 	}
+	v := head(rec, vals)
+	v.Source, v.Index, v.Line, v.Unreadable = pe.Source, pe.Game, pe.StartLine, true
 	rule := RuleFormat
 	if errors.Is(pe.Err, ingest.ErrSyntax) {
 		rule = RuleNotation
 	}
-	msg := ""
-	if pe.Err != nil {
-		msg = pe.Err.Error()
-	}
-	v.Error = &Error{Rule: rule, Line: pe.Line, Col: pe.Column, Message: msg}
+	v.Error = &Error{Rule: rule, Line: pe.Line, Col: pe.Column, Message: causeOf(pe)}
 	return v
+}
+
+// UnreadableRecord is the record that stands for an unreadable one when its reader
+// returned none: the default board, where pe says, and the error's text as its Raw text
+// (so that its GameID is that of the text).
+func UnreadableRecord(pe *ingest.ParseError) *ingest.Record {
+	return &ingest.Record{Size: 10, Supply: "unlimited", Source: pe.Source, Index: pe.Game, Line: pe.StartLine,
+		Raw: []byte(pe.Error())}
 }

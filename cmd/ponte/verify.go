@@ -32,6 +32,7 @@ record's claimed result and score against the replay.
 
 By default one line is printed per illegal or unreadable game,
   FILE:LINE:COL: game N: RULE: turn T: message
+and one more per tag value of the game that could not be read (rule "format"),
 followed by a summary on standard error. With --json, one JSON object per game,
 in input order, is printed on standard output.
 
@@ -94,8 +95,19 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			return enc.Encode(v)
 		}
 		if v.Error != nil {
-			_, err := out.WriteString(verdictLine(&v))
-			return err
+			if _, err := out.WriteString(verdictLine(&v, v.Error)); err != nil {
+				return err
+			}
+		}
+		// Every tag that could not be read has its line, after the game's error unless
+		// that is the first of them; the game is still counted once.
+		for i := range v.TagErrors {
+			if i == 0 && v.Error != nil && *v.Error == v.TagErrors[0] {
+				continue
+			}
+			if _, err := out.WriteString(verdictLine(&v, &v.TagErrors[i])); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -121,10 +133,10 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	return nil
 }
 
-// verdictLine formats an illegal or unreadable game as FILE:LINE:COL: game N: RULE: message,
-// with the turn at the head of the message when there is one.
-func verdictLine(v *verdict.Verdict) string {
-	e := v.Error
+// verdictLine formats an error e of the game v (its Error or one of its TagErrors) as
+// FILE:LINE:COL: game N: RULE: message, with the turn at the head of the message when there
+// is one.
+func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
 	b := make([]byte, 0, 128)
 	b = append(b, v.Source...)
 	b = append(b, ':')

@@ -286,3 +286,53 @@ func TestVerifyNotice(t *testing.T) {
 		t.Errorf("standard error %q", errOut)
 	}
 }
+
+// A tag value that cannot be read makes its game illegal, not unreadable: the text output
+// has a line for each such tag, after the game's error when that is another one, and the
+// game is counted once.
+func TestVerifyTagErrors(t *testing.T) {
+	const text = `[Date "2026-3-1"]
+[Size "6"]
+[Result "1-0"]
+[Termination "forfeit"]
+
+1. a1,a2 2. f1,f2 3. b1,b2 0-1
+
+[Date "2026-3-1"]
+[Size "6"]
+
+1. a1,a2 2. f1,f2 3. b1,b2 4. f4,f5 5. c3,e5 *
+
+[Size "6"]
+
+1. a1,a2 2. f1,f2 *
+`
+	out, errOut, status := runPonte(t, text, "verify", "-")
+	want := `-:1:7: game 1: format: Date "2026-3-1": must be YYYY.MM.DD, ?? for unknown parts
+-:4:14: game 1: format: Termination "forfeit": must be normal, resign, time, abandoned or agreement
+-:6:28: game 1: format: result token 0-1 differs from the Result tag "1-0": no result is claimed
+-:11:40: game 2: R3.2: turn 5: tile on c3 touches Light island b1,b2,a1,a2 diagonally
+-:8:7: game 2: format: Date "2026-3-1": must be YYYY.MM.DD, ?? for unknown parts
+`
+	if out != want {
+		t.Errorf("output\n%s\nwant\n%s", out, want)
+	}
+	if status != exitIllegal || !strings.Contains(errOut, "3 games: 1 legal, 2 illegal, 0 unreadable") {
+		t.Errorf("exit status %d, stderr %q", status, errOut)
+	}
+	out, _, _ = runPonte(t, text, "verify", "--json", "-")
+	var v struct {
+		Legal, Unreadable bool
+		Turns             int
+		Score             *[2]int
+		Error             struct{ Rule, Message string }
+		TagErrors         []map[string]any `json:"tag_errors"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Legal || v.Unreadable || v.Turns != 3 || v.Score == nil || *v.Score != [2]int{1, 0} || v.Error.Rule != "format" ||
+		!strings.HasPrefix(v.Error.Message, "Date ") || len(v.TagErrors) != 3 || v.TagErrors[0]["turn"] != nil {
+		t.Errorf("game 1: %+v", v)
+	}
+}
