@@ -67,13 +67,16 @@ type turnRow struct {
 // pagePath is the game page's path inside the report.
 func (g *game) pagePath() string { return "games/" + strconv.FormatInt(g.ID, 10) + ".html" }
 
+// gameColumns are the games columns a page shows. An unreadable record has no scores
+// (NULL); its page shows none, so they are read as 0.
 const gameColumns = `id, game_id, source, file_index, line, format, coalesce(event, ''), coalesce(site, ''),
 	coalesce(date, ''), coalesce(round, ''), coalesce(record_id, ''), coalesce(light, ''), coalesce(dark, ''),
 	coalesce(opener, ''), swapped, size, supply, claimed_result, coalesce(termination, ''),
 	claimed_score_light, claimed_score_dark, legal, unreadable, coalesce(error_rule, ''), coalesce(error_turn, 0),
 	coalesce(error_line, 0), coalesce(error_col, 0), coalesce(error_message, ''), turns, over,
-	coalesce(result, ''), coalesce(winner, ''), coalesce(tiebreak, ''), score_light, score_dark,
-	islands_light, islands_dark, bridges_light, bridges_dark, margin, moves, coalesce(raw, ''), duplicates`
+	coalesce(result, ''), coalesce(winner, ''), coalesce(tiebreak, ''), coalesce(score_light, 0),
+	coalesce(score_dark, 0), coalesce(islands_light, 0), coalesce(islands_dark, 0), coalesce(bridges_light, 0),
+	coalesce(bridges_dark, 0), coalesce(margin, 0), moves, coalesce(raw, ''), duplicates`
 
 func scanGame(rows *sql.Rows) (*game, error) {
 	g := &game{}

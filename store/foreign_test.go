@@ -1,11 +1,7 @@
 package store
 
 import (
-	"database/sql"
-	"path/filepath"
 	"testing"
-
-	_ "modernc.org/sqlite"
 )
 
 // Records of boardspace.net and Abstract Play are stored with their format, their source,
@@ -34,44 +30,5 @@ func TestIngestForeignFormats(t *testing.T) {
 	got = dump(t, db, `SELECT g.format, count(*), count(t.think_ms), min(t.think_ms) > 0 FROM turns t JOIN games g ON g.id = t.game GROUP BY g.format ORDER BY g.format`)
 	if want := "abstractplay | 253 | 0 | NULL\nboardspace | 308 | 308 | 1\n"; got != want {
 		t.Errorf("think times:\n%s\nwant\n%s", got, want)
-	}
-}
-
-// A database of schema version 1 (before turns.think_ms) is upgraded by Open in place; the
-// reader refuses it until then.
-func TestSchemaUpgradeFromVersion1(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v1.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v1 := turnsTable
-	v1.columns = v1.columns[:len(v1.columns)-1]
-	if _, err := old.Exec(gamesTable.create() + ";" + v1.create() + ";" + tagsTable.create() + ";" + sourcesTable.create() + "; PRAGMA user_version = 1;"); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	if _, err := OpenReader(path); err == nil {
-		t.Error("OpenReader opened a database of version 1")
-	}
-	d, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := ingestInto(t, d, Options{}, autumn)
-	d.Close()
-	if sum.Games != 16 {
-		t.Errorf("%d games after the upgrade, want 16", sum.Games)
-	}
-	r, err := OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if n := count(t, r, "SELECT count(*) FROM turns WHERE think_ms IS NULL"); n == 0 {
-		t.Error("no turns stored after the upgrade")
-	}
-	if v := count(t, r, "PRAGMA user_version"); v != SchemaVersion {
-		t.Errorf("user_version %d, want %d", v, SchemaVersion)
 	}
 }

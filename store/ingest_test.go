@@ -121,7 +121,7 @@ func TestIngestHandMade(t *testing.T) {
 	b.WriteString(dump(t, d.db, `SELECT id, game_id, source_id, replace(source, '../sample_data/', ''), file_index, line, format,
 		event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination,
 		claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message,
-		turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark,
+		tag_errors, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark,
 		margin, opening_a, opening_b, length(moves), substr(moves, 1, 24), length(raw), duplicates FROM games ORDER BY id`))
 	b.WriteString("-- turns of games 1 (legal), 2 (swap) and 5 (illegal at turn 42): first 8 and last 3 of each\n")
 	b.WriteString(dump(t, d.db, `SELECT * FROM turns WHERE game IN (1, 2, 5) AND (turn <= 8 OR turn > (SELECT turns FROM games WHERE id = game) - 3) ORDER BY game, turn`))

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -17,7 +18,8 @@ import (
 )
 
 // GameRow is one row of the games table as games.parquet holds it: the same columns in the
-// same order (see the README), with SQL NULL as a nil pointer and BOOLEAN as bool.
+// same order (see the README), with SQL NULL as a nil pointer and BOOLEAN as bool. The
+// columns that `ponte verify --json` also prints hold the same values under the same names.
 type GameRow struct {
 	ID                int64   `parquet:"id,delta"`
 	GameID            string  `parquet:"game_id"`
@@ -48,18 +50,19 @@ type GameRow struct {
 	ErrorLine         *int32  `parquet:"error_line,optional"`
 	ErrorCol          *int32  `parquet:"error_col,optional"`
 	ErrorMessage      *string `parquet:"error_message,optional"`
+	TagErrors         *string `parquet:"tag_errors,optional"`
 	Turns             int32   `parquet:"turns"`
 	Over              bool    `parquet:"over"`
 	Result            *string `parquet:"result,optional,dict"`
 	Winner            *string `parquet:"winner,optional,dict"`
 	TieBreak          *string `parquet:"tiebreak,optional,dict"`
-	ScoreLight        int32   `parquet:"score_light"`
-	ScoreDark         int32   `parquet:"score_dark"`
-	IslandsLight      int32   `parquet:"islands_light"`
-	IslandsDark       int32   `parquet:"islands_dark"`
-	BridgesLight      int32   `parquet:"bridges_light"`
-	BridgesDark       int32   `parquet:"bridges_dark"`
-	Margin            int32   `parquet:"margin"`
+	ScoreLight        *int32  `parquet:"score_light,optional"`
+	ScoreDark         *int32  `parquet:"score_dark,optional"`
+	IslandsLight      *int32  `parquet:"islands_light,optional"`
+	IslandsDark       *int32  `parquet:"islands_dark,optional"`
+	BridgesLight      *int32  `parquet:"bridges_light,optional"`
+	BridgesDark       *int32  `parquet:"bridges_dark,optional"`
+	Margin            *int32  `parquet:"margin,optional"`
 	OpeningA          *string `parquet:"opening_a,optional,dict"`
 	OpeningB          *string `parquet:"opening_b,optional,dict"`
 	Moves             string  `parquet:"moves"`
@@ -447,10 +450,11 @@ func typeError(col string, v driver.Value) error {
 // file was written from.
 const stateKey = "ponte.database_state"
 
-// stateSQL fingerprints the state of the database: what an ingest changes (games, turns,
-// copies met again, sources and their progress). Two states are equal only if the games
-// and turns tables hold the same rows.
-const stateSQL = `SELECT (SELECT count(*) FROM games) || ' games, ' || (SELECT count(*) FROM turns) || ' turns, '
+// stateSQL fingerprints the state of the database: its schema version (an upgrade changes
+// the columns of the files) and what an ingest changes (games, turns, copies met again,
+// sources and their progress). Two states are equal only if the games and turns tables
+// hold the same rows with the same columns.
+var stateSQL = `SELECT 'schema ` + strconv.Itoa(SchemaVersion) + `: ' || (SELECT count(*) FROM games) || ' games, ' || (SELECT count(*) FROM turns) || ' turns, '
 	|| (SELECT coalesce(sum(duplicates), 0) FROM games) || ' copies, ' || (SELECT count(*) FROM sources) || ' sources, '
 	|| (SELECT coalesce(sum(records), 0) FROM sources) || ' records, last '
 	|| coalesce((SELECT max(max(started, coalesce(finished, started))) FROM sources), '-')`

@@ -128,7 +128,12 @@ func TestParquetReadBack(t *testing.T) {
 			legal++
 		}
 		turnSum += int64(g.Turns)
-		scoreSum += int64(g.ScoreLight)
+		if (g.ScoreLight == nil) != g.Unreadable || (g.Margin == nil) != g.Unreadable {
+			t.Errorf("game %d (unreadable %v): score %v, margin %v", g.ID, g.Unreadable, g.ScoreLight, g.Margin)
+		}
+		if g.ScoreLight != nil {
+			scoreSum += int64(*g.ScoreLight)
+		}
 	}
 	if legal != count(t, d.db, "SELECT count(*) FROM games WHERE legal") ||
 		turnSum != count(t, d.db, "SELECT sum(turns) FROM games") || turnSum != int64(len(turns)) ||

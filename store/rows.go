@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"database/sql/driver"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -38,16 +39,17 @@ type analyzer struct {
 }
 
 // analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
+// Every column that `ponte verify --json` also prints is taken from the record's verdict,
+// so that the two never disagree.
 func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	var v verdict.Verdict
 	var pe *ingest.ParseError
 	unreadable := errors.As(readErr, &pe)
 	if rec == nil { // the readers return what they read with a ParseError; be safe
-		rec = &ingest.Record{Size: 10, Supply: "unlimited"}
-		if pe != nil {
-			rec.Source, rec.Index, rec.Line = pe.Source, pe.Game, pe.StartLine
-			rec.Raw = []byte(pe.Error())
+		if pe == nil {
+			pe = &ingest.ParseError{Err: readErr}
 		}
+		rec = verdict.UnreadableRecord(pe)
 	}
 	a.feats = a.feats[:0]
 	if unreadable {
@@ -58,7 +60,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	// A record was replayed when there was a board to replay on: not when it could not be
 	// read, nor when the engine refuses its size or supply. Its scores say so.
 	replayed := v.Score != nil
-	out := analysis{id: v.GameID, legal: v.Legal, unreadable: unreadable}
+	out := analysis{id: v.GameID, legal: v.Legal, unreadable: v.Unreadable}
 
 	swapped := false
 	if replayed {
@@ -72,18 +74,21 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	}
 
 	g := make([]driver.Value, 0, len(gamesTable.columns))
-	g = append(g, int64(0), out.id, int64(0), rec.Source, num(rec.Index), num(rec.Line), rec.Format.String())
-	for _, name := range [...]string{"Event", "Site", "Date", "Round", "GameId", "Light", "Dark"} {
+	g = append(g, int64(0), v.GameID, int64(0), v.Source, num(v.Index), num(v.Line), v.Format)
+	for _, name := range [...]string{"Event", "Site", "Date", "Round"} {
 		g = append(g, optTag(rec, name))
 	}
-	g = append(g, optString(opener, ok), swapped, num(rec.Size), rec.Supply, rec.ClaimedResult(),
-		optString(rec.Termination, rec.Termination != ""))
+	g = append(g, optPtr(v.RecordID))
+	for _, name := range [...]string{"Light", "Dark"} {
+		g = append(g, optTag(rec, name))
+	}
+	g = append(g, optString(opener, ok), swapped, num(rec.Size), rec.Supply, v.ClaimedResult, optPtr(v.Termination))
 	if rec.Score != nil {
 		g = append(g, num(rec.Score[0]), num(rec.Score[1]))
 	} else {
 		g = append(g, nil, nil)
 	}
-	g = append(g, v.Legal, unreadable)
+	g = append(g, v.Legal, v.Unreadable)
 	if e := v.Error; e != nil {
 		var turn driver.Value
 		if e.Turn != nil {
@@ -93,8 +98,9 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	} else {
 		g = append(g, nil, nil, nil, nil, nil)
 	}
+	g = append(g, tagErrorsJSON(v.TagErrors))
 	g = append(g, num(v.Turns), v.Over)
-	if replayed && v.Over {
+	if v.Result != nil && replayed {
 		result, by := a.g.Standing()
 		var winner driver.Value
 		switch result {
@@ -103,16 +109,16 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		case replay.DarkWins:
 			winner = "dark"
 		}
-		g = append(g, result.String(), winner, by.String())
+		g = append(g, *v.Result, winner, by.String())
 	} else {
 		g = append(g, nil, nil, nil)
 	}
-	var score, islands, bridges [2]int // 0 without a replay
 	if replayed {
-		score, islands, bridges = *v.Score, *v.Islands, *v.Bridges
+		g = append(g, num(v.Score[0]), num(v.Score[1]), num(v.Islands[0]), num(v.Islands[1]),
+			num(v.Bridges[0]), num(v.Bridges[1]), num(abs(v.Score[0]-v.Score[1])))
+	} else {
+		g = append(g, nil, nil, nil, nil, nil, nil, nil)
 	}
-	g = append(g, num(score[0]), num(score[1]), num(islands[0]), num(islands[1]),
-		num(bridges[0]), num(bridges[1]), num(abs(score[0]-score[1])))
 	if len(a.feats) > 0 && a.feats[0].Kind == replay.Tiles {
 		g = append(g, cellValue(a.feats[0].Move.A), cellValue(a.feats[0].Move.B))
 	} else {
@@ -235,6 +241,27 @@ func tagValue(rec *ingest.Record, name string) (string, bool) {
 func optTag(rec *ingest.Record, name string) driver.Value {
 	v, ok := tagValue(rec, name)
 	return optString(v, ok)
+}
+
+// optPtr is *p, or NULL for nil.
+func optPtr(p *string) driver.Value {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// tagErrorsJSON is the games.tag_errors of a verdict's TagErrors: their JSON array as
+// `ponte verify --json` prints it, or NULL when there are none.
+func tagErrorsJSON(errs []verdict.Error) driver.Value {
+	if len(errs) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(errs)
+	if err != nil { // strings and integers: cannot fail
+		panic(err)
+	}
+	return string(b)
 }
 
 func optString(s string, ok bool) driver.Value {

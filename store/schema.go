@@ -7,8 +7,8 @@ import (
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
 // A database of another version is refused rather than mixed, except that [Open] upgrades
-// version 1 (which lacked turns.think_ms) in place.
-const SchemaVersion = 2
+// versions 1 and 2 in place (see upgrade).
+const SchemaVersion = 3
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the README's schema tables are made from these).
@@ -49,7 +49,7 @@ var (
 		doc:  "one row per distinct game (the first record met of it)",
 		columns: []column{
 			{"id", "INTEGER", false, "the game's number in this database, from 1 in the order stored; `turns.game` and `tags.game` refer to it"},
-			{"game_id", "TEXT", false, "the stable game id: 32 hex digits of a SHA-256 over size, supply and the canonical moves (unique)"},
+			{"game_id", "TEXT", false, "the stable game id: 32 hex digits of a SHA-256 over size, supply and the canonical moves (unique); `game_id` of `ponte verify --json`"},
 			{"source_id", "INTEGER", false, "`sources.id` of the file the game was first read from"},
 			{"source", "TEXT", false, "that file's name as read (`archive.zip/entry` inside a zip, `-` for standard input)"},
 			{"file_index", "INTEGER", false, "the game's place in that file, from 1"},
@@ -59,7 +59,7 @@ var (
 			{"site", "TEXT", true, "the `Site` tag"},
 			{"date", "TEXT", true, "the `Date` tag, `YYYY.MM.DD`"},
 			{"round", "TEXT", true, "the `Round` tag"},
-			{"record_id", "TEXT", true, "the `GameId` tag: the archive's own name for the game"},
+			{"record_id", "TEXT", true, "the `GameId` tag: the archive's own name for the game; `record_id` of `ponte verify --json`"},
 			{"light", "TEXT", true, "the `Light` tag: the player who played Light at the end (after any swap)"},
 			{"dark", "TEXT", true, "the `Dark` tag"},
 			{"opener", "TEXT", true, "the player who played turn 1: the `Dark` player if the game was swapped, else the `Light` one (so the opener played Dark at the end when `swapped`)"},
@@ -70,25 +70,26 @@ var (
 			{"termination", "TEXT", true, "`normal`, `resign`, `time` or `abandoned` (`normal` by default when a result is claimed)"},
 			{"claimed_score_light", "INTEGER", true, "the `Score` tag's Light score"},
 			{"claimed_score_dark", "INTEGER", true, "the `Score` tag's Dark score"},
-			{"legal", "BOOLEAN", false, "every turn legal and the record's claims true (R1 … R9)"},
-			{"unreadable", "BOOLEAN", false, "the record could not be read at all (a malformed tag, movetext or JSON line)"},
-			{"error_rule", "TEXT", true, "the first broken rule (`R3.2`, `R8`, `R9`, `format`, …); NULL for a legal game"},
-			{"error_turn", "INTEGER", true, "the turn of that error; NULL for R8 and unreadable records"},
+			{"legal", "BOOLEAN", false, "every turn legal, every tag value read and the record's claims true (R1 … R9)"},
+			{"unreadable", "BOOLEAN", false, "the record could not be read at all (a malformed tag line, movetext or JSON line, a `Size` or `Supply` that cannot be read)"},
+			{"error_rule", "TEXT", true, "the first thing wrong: the broken rule (`R3.2`, `R8`, `R9`, …), else `format` for a record that cannot be read or a tag value that cannot be (after an illegal turn, before R8); NULL for a legal game"},
+			{"error_turn", "INTEGER", true, "the turn of that error; NULL for R8 and `format`"},
 			{"error_line", "INTEGER", true, "the line of that error in the file"},
 			{"error_col", "INTEGER", true, "its column"},
 			{"error_message", "TEXT", true, "its message, as `ponte verify` prints it"},
+			{"tag_errors", "TEXT", true, "the tag values that could not be read (a `Date`, `Result`, `Termination` or `Score` that does not follow FORMATS.md, a tag given twice, …): the JSON array `tag_errors` of `ponte verify --json`, objects with `rule` (`format`), `turn` (null), `line`, `col` and `message`; NULL when there are none"},
 			{"turns", "INTEGER", false, "turns played legally (the rows of `turns` for this game)"},
 			{"over", "BOOLEAN", false, "the game is over after those turns (R5)"},
 			{"result", "TEXT", true, "the computed result when over: `1-0`, `0-1` or `1/2-1/2`; NULL while not over"},
 			{"winner", "TEXT", true, "the computed winner when over, `light` or `dark`; NULL for a draw or a game not over"},
 			{"tiebreak", "TEXT", true, "what decided the computed result (R7): `score`, `islands`, `bridges` or `draw`; NULL while not over"},
-			{"score_light", "INTEGER", false, "Light's score (R6) after the last legal turn"},
-			{"score_dark", "INTEGER", false, "Dark's score"},
-			{"islands_light", "INTEGER", false, "Light's islands after the last legal turn"},
-			{"islands_dark", "INTEGER", false, "Dark's islands"},
-			{"bridges_light", "INTEGER", false, "Light's bridges after the last legal turn"},
-			{"bridges_dark", "INTEGER", false, "Dark's bridges"},
-			{"margin", "INTEGER", false, "the difference of the scores, \\|score_light − score_dark\\|"},
+			{"score_light", "INTEGER", true, "Light's score (R6) after the last legal turn; NULL for an unreadable record, as are the six columns below"},
+			{"score_dark", "INTEGER", true, "Dark's score"},
+			{"islands_light", "INTEGER", true, "Light's islands after the last legal turn"},
+			{"islands_dark", "INTEGER", true, "Dark's islands"},
+			{"bridges_light", "INTEGER", true, "Light's bridges after the last legal turn"},
+			{"bridges_dark", "INTEGER", true, "Dark's bridges"},
+			{"margin", "INTEGER", true, "the difference of the scores, \\|score_light − score_dark\\|"},
 			{"opening_a", "TEXT", true, "the first cell of the opening turn (turn 1), as written"},
 			{"opening_b", "TEXT", true, "its second cell"},
 			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces"},

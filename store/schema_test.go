@@ -62,7 +62,7 @@ func TestSchemaConstraints(t *testing.T) {
 	if _, err := d.db.Exec("INSERT INTO turns SELECT * FROM turns"); err == nil {
 		t.Errorf("a second row for turn 1 of game 1 was accepted")
 	}
-	if _, err := d.db.Exec("INSERT INTO games SELECT 2, game_id, source_id, source, file_index, line, format, event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination, claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, opening_a, opening_b, moves, raw, duplicates FROM games"); err == nil {
+	if _, err := d.db.Exec("INSERT INTO games SELECT 2, game_id, source_id, source, file_index, line, format, event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination, claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message, tag_errors, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, opening_a, opening_b, moves, raw, duplicates FROM games"); err == nil {
 		t.Errorf("a second game with the game_id 'x' was accepted")
 	}
 	if v := count(t, d.db, "PRAGMA user_version"); v != SchemaVersion {

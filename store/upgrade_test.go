@@ -1,0 +1,243 @@
+package store
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+	_ "modernc.org/sqlite"
+)
+
+// gamesV2 is the games table of schema versions 1 and 2: no tag_errors, and the scores,
+// islands, bridges and margin NOT NULL.
+func gamesV2() table {
+	t := gamesTable
+	t.columns = nil
+	for _, c := range gamesTable.columns {
+		switch c.name {
+		case "tag_errors":
+			continue
+		case "score_light", "score_dark", "islands_light", "islands_dark", "bridges_light", "bridges_dark", "margin":
+			c.null = false
+		}
+		t.columns = append(t.columns, c)
+	}
+	return t
+}
+
+// turnsV1 is the turns table of schema version 1: no think_ms.
+func turnsV1() table {
+	t := turnsTable
+	t.columns = t.columns[:len(t.columns)-1]
+	return t
+}
+
+// oldDatabase makes a database of schema version 1 or 2 at path, as those versions made
+// it, and fills it with the rows of src (a database of this version) the way they stored
+// them: 0 for the scores of an unreadable record, no think times in version 1.
+func oldDatabase(t *testing.T, path string, version int, src string) {
+	t.Helper()
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
+	games, turns := gamesV2(), turnsTable
+	if version == 1 {
+		turns = turnsV1()
+	}
+	ddl := games.create() + ";" + turns.create() + ";" + tagsTable.create() + ";" + sourcesTable.create() +
+		";CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)" +
+		";CREATE INDEX games_by_size ON games (size, legal)" + // an index of the user's: kept
+		";PRAGMA user_version = " + string(rune('0'+version))
+	if _, err := old.Exec(ddl); err != nil {
+		t.Fatal(err)
+	}
+	if src == "" {
+		return
+	}
+	var gcols []string
+	for _, c := range games.columns {
+		switch c.name {
+		case "score_light", "score_dark", "islands_light", "islands_dark", "bridges_light", "bridges_dark", "margin":
+			gcols = append(gcols, "coalesce("+c.name+", 0)")
+		default:
+			gcols = append(gcols, c.name)
+		}
+	}
+	for _, q := range []string{
+		"ATTACH DATABASE 'file:" + src + "?mode=ro' AS src",
+		"INSERT INTO games SELECT " + strings.Join(gcols, ", ") + " FROM src.games",
+		"INSERT INTO turns SELECT " + turns.names() + " FROM src.turns",
+		"INSERT INTO tags SELECT * FROM src.tags",
+		"INSERT INTO sources SELECT * FROM src.sources",
+		"DETACH DATABASE src",
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// A database of schema version 1 or 2 is upgraded by Open in place, in one transaction:
+// turns.think_ms is added (version 1), games gets tag_errors and nullable scores, NULL for
+// its unreadable records; the games keep their ids, turns and tags, the indexes are made
+// again. The reader refuses such a database until then. Ingesting into it goes on.
+func TestSchemaUpgrade(t *testing.T) {
+	// The rows: sample records of every kind, stored by this version.
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	d, err := Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingestInto(t, d, Options{}, autumn, online)
+	d.Close()
+	srcDB, err := OpenReader(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srcDB.Close()
+	want := dump(t, srcDB, "SELECT "+gamesTable.names()+" FROM games ORDER BY id")
+	wantTurns := dump(t, srcDB, "SELECT game, turn, colour, kind, a, b, score_light, mobility_dark FROM turns ORDER BY game, turn")
+	if !strings.Contains(want, "| 1 | format |") {
+		t.Fatal("no unreadable record among the rows")
+	}
+
+	for _, version := range []int{1, 2} {
+		t.Run("version "+string(rune('0'+version)), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "old.db")
+			oldDatabase(t, path, version, src)
+			if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "run ponte ingest on it once") {
+				t.Errorf("OpenReader opened a database of version %d: %v", version, err)
+			}
+			d, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := OpenReader(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if v := count(t, r, "PRAGMA user_version"); v != SchemaVersion {
+				t.Errorf("user_version %d, want %d", v, SchemaVersion)
+			}
+			// The table is the one this version makes, and holds what this version stores.
+			var ddl string
+			if err := r.QueryRow("SELECT sql FROM sqlite_schema WHERE name = 'games'").Scan(&ddl); err != nil {
+				t.Fatal(err)
+			}
+			if created := strings.Replace(gamesTable.create(), "CREATE TABLE IF NOT EXISTS games", "CREATE TABLE \"games\"", 1); ddl != created {
+				t.Errorf("games after the upgrade:\n%s\nwant\n%s", ddl, created)
+			}
+			if got := dump(t, r, "SELECT "+gamesTable.names()+" FROM games ORDER BY id"); got != want {
+				t.Errorf("games after the upgrade:\n%s\nwant\n%s", got, want)
+			}
+			if got := dump(t, r, "SELECT game, turn, colour, kind, a, b, score_light, mobility_dark FROM turns ORDER BY game, turn"); got != wantTurns {
+				t.Error("turns changed by the upgrade")
+			}
+			if n := count(t, r, "SELECT count(*) FROM turns WHERE think_ms IS NOT NULL"); n != 0 {
+				t.Errorf("%d think times", n)
+			}
+			got := dump(t, r, "SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name")
+			if want := "games_by_size\nsources_sha256\nsqlite_autoindex_games_1\n"; got != want {
+				t.Errorf("indexes after the upgrade:\n%s\nwant\n%s", got, want)
+			}
+			if _, err := d.db.Exec("INSERT INTO games SELECT * FROM games WHERE id = 1"); err == nil {
+				t.Error("a copy of game 1 was accepted")
+			}
+			// Ingest goes on: the files already stored are skipped, others are stored.
+			sum := ingestInto(t, d, Options{}, autumn, club)
+			d.Close()
+			if sum.Skipped != 1 || sum.Games != 17 || sum.New != 16 { // club holds one game twice
+				t.Errorf("ingest after the upgrade: %+v", sum)
+			}
+		})
+	}
+}
+
+// An upgrade that fails leaves the database as it was.
+func TestSchemaUpgradeFails(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	oldDatabase(t, path, 2, "")
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A table in the way of the rebuild.
+	if _, err := old.Exec("CREATE TABLE games_v3 (x)"); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 3") {
+		t.Errorf("Open: %v", err)
+		if d != nil {
+			d.Close()
+		}
+	}
+	old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if v := count(t, old, "PRAGMA user_version"); v != 2 {
+		t.Errorf("user_version %d after a failed upgrade", v)
+	}
+	if n := count(t, old, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'tag_errors'"); n != 0 {
+		t.Error("games has tag_errors after a failed upgrade")
+	}
+}
+
+// Parquet files written before an upgrade are not current after it, though the rows are
+// the same: their columns are not.
+func TestParquetCurrentAfterUpgrade(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	d, err := Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingestInto(t, d, Options{}, autumn)
+	d.Close()
+	path := filepath.Join(dir, "old.db")
+	oldDatabase(t, path, 2, src)
+	// The files version 2 wrote: its fingerprint had no schema version.
+	old, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state string
+	if err := old.QueryRow("SELECT " + strings.SplitN(stateSQL, "|| ", 2)[1]).Scan(&state); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	pq := filepath.Join(dir, "parquet")
+	os.Mkdir(pq, 0o777)
+	for _, name := range []string{"games.parquet", "turns.parquet"} {
+		f, err := os.Create(filepath.Join(pq, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := parquet.NewGenericWriter[TurnRow](f, parquet.KeyValueMetadata(stateKey, state))
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	d, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if ok, err := d.ParquetCurrent(pq); ok || err != nil {
+		t.Errorf("ParquetCurrent %v, %v: the files of version 2 are current after the upgrade", ok, err)
+	}
+	if !strings.HasPrefix(stateSQL, "SELECT 'schema 3: ' || ") {
+		t.Errorf("the fingerprint does not begin with the schema version: %s", stateSQL)
+	}
+}
