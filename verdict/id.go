@@ -31,24 +31,40 @@ func GameID(rec *ingest.Record) string {
 		b = append(b, "ponte unreadable record\x00"...)
 		b = append(b, rec.Raw...)
 	} else {
-		b = append(b, "ponte game\x00"...)
-		b = strconv.AppendInt(b, int64(rec.Size), 10)
-		b = append(b, 0)
-		b = append(b, rec.Supply...)
-		for i := range rec.Moves {
-			tok := &rec.Moves[i]
-			b = append(b, 0)
-			if tok.Number != 0 && tok.Number != i+1 {
-				b = strconv.AppendInt(b, int64(tok.Number), 10)
-				b = append(b, '.')
-			}
-			b = appendCanonical(b, tok.Text, rec.Size)
-		}
+		b = appendTokens(appendGameHead(b, rec), rec, 0)
 	}
-	sum := sha256.Sum256(b)
-	var id [32]byte
-	hex.Encode(id[:], sum[:16])
-	return string(id[:]) // the only allocation
+	return hashID(b)
+}
+
+// The text GameID hashes is built by the functions below, which analyze also uses to hash
+// a record's moves as it replays them, parsing each token once.
+
+// appendGameHead appends what the id says of a readable record before its moves.
+func appendGameHead(b []byte, rec *ingest.Record) []byte {
+	b = append(b, "ponte game\x00"...)
+	b = strconv.AppendInt(b, int64(rec.Size), 10)
+	b = append(b, 0)
+	return append(b, rec.Supply...)
+}
+
+// appendTokenHead appends what comes before the canonical form of move i: a separator and
+// the turn number when it is not the turn's.
+func appendTokenHead(b []byte, tok *ingest.Token, i int) []byte {
+	b = append(b, 0)
+	if tok.Number != 0 && tok.Number != i+1 {
+		b = strconv.AppendInt(b, int64(tok.Number), 10)
+		b = append(b, '.')
+	}
+	return b
+}
+
+// appendTokens appends the moves of rec from index from on.
+func appendTokens(b []byte, rec *ingest.Record, from int) []byte {
+	for i := from; i < len(rec.Moves); i++ {
+		tok := &rec.Moves[i]
+		b = appendCanonical(appendTokenHead(b, tok, i), tok.Text, rec.Size)
+	}
+	return b
 }
 
 // appendCanonical appends the canonical form of a move token: the move as replay writes
@@ -58,8 +74,21 @@ func appendCanonical(b []byte, text string, size int) []byte {
 	if err != nil {
 		return append(b, text...)
 	}
+	return appendMove(b, m)
+}
+
+// appendMove appends the canonical form of a move parsed by replay.ParseMove.
+func appendMove(b []byte, m replay.Move) []byte {
 	if (m.Kind == replay.Tiles || m.Kind == replay.Bridge) && m.B < m.A {
 		m.A, m.B = m.B, m.A
 	}
 	return m.AppendText(b)
+}
+
+// hashID returns the id of the hashed text b: 32 hex digits of its SHA-256.
+func hashID(b []byte) string {
+	sum := sha256.Sum256(b)
+	var id [32]byte
+	hex.Encode(id[:], sum[:16])
+	return string(id[:]) // the only allocation
 }

@@ -3,10 +3,12 @@ package verdict
 import (
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
 )
 
 // readRecords reads every record of text, the unreadable ones included.
@@ -82,5 +84,42 @@ func TestGameID(t *testing.T) {
 	}
 	if idOf(t, "1. a1-c1 *") != idOf(t, "1. c1-a1 *") {
 		t.Errorf("a bridge's two ends in either order give two ids")
+	}
+}
+
+// The verdict's game_id, hashed as the replay reads the moves, is GameID's for every record
+// of the conformance corpus (legal games and every kind of illegal turn: over, swap, wrong
+// numbers, tokens that do not parse) and of the hand-made sample data.
+func TestVerdictGameID(t *testing.T) {
+	var g replay.Game
+	var ft replay.FeatureTracker
+	n := 0
+	for _, path := range []string{
+		"../replay/testdata/conformance/edge.ponte",
+		"../replay/testdata/conformance/random/corpus.ponte",
+		"../replay/testdata/conformance/random/corpus.jsonl",
+		"../sample_data/autumn-league.ponte",
+		"../sample_data/online-site.jsonl",
+	} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range readRecords(t, string(data)) {
+			want := GameID(rec)
+			if rec.Raw != nil {
+				continue // unreadable: the id of its text, not of moves
+			}
+			if got := Of(rec, &g).GameID; got != want {
+				t.Errorf("%s game %d: Of gives the id %s, GameID %s", path, rec.Index, got, want)
+			}
+			if got, _ := Analyze(rec, &g, &ft, nil); got.GameID != want {
+				t.Errorf("%s game %d: Analyze gives the id %s, GameID %s", path, rec.Index, got.GameID, want)
+			}
+			n++
+		}
+	}
+	if n < 300 {
+		t.Errorf("only %d records", n)
 	}
 }

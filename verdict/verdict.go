@@ -81,10 +81,11 @@ func Analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	return analyze(rec, g, ft, turns, new(values))
 }
 
-// head returns the verdict's fields that come from the record alone, their values in vals.
+// head returns the verdict's fields that come from the record alone but its GameID, their
+// values in vals.
 func head(rec *ingest.Record, vals *values) Verdict {
 	v := Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, Format: rec.Format.String(),
-		GameID: GameID(rec), ClaimedResult: rec.ClaimedResult(), TagErrors: []Error{}}
+		ClaimedResult: rec.ClaimedResult(), TagErrors: []Error{}}
 	for i := range rec.Tags {
 		if rec.Tags[i].Name == "GameId" {
 			vals.recordID = rec.Tags[i].Value
@@ -117,26 +118,26 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	v = head(rec, vals)
 	supply, ok := replay.ParseSupply(rec.Supply)
 	if !ok {
+		v.GameID = GameID(rec)
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: "unknown supply " + rec.Supply}
 		return v, turns
 	}
-	if err := g.Reset(rec.Size, supply); err != nil {
-		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: err.Error()}
-		return v, turns
-	}
-	defer func() {
-		v.Turns, v.Over = g.Turn(), g.Over()
-		vals.score, vals.islands, vals.bridges = g.Score(), g.Islands(), g.Bridges()
-		v.Score, v.Islands, v.Bridges = &vals.score, &vals.islands, &vals.bridges
-		if g.Over() {
-			vals.result = g.Result().String()
-			v.Result = &vals.result
+	if err := g.Reset(rec.Size, supply); err != nil || rec.Raw != nil {
+		v.GameID = GameID(rec)
+		if err != nil {
+			v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: err.Error()}
+			return v, turns
 		}
-	}()
+	}
+	// The game's id is hashed as the moves are read: a token the replay parsed is not
+	// parsed again (GameID gives the same id).
+	var idBuf [2048]byte
+	id := appendGameHead(idBuf[:0], rec)
 	for i := range rec.Moves {
 		tok := &rec.Moves[i]
 		m, err := g.ReadTurn(tok.Number, tok.Text)
 		if err == nil {
+			id = appendMove(appendTokenHead(id, tok, i), m)
 			if ft != nil {
 				var f replay.Features
 				if f, err = ft.Play(g, m); err == nil {
@@ -145,6 +146,11 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 			} else {
 				err = g.Play(m)
 			}
+			if err != nil {
+				id = appendTokens(id, rec, i+1)
+			}
+		} else {
+			id = appendTokens(id, rec, i)
 		}
 		if err != nil {
 			re := err.(*replay.RuleError)
@@ -154,8 +160,21 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 				line, col = tok.NumberLine, tok.NumberCol // the number is at fault
 			}
 			v.Error = &Error{Rule: string(re.Rule), Turn: &turn, Line: line, Col: col, Message: re.Message}
-			return v, turns
+			break
 		}
+	}
+	if v.GameID == "" {
+		v.GameID = hashID(id)
+	}
+	v.Turns, v.Over = g.Turn(), g.Over()
+	vals.score, vals.islands, vals.bridges = g.Score(), g.Islands(), g.Bridges()
+	v.Score, v.Islands, v.Bridges = &vals.score, &vals.islands, &vals.bridges
+	if g.Over() {
+		vals.result = g.Result().String()
+		v.Result = &vals.result
+	}
+	if v.Error != nil {
+		return v, turns
 	}
 	// Every turn is legal. A tag that could not be read comes next: the record's claims
 	// are not what it meant to say, so they are not checked (R8).
@@ -187,6 +206,7 @@ func unreadable(rec *ingest.Record, pe *ingest.ParseError, vals *values) Verdict
 		rec = UnreadableRecord(pe)
 	}
 	v := head(rec, vals)
+	v.GameID = GameID(rec)
 	v.Source, v.Index, v.Line, v.Unreadable = pe.Source, pe.Game, pe.StartLine, true
 	rule := RuleFormat
 	if errors.Is(pe.Err, ingest.ErrSyntax) {
