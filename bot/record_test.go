@@ -65,13 +65,13 @@ func TestGameRecordReplays(t *testing.T) {
 					if !v.Legal || !v.Over || v.Error != nil {
 						t.Fatalf("game %d: verdict %+v, error %+v", i+1, v, v.Error)
 					}
-					if *v.Result != g.Result.String() || v.Score != g.Score || v.Islands != g.Islands || v.Bridges != g.Bridges {
-						t.Errorf("game %d: replay gives %s %v, the game had %s %v", i+1, *v.Result, v.Score, g.Result, g.Score)
+					if *v.Result != g.Result.String() || *v.Score != g.Score || *v.Islands != g.Islands || *v.Bridges != g.Bridges {
+						t.Errorf("game %d: replay gives %s %v, the game had %s %v", i+1, *v.Result, *v.Score, g.Result, g.Score)
 					}
 					if v.Turns != len(g.Moves) {
 						t.Errorf("game %d: %d turns replayed, %d played", i+1, v.Turns, len(g.Moves))
 					}
-					if v.GameID != fmt.Sprintf("selfplay-42-%d", i+1) || rec.Tag("Opener") != "random" || rec.Tag("Seed") != "42" {
+					if v.RecordID == nil || *v.RecordID != fmt.Sprintf("selfplay-42-%d", i+1) || v.GameID != verdict.GameID(rec) || rec.Tag("Opener") != "random" || rec.Tag("Seed") != "42" {
 						t.Errorf("game %d: tags %v", i+1, rec.Tags)
 					}
 				}

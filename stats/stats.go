@@ -156,7 +156,7 @@ type Scoring struct {
 	TieBreaks  []Count `json:"tie_breaks"` // what decided (R7)
 	Length     []Bin   `json:"length"`     // turns per finished game
 	MeanLength float64 `json:"mean_length"`
-	Endings    []Count `json:"endings"` // how the legal games ended: normal, resign, time, abandoned, unfinished
+	Endings    []Count `json:"endings"` // how the legal games ended: normal, resign, time, abandoned, agreement, unfinished
 }
 
 // Bin is one value of a distribution and how often it occurs.
@@ -312,13 +312,14 @@ type gameRow struct {
 }
 
 // final is the game's known result: the computed one when the game is over, else the one
-// claimed by a record that ended by resignation or on time; "" when unknown.
+// claimed by a record that ended by resignation, on time or by an agreed draw; "" when
+// unknown.
 func (g *gameRow) final() string {
 	if g.over {
 		return g.result.String
 	}
 	switch g.termination.String {
-	case "resign", "time":
+	case "resign", "time", "agreement":
 		switch g.claimed.String {
 		case "1-0", "0-1", "1/2-1/2":
 			return g.claimed.String
@@ -327,8 +328,8 @@ func (g *gameRow) final() string {
 	return ""
 }
 
-// ending is how the game ended: normal, resign, time, abandoned, or unfinished (a record
-// that stops before the end without saying why).
+// ending is how the game ended: normal, resign, time, abandoned, agreement (a draw agreed
+// before the end), or unfinished (a record that stops before the end without saying why).
 func (g *gameRow) ending() string {
 	switch {
 	case g.over:
@@ -550,7 +551,7 @@ func (b *boardTally) board(size int) Board {
 	for _, name := range []string{"score", "islands", "bridges", "draw"} {
 		sc.TieBreaks = append(sc.TieBreaks, Count{Name: name, Rate: NewRate(float64(b.tieBreaks[name]), b.finished)})
 	}
-	for _, name := range []string{"normal", "resign", "time", "abandoned", "unfinished"} {
+	for _, name := range []string{"normal", "resign", "time", "abandoned", "agreement", "unfinished"} {
 		sc.Endings = append(sc.Endings, Count{Name: name, Rate: NewRate(float64(b.endings[name]), b.games)})
 	}
 	return out

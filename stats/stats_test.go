@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -194,5 +195,58 @@ func TestFilter(t *testing.T) {
 		if _, err := stats.Compute(context.Background(), db, bad, stats.Options{}); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+}
+
+// A draw agreed before the end (Abstract Play's "draw", Termination "agreement") is a
+// decided game, a draw of half a point to each side, and an ending of its own; an
+// abandoned game is neither decided nor a draw.
+func TestAgreedDraw(t *testing.T) {
+	dir := t.TempDir()
+	archive := filepath.Join(dir, "agreed.ponte")
+	const games = `[Size "6"]
+[Result "1/2-1/2"]
+[Termination "agreement"]
+
+1. a1,b3 2. e5,e6 3. c3,d3 1/2-1/2
+
+[Size "6"]
+[Termination "abandoned"]
+
+1. a1,b3 2. e5,e6 *
+`
+	if err := os.WriteFile(archive, []byte(games), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "agreed.db")
+	w, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest(context.Background(), []string{archive}, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	db, err := store.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := r.Boards[0]
+	if b.Games != 2 || b.Decided != 1 || b.Finished != 0 {
+		t.Fatalf("%d games, %d decided, %d finished; want 2, 1, 0", b.Games, b.Decided, b.Finished)
+	}
+	rate(t, "draws", b.Swap.Draws, 1, 1)
+	rate(t, "opener", b.Swap.Opener, 0.5, 1)
+	endings := map[string]float64{}
+	for _, c := range b.Scoring.Endings {
+		endings[c.Name] = c.Rate.Hits
+	}
+	if endings["agreement"] != 1 || endings["abandoned"] != 1 || endings["unfinished"] != 0 {
+		t.Errorf("endings %v, want one agreement, one abandoned", endings)
 	}
 }
