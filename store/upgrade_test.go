@@ -102,7 +102,8 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srcDB.Close()
-	want := dump(t, srcDB, "SELECT "+gamesTable.names()+" FROM games ORDER BY id")
+	// A database of version 1 or 2 holds no tag errors: those versions read no slips.
+	want := dump(t, srcDB, "SELECT "+strings.Replace(gamesTable.names(), "tag_errors", "NULL", 1)+" FROM games ORDER BY id")
 	wantTurns := dump(t, srcDB, "SELECT game, turn, colour, kind, a, b, score_light, mobility_dark FROM turns ORDER BY game, turn")
 	if !strings.Contains(want, "| 1 | format |") {
 		t.Fatal("no unreadable record among the rows")

@@ -20,16 +20,16 @@ func TestAnalyzeSampleData(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("exit status %d: %s", status, stderr)
 	}
-	if !strings.Contains(stderr, "3049 games: 3048 new, 1 duplicate; 3032 legal, 15 illegal, 2 unreadable") {
+	if !strings.Contains(stderr, "3055 games: 3054 new, 1 duplicate; 3036 legal, 17 illegal, 2 unreadable") {
 		t.Errorf("standard error lacks the ingest summary:\n%s", stderr)
 	}
 	index := filepath.Join(out, "index.html")
 	for _, want := range []string{
-		"report: " + index + "\n3048 games, ",
+		"report: " + index + "\n3054 games, ",
 		"500 game pages; ",
-		"8×8: 2 legal games; ", // Abstract Play's size-8 variant
-		"10×10: 2019 legal games; swapped 67.6% [65.5–69.6]; opener's score 49.5% [47.3–51.6]: balanced",
-		"12×12: 1010 legal games; swapped 69.4%",
+		"8×8: 1 legal game; ", // Abstract Play's 8x8 board
+		"10×10: 2023 legal games; swapped 67.4% [65.4–69.4]; opener's score 49.5% [47.3–51.6]: balanced",
+		"12×12: 1011 legal games; swapped 69.4%",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("standard output lacks %q:\n%s", want, stdout)
@@ -42,7 +42,7 @@ func TestAnalyzeSampleData(t *testing.T) {
 	}
 
 	stdout, stderr, status = runPonte(t, "", "analyze", "--db", db, "--out", out, "../../sample_data")
-	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3048 games") {
+	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3054 games") {
 		t.Errorf("second run: exit status %d\n%s\n%s", status, stderr, stdout)
 	}
 }

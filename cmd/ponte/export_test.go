@@ -2,8 +2,8 @@ package main
 
 import (
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -64,10 +64,10 @@ func TestExportUnreadable(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "x.ponte")
 	_, errOut, status := runPonte(t, "", "export", "--out", out, "../../sample_data/autumn-league.ponte")
 	if status != exitIllegal || !strings.Contains(errOut, "not written, cannot be read: ../../sample_data/autumn-league.ponte:286:") ||
-		!strings.Contains(errOut, "15 games written") {
+		!strings.Contains(errOut, "16 games written") {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}
-	if data, err := os.ReadFile(out); err != nil || strings.Count(string(data), "[Event ") != 15 {
+	if data, err := os.ReadFile(out); err != nil || strings.Count(string(data), "[Event ") != 16 {
 		t.Errorf("%v: %d games in the file", err, strings.Count(string(data), "[Event "))
 	}
 }

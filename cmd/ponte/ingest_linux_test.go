@@ -150,8 +150,8 @@ func TestIngestKillAndRerun(t *testing.T) {
 	if status != exitIllegal && status != exitOK {
 		t.Fatalf("rerun: exit status %d: %s", status, errOut)
 	}
-	if n := checkWholeGames(t, db); n != 3048 {
-		t.Errorf("%d games after the rerun, want 3048", n)
+	if n := checkWholeGames(t, db); n != 3054 {
+		t.Errorf("%d games after the rerun, want 3054", n)
 	}
 	if got := digest(t, db); got != want {
 		t.Errorf("killed and rerun ingest differs from a clean one (seed %d)", seed)
@@ -205,8 +205,8 @@ func TestIngestConcurrent(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitIllegal {
 		t.Errorf("first ingest: %v, %s", err, first.Stderr.(*bytes.Buffer))
 	}
-	if n := checkWholeGames(t, db); n != 3048 {
-		t.Errorf("%d games, want 3048", n)
+	if n := checkWholeGames(t, db); n != 3054 {
+		t.Errorf("%d games, want 3054", n)
 	}
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
 	if status != exitOK || !strings.Contains(errOut, "1 already ingested") {
@@ -234,7 +234,7 @@ func TestIngestProgressBar(t *testing.T) {
 				}
 				return
 			}
-			for _, want := range []string{"ingest ", "2/2 files", "116 games", "games/s", "116 games: 116 new, 0 duplicates; 105 legal, 10 illegal, 1 unreadable"} {
+			for _, want := range []string{"ingest ", "2/2 files", "117 games", "games/s", "117 games: 117 new, 0 duplicates; 105 legal, 11 illegal, 1 unreadable"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("terminal %q does not show %q", got, want)
 				}

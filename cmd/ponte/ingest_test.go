@@ -69,8 +69,8 @@ func TestIngestSampleData(t *testing.T) {
 	golden(t, "ingest-sample_data.txt", got)
 
 	d := openDB(t, db)
-	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3048 {
-		t.Errorf("%d games stored, want 3048 (3049 records, one duplicate)", n)
+	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3054 {
+		t.Errorf("%d games stored, want 3054 (3055 records, one duplicate)", n)
 	}
 	for _, name := range []string{"games.parquet", "turns.parquet"} {
 		if info, err := os.Stat(filepath.Join(pq, name)); err != nil || info.Size() == 0 {
@@ -99,8 +99,8 @@ func TestIngestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if r.Files != 1 || r.Games != 16 || r.New != 16 || r.Duplicates == nil || *r.Duplicates != 0 || r.Legal != 5 || r.Illegal != 10 ||
-		r.Unreadable != 1 || r.TurnRows == 0 || r.Parquet.Dir != dir || r.Parquet.Games != 16 || r.Parquet.Turns != r.TurnRows {
+	if r.Files != 1 || r.Games != 17 || r.New != 17 || r.Duplicates == nil || *r.Duplicates != 0 || r.Legal != 5 || r.Illegal != 11 ||
+		r.Unreadable != 1 || r.TurnRows == 0 || r.Parquet.Dir != dir || r.Parquet.Games != 17 || r.Parquet.Turns != r.TurnRows {
 		t.Errorf("summary %s", out)
 	}
 }
@@ -154,7 +154,7 @@ func TestIngestNoProgressBarOnPipe(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "p.db")
 	_, errOut, _ := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "16 games: ") || !strings.HasPrefix(lines[2], "parquet: ") || strings.Contains(errOut, "\r") || strings.Contains(errOut, "\x1b") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "17 games: ") || !strings.HasPrefix(lines[2], "parquet: ") || strings.Contains(errOut, "\r") || strings.Contains(errOut, "\x1b") {
 		t.Errorf("standard error %q, want the summary's three lines (games, files, parquet)", errOut)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "parquet", "turns.parquet")); err != nil {
