@@ -687,24 +687,35 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 	add(tagSize, strconv.Itoa(size))
 	add(tagSupply, "unlimited")
 
-	// The claims: the players' results and scores, and the terminal entry.
-	result, resultAt := "", ap.playersAt
-	lr, lok := apNumber(light.result.s)
-	dr, dok := apNumber(dark.result.s)
-	switch {
-	case light.result.s == "" && dark.result.s == "":
-	case light.result.s != "" && !lok:
-		slip(light.result.at, "players[0].result "+quote(light.result.s)+": must be a number")
-	case dark.result.s != "" && !dok:
-		slip(dark.result.at, "players[1].result "+quote(dark.result.s)+": must be a number")
-	case light.result.s == "" || dark.result.s == "":
-		slip(ap.playersAt, "a result for one player only: no result is claimed")
-	case lr > dr:
-		result, resultAt = "1-0", light.result.at
-	case lr < dr:
-		result, resultAt = "0-1", light.result.at
-	default:
-		result, resultAt = "1/2-1/2", light.result.at
+	// The claims: the players' results and scores, and the terminal entry. pair reads a
+	// value both players give: ok when both are given and read; one that cannot be read, or
+	// given for one player only, is a slip.
+	pair := func(what, must string, l, d apString, read func(string) (float64, bool)) (lv, dv float64, ok bool) {
+		lv, lok := read(l.s)
+		dv, dok := read(d.s)
+		switch {
+		case l.s == "" && d.s == "":
+		case l.s != "" && !lok:
+			slip(l.at, "players[0]."+what+" "+quote(l.s)+": "+must)
+		case d.s != "" && !dok:
+			slip(d.at, "players[1]."+what+" "+quote(d.s)+": "+must)
+		case l.s == "" || d.s == "":
+			slip(ap.playersAt, "a "+what+" for one player only: no "+what+" is claimed")
+		default:
+			return lv, dv, true
+		}
+		return 0, 0, false
+	}
+	result, resultAt := "", light.result.at
+	if lr, dr, ok := pair("result", "must be a number", light.result, dark.result, apNumber); ok {
+		switch {
+		case lr > dr:
+			result = "1-0"
+		case lr < dr:
+			result = "0-1"
+		default:
+			result = "1/2-1/2"
+		}
 	}
 	if term != nil {
 		termination := apTerminal[term.s]
@@ -728,18 +739,8 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 		add(tagTermination, termination)
 	}
 	add(tagResult, result)
-	ls, lok := apCount(light.score.s)
-	ds, dok := apCount(dark.score.s)
-	switch {
-	case light.score.s == "" && dark.score.s == "":
-	case light.score.s != "" && !lok:
-		slip(light.score.at, "players[0].score "+quote(light.score.s)+": must be a whole number of points")
-	case dark.score.s != "" && !dok:
-		slip(dark.score.at, "players[1].score "+quote(dark.score.s)+": must be a whole number of points")
-	case light.score.s == "" || dark.score.s == "":
-		slip(ap.playersAt, "a score for one player only: no score is claimed")
-	default:
-		add(tagScore, strconv.Itoa(ls)+"-"+strconv.Itoa(ds))
+	if ls, ds, ok := pair("score", "must be a whole number of points", light.score, dark.score, apCount); ok {
+		add(tagScore, strconv.Itoa(int(ls))+"-"+strconv.Itoa(int(ds)))
 	}
 
 	add(tagVariant, strings.Join(others, ","))
@@ -813,12 +814,9 @@ func apNumber(s string) (float64, bool) {
 }
 
 // apCount reads a whole number of points, as the site writes it (10, or 10.0).
-func apCount(s string) (int, bool) {
+func apCount(s string) (float64, bool) {
 	f, ok := apNumber(s)
-	if !ok || f < 0 || f > 1e6 || f != float64(int(f)) {
-		return 0, false
-	}
-	return int(f), true
+	return f, ok && f >= 0 && f <= 1e6 && f == float64(int(f))
 }
 
 // stringValue reads a string, or null as "", into v.
