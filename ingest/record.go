@@ -1,6 +1,9 @@
 package ingest
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // Tag is one tag of a record, in the order read. Name is as in .ponte
 // ("Event", "GameId", "Light", ...); JSON Lines keys are mapped to these names.
@@ -77,6 +80,26 @@ type Record struct {
 	// bytes, line ends as \n), kept so that it can be reported and stored;
 	// nil for a record read without error.
 	Raw []byte
+}
+
+// MaxInFlight bounds the bytes of records (by [Record.Bytes]) that a pipeline holds at
+// once between its reader and its consumer: `ponte verify`'s workers and `ponte ingest`'s
+// writer. Memory in flight is bounded in bytes, not in records, so a few huge records
+// cannot take what thousands of ordinary ones would.
+var MaxInFlight int64 = 64 << 20
+
+// Bytes is about the memory the record holds, in bytes: its texts, tags, tokens and
+// comments with the fixed cost of each. Pipelines bound what they hold in flight by it.
+func (r *Record) Bytes() int64 {
+	const tokenSize, tagSize, errSize = int64(unsafe.Sizeof(Token{})), int64(unsafe.Sizeof(Tag{})), 128
+	n := int64(unsafe.Sizeof(Record{})) + int64(len(r.Source)+len(r.Raw)+len(r.Comment)+len(r.Result))
+	for i := range r.Tags {
+		n += tagSize + int64(len(r.Tags[i].Name)+len(r.Tags[i].Value))
+	}
+	for i := range r.Moves {
+		n += tokenSize + int64(len(r.Moves[i].Text)+len(r.Moves[i].Comment))
+	}
+	return n + errSize*int64(len(r.TagErrors))
 }
 
 // Tag returns the value of the tag name, or "" if the record has none.
