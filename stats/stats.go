@@ -182,6 +182,12 @@ type TurnStat struct {
 	Mobility      [2]float64 `json:"mobility"`       // cells taking one tile, [light, dark], after the turn
 }
 
+// ErrEdited is wrapped by the errors of Compute that find in the database what no ingest
+// writes: a board size the rules do not allow, ids out of order, a turn numbered 0 or past
+// 32,767. Such a database was edited by hand; ingesting the records again into a new file
+// makes a good one.
+var ErrEdited = errors.New("the database was edited: run ponte ingest into a new file")
+
 // Options tune Compute.
 type Options struct {
 	MaxIllegal int // the most IllegalGames listed; 0 means 200
@@ -202,11 +208,11 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 		return nil, err
 	}
 	boards := map[int]*boardTally{}
-	sizeOf, err := games(ctx, db, where, args, boards)
+	sel, err := games(ctx, db, where, args, boards)
 	if err != nil {
 		return nil, err
 	}
-	turns, err := byTurn(ctx, db, sizeOf)
+	turns, err := byTurn(ctx, db, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -340,10 +346,19 @@ func (g *gameRow) ending() string {
 	return "unfinished"
 }
 
+// selected is the legal games the filter selects, as games() read them: their ids in
+// ascending order and the board size of each. It is sized by the games read, never by the
+// values of their ids: an edited database's ids (negative, or near 2^63) cost nothing more.
+type selected struct {
+	ids   []int64
+	sizes []uint8
+}
+
 // games reads the legal games the filter selects into their boards' tallies and returns
-// the board size of each, indexed by games.id (0 for a game not selected). The final
-// components of the finished games are counted by replaying them on all cores.
-func games(ctx context.Context, db *sql.DB, where string, args []any, boards map[int]*boardTally) ([]uint8, error) {
+// them. The final components of the finished games are counted by replaying them on all
+// cores. A game whose board size is not one the rules allow is refused: only an edited
+// database holds one, and its size would size the heat map.
+func games(ctx context.Context, db *sql.DB, where string, args []any, boards map[int]*boardTally) (*selected, error) {
 	rows, err := db.QueryContext(ctx, `SELECT id, size, supply, swapped, over, result, tiebreak, termination, claimed_result,
 		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
 		opening_a, opening_b, CASE WHEN over THEN moves ELSE '' END FROM games g WHERE legal AND `+where+` ORDER BY id`, args...)
@@ -351,7 +366,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 		return nil, fmt.Errorf("games: %w", err)
 	}
 	defer rows.Close()
-	var sizeOf []uint8
+	sel := &selected{}
 	replays := newComponentCounter(ctx)
 	for rows.Next() {
 		var g gameRow
@@ -362,10 +377,16 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 			replays.stop()
 			return nil, fmt.Errorf("games: %w", err)
 		}
-		for int64(len(sizeOf)) <= id {
-			sizeOf = append(sizeOf, 0)
+		if g.size < replay.MinSize || g.size > replay.MaxSize {
+			replays.stop()
+			return nil, fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.size, replay.MinSize, replay.MaxSize, ErrEdited)
 		}
-		sizeOf[id] = uint8(g.size)
+		if n := len(sel.ids); n > 0 && id <= sel.ids[n-1] {
+			replays.stop()
+			return nil, fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, sel.ids[n-1], ErrEdited)
+		}
+		sel.ids = append(sel.ids, id)
+		sel.sizes = append(sel.sizes, uint8(g.size))
 		b := boards[g.size]
 		if b == nil {
 			b = newBoardTally()
@@ -391,7 +412,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 			}
 		}
 	}
-	return sizeOf, nil
+	return sel, nil
 }
 
 func (b *boardTally) add(g *gameRow) {
@@ -581,23 +602,24 @@ func bins(m map[int]int) []Bin {
 
 // byTurn sums the features of the selected games' turns by board size and turn number, in
 // one pass over the turns table in its stored order (no GROUP BY, whose sort would cost
-// SQLite far more on millions of rows), split into ranges of games read in parallel. SQLite
-// packs the turn number and the five numbers of a turn into one integer, since every value
-// read through the driver has a fixed cost (SQLite's << and | bind equally tight, hence the
-// parentheses and +).
-func byTurn(ctx context.Context, db *sql.DB, sizeOf []uint8) (map[int][]TurnStat, error) {
+// SQLite far more on millions of rows), split into ranges of the selected games read in
+// parallel. SQLite packs the turn number and the five numbers of a turn into one integer,
+// since every value read through the driver has a fixed cost (SQLite's << and | bind
+// equally tight, hence the parentheses and +).
+func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
-	n := int64(len(sizeOf))
+	n := len(sel.ids)
 	sums := make([]map[int][]turnSum, parts)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
-		lo, hi := n*int64(p)/int64(parts), n*int64(p+1)/int64(parts)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sums[p], errs[p] = turnSums(ctx, db, sizeOf, lo, hi)
-		}()
+		lo, hi := n*p/parts, n*(p+1)/parts
+		if lo == hi {
+			continue
+		}
+		wg.Go(func() {
+			sums[p], errs[p] = turnSums(ctx, db, sel.ids[lo:hi], sel.sizes[lo:hi])
+		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -645,26 +667,41 @@ func (t *turnSum) add(u *turnSum) {
 	t.mobDark += u.mobDark
 }
 
-// turnSums sums the turns of the selected games with ids in [lo, hi).
-func turnSums(ctx context.Context, db *sql.DB, sizeOf []uint8, lo, hi int64) (map[int][]turnSum, error) {
+// maxTurn bounds the turn numbers summed: the packed turn number has 15 bits. A stored
+// game has at most the readers' turn limit (10,000 by default); a turn past maxTurn is
+// only in an edited database, and is refused rather than summed under a wrong number.
+const maxTurn = 1<<15 - 1
+
+// turnSums sums the turns of the selected games ids (ascending), whose board sizes are
+// sizes. The turns come in the order of the table's key (game, turn) and are matched to
+// the games by walking both in step.
+func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8) (map[int][]turnSum, error) {
 	bySize := map[int][]turnSum{}
-	rows, err := db.QueryContext(ctx, `SELECT game, islands_formed + ((kind = 'bridge') << 4)
+	rows, err := db.QueryContext(ctx, `SELECT game, CASE WHEN turn BETWEEN 1 AND ? THEN islands_formed + ((kind = 'bridge') << 4)
 		+ ((dead_created_light + dead_created_dark) << 5) + (mobility_light << 16) + (mobility_dark << 32) + (turn << 48)
-		FROM turns WHERE game >= ? AND game < ?`, lo, hi)
+		ELSE -turn END
+		FROM turns WHERE game >= ? AND game <= ? ORDER BY game`, maxTurn, ids[0], ids[len(ids)-1])
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	next := 0 // ids[next] is the first selected game not behind the current row's
 	for rows.Next() {
 		var game, packed int64
 		if err := rows.Scan(&game, &packed); err != nil {
 			return nil, err
 		}
-		turn := packed >> 48
-		if game >= int64(len(sizeOf)) || sizeOf[game] == 0 || turn < 1 {
+		for next < len(ids) && ids[next] < game {
+			next++
+		}
+		if next == len(ids) || ids[next] != game {
 			continue // a game the filter leaves out, or one not legal
 		}
-		size := int(sizeOf[game])
+		turn := packed >> 48
+		if turn < 1 {
+			return nil, fmt.Errorf("game %d has a turn %d, not 1 to %d: %w", game, -packed, maxTurn, ErrEdited)
+		}
+		size := int(sizes[next])
 		a := bySize[size]
 		for int64(len(a)) < turn {
 			a = append(a, turnSum{})

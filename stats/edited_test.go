@@ -1,0 +1,148 @@
+package stats_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// editedDB ingests sample_data/autumn-league.ponte (17 records; game 3 is a legal 12×12
+// game played to the end) into a new database, applies the statements edits to it as a
+// hand edit would, and opens it for reading.
+func editedDB(t *testing.T, edits ...string) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "edited.db")
+	w, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest(context.Background(), []string{"../sample_data/autumn-league.ponte"}, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		if _, err := raw.Exec(e); err != nil {
+			t.Fatalf("%s: %v", e, err)
+		}
+	}
+	raw.Close()
+	db, err := store.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// moveGame gives game 3 the id id, in the three tables.
+func moveGame(id string) []string {
+	return []string{
+		"UPDATE games SET id = " + id + " WHERE id = 3",
+		"UPDATE turns SET game = " + id + " WHERE game = 3",
+		"UPDATE tags SET game = " + id + " WHERE game = 3",
+	}
+}
+
+// withinMemory runs f and fails the test if it allocates more than limit bytes in all, or
+// holds more than limit bytes of live heap at any moment: a watchdog samples the heap
+// every millisecond and stops the test binary at once, so that a giant allocation fails
+// the test instead of exhausting the machine.
+func withinMemory(t *testing.T, limit uint64, f func()) {
+	t.Helper()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			metrics.Read(s)
+			if live := s[0].Value.Uint64(); live > base+limit {
+				panic(fmt.Sprintf("%s: %d MB of live heap, more than the %d MB allowed", t.Name(), (live-base)>>20, limit>>20))
+			}
+		}
+	}()
+	f()
+	close(done)
+	<-stopped
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > limit {
+		t.Errorf("allocated %d MB, more than the %d MB allowed", got>>20, limit>>20)
+	}
+}
+
+// TestEditedIDs computes the statistics of databases whose games.id were edited to values
+// no ingest writes: the same statistics as before the edit, without a panic and without
+// memory sized by the ids.
+func TestEditedIDs(t *testing.T) {
+	want, err := stats.Compute(context.Background(), editedDB(t), stats.Filter{}, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"-5", "0", "9223372036854775000", "9223372036854775807", "-9223372036854775808"} {
+		t.Run(id, func(t *testing.T) {
+			db := editedDB(t, moveGame(id)...)
+			var got *stats.Report
+			withinMemory(t, 32<<20, func() {
+				got, err = stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("the statistics changed with game 3's id:\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+// TestEditedValues: a board size, or a turn number, that no ingest writes is refused with
+// ErrEdited, not used to size anything.
+func TestEditedValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, edit, want string
+	}{
+		{"huge size", "UPDATE games SET size = 1000000000 WHERE id = 3", "games.id 3 has size 1000000000, not 5 to 26"},
+		{"negative size", "UPDATE games SET size = -1 WHERE id = 3", "games.id 3 has size -1, not 5 to 26"},
+		{"turn 0", "UPDATE turns SET turn = 0 WHERE game = 3 AND turn = 7", "game 3 has a turn 0"},
+		{"huge turn", "UPDATE turns SET turn = 4611686018427387904 WHERE game = 3 AND turn = 7", "game 3 has a turn 4611686018427387904"},
+		{"negative turn", "UPDATE turns SET turn = -7 WHERE game = 3 AND turn = 7", "game 3 has a turn -7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := editedDB(t, tc.edit)
+			withinMemory(t, 32<<20, func() {
+				_, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+				if !errors.Is(err, stats.ErrEdited) || !strings.Contains(fmt.Sprint(err), tc.want) {
+					t.Errorf("error %v, want %q and ErrEdited", err, tc.want)
+				}
+			})
+		})
+	}
+}
