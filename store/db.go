@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -53,23 +54,49 @@ func Open(path string) (*DB, error) {
 
 // OpenReader opens the database at path for reading only, as statistics and reports do:
 // it takes no lock (an ingest may be writing at the same time; WAL readers see the last
-// committed transaction) and creates nothing. It fails when the file does not exist or is
-// not a ponte database of this schema version. Its connections keep a small page cache
-// (8 MB): readers scan tables in order, so a larger one only costs memory (stats read
-// 100,000 games as fast with 8 MB as with 64 MB per connection, in 59 MB instead of 276).
+// committed transaction) and creates nothing. It fails when the file does not exist,
+// cannot be read, or is not a ponte database of this schema version, and says which. Its
+// connections keep a small page cache (8 MB): readers scan tables in order, so a larger
+// one only costs memory (stats read 100,000 games as fast with 8 MB as with 64 MB per
+// connection, in 59 MB instead of 276).
+//
+// A database that cannot be written (on read-only media, in a directory this user cannot
+// write to) is read all the same: SQLite's reader of a WAL database needs to create the
+// -wal and -shm files beside it, and when it cannot, the database is opened immutable
+// (SQLite then takes no locks and reads the file as it is, which is safe as nobody can
+// write to it either). It is refused only when a -wal file beside it holds transactions
+// that such a reader could not see.
 func OpenReader(path string) (*sql.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open database: %w (make one with ponte ingest)", err)
+	f, err := os.Open(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such database (make one with ponte ingest)", path)
+	case err != nil:
+		return nil, fmt.Errorf("%s: cannot read the database: %w", path, unwrapPath(err))
 	}
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(-8000)", esc, busyTimeout))
+	info, err := f.Stat()
+	f.Close()
+	if err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%s: a directory, not a database", path)
+	}
+	esc := escapePath(path)
+	params := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(-8000)", busyTimeout)
+	db, version, err := openVersion("file:" + esc + "?" + params)
+	if err != nil && cannotWrite(err) {
+		// No -wal or -shm could be made beside the file: read it as it is.
+		if wal, werr := os.Stat(path + "-wal"); werr == nil && wal.Size() > 0 {
+			return nil, fmt.Errorf("%s: cannot be read here: %s-wal holds transactions not yet in the database, and SQLite cannot read them without writing beside it (%v); copy the database with its -wal file to a place that can be written, and read it there", path, path, err)
+		}
+		var err2 error
+		if db, version, err2 = openVersion("file:" + esc + "?immutable=1&" + params); err2 == nil {
+			err = nil
+		}
+	}
 	if err != nil {
-		return nil, err
-	}
-	var version int
-	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("%s: not a ponte database: %w", path, err)
+		if isNotDB(err) {
+			return nil, fmt.Errorf("%s: not a ponte database: %w", path, err)
+		}
+		return nil, fmt.Errorf("%s: cannot read the database: %w", path, err)
 	}
 	switch {
 	case version == 1 || version == 2:
@@ -82,12 +109,64 @@ func OpenReader(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// openVersion opens the data source name and reads the database's schema version.
+func openVersion(dsn string) (*sql.DB, int, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, 0, err
+	}
+	var version int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		db.Close()
+		return nil, 0, err
+	}
+	return db, version, nil
+}
+
+// sqliteCode returns SQLite's extended result code of err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()
+	}
+	return 0
+}
+
+// cannotWrite reports whether err is SQLite failing to open a file it needs beside the
+// database (the -wal or -shm of a WAL database in a directory it cannot write to, on
+// read-only media).
+func cannotWrite(err error) bool {
+	c := sqliteCode(err)
+	return c&0xff == sqlite3.SQLITE_CANTOPEN || c&0xff == sqlite3.SQLITE_READONLY
+}
+
+// isNotDB reports whether err is SQLite finding a file that is not a database, or a
+// database whose pages are not what they should be.
+func isNotDB(err error) bool {
+	c := sqliteCode(err) & 0xff
+	return c == sqlite3.SQLITE_NOTADB || c == sqlite3.SQLITE_CORRUPT
+}
+
+// unwrapPath takes the cause out of an *fs.PathError, so that the path is not repeated.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// escapePath escapes the characters of path that mean something in a SQLite URI.
+func escapePath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+}
+
 // dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
 // pooled connection gets them: WAL (readers never block the writer, a killed writer loses
 // only its open transaction), NORMAL synchronous (safe in WAL mode), a busy timeout, and
 // BEGIN IMMEDIATE for transactions.
 func dsn(path string) string {
-	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	esc := escapePath(path)
 	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
 }
 
@@ -101,12 +180,18 @@ func (d *DB) init() error {
 	defer conn.Close()
 	var version int
 	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		if isNotDB(err) {
+			return fmt.Errorf("%s: not a database SQLite can read (%v): give another --db, or move this file aside", d.path, err)
+		}
 		return wrapBusy(err)
 	}
 	switch version {
 	case SchemaVersion:
-		return nil
+		return d.check(ctx, conn)
 	case 1, 2:
+		if err := d.check(ctx, conn); err != nil {
+			return err
+		}
 		return d.upgrade(ctx, conn, version)
 	case 0:
 	default:
@@ -131,6 +216,45 @@ func (d *DB) init() error {
 		return wrapBusy(err)
 	}
 	return nil
+}
+
+// ErrCorrupt is returned by Open for a database that fails SQLite's quick_check: adding to
+// it could lose what it holds, or what is added.
+var ErrCorrupt = errors.New("database is damaged")
+
+// check runs SQLite's quick_check on an existing database (it reads every page once: about
+// a second per few hundred MB) and returns an error wrapping ErrCorrupt, with the first
+// problems it names and how to recover, when it fails.
+func (d *DB) check(ctx context.Context, conn *sql.Conn) error {
+	var problems []string
+	rows, err := conn.QueryContext(ctx, "PRAGMA quick_check(3)")
+	if err == nil {
+		for rows.Next() {
+			var p string
+			if err = rows.Scan(&p); err != nil {
+				break
+			}
+			for _, line := range strings.Split(p, "\n") {
+				if line != "" && !strings.HasPrefix(line, "*** in database") {
+					problems = append(problems, line)
+				}
+			}
+		}
+		rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+	}
+	switch {
+	case err != nil && !isNotDB(err):
+		return wrapBusy(err)
+	case err != nil:
+		problems = []string{err.Error()}
+	case len(problems) == 1 && problems[0] == "ok":
+		return nil
+	}
+	return fmt.Errorf("%w: %s fails SQLite's quick_check: %s; nothing was added to it: move it aside and ingest again, or recover what it holds with `sqlite3 %s .recover | sqlite3 recovered.db`",
+		ErrCorrupt, d.path, strings.Join(problems, "; "), d.path)
 }
 
 // upgrade brings a database of schema version 1 or 2 to SchemaVersion in place, in one

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -163,5 +164,33 @@ func TestIngestNoProgressBarOnPipe(t *testing.T) {
 	_, errOut, _ = runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../sample_data/autumn-league.ponte")
 	if errOut != "" {
 		t.Errorf("--quiet: standard error %q", errOut)
+	}
+}
+
+// A database that fails SQLite's quick_check is refused with exit status 2 and a message
+// saying how to recover; nothing is read into it. (Before, ingest appended to it.)
+func TestIngestCorruptDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../sample_data/selfplay-12x12-greedy.ponte.zst"); status != exitOK {
+		t.Fatalf("exit status %d: %s", status, errOut)
+	}
+	b, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := len(b) / 4096 / 2 * 4096
+	for i := mid; i < mid+3*4096 && i < len(b); i++ {
+		b[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(db, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
+	if status != exitUsage || out != "" || !strings.HasPrefix(errOut, "ponte ingest: database is damaged: "+db+" fails SQLite's quick_check: ") ||
+		!strings.Contains(errOut, "sqlite3 "+db+" .recover") || strings.Contains(errOut, "17 games") {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(after, b) {
+		t.Errorf("the damaged database was changed")
 	}
 }
