@@ -68,8 +68,15 @@ func (c *conn) named(vals []driver.Value) []driver.NamedValue {
 	return nv
 }
 
-// exec runs the statement text (prepared once) with vals.
+// exec runs the statement text (prepared once) with vals. A text value is stored as valid
+// UTF-8 of bounded length (short): a file name or an error message, which quotes the input,
+// may hold any bytes.
 func (c *conn) exec(text string, vals ...driver.Value) (driver.Result, error) {
+	for i, v := range vals {
+		if s, ok := v.(string); ok {
+			vals[i] = short(s)
+		}
+	}
 	s, err := c.prepare(stmtKey{text: text})
 	if err != nil {
 		return nil, err

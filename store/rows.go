@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
@@ -35,12 +34,13 @@ type analyzer struct {
 	g     replay.Game
 	ft    replay.FeatureTracker
 	feats []replay.Features
-	raw   bytes.Buffer
+	raw   capWriter
 }
 
 // analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
 // Every column that `ponte verify --json` also prints is taken from the record's verdict,
-// so that the two never disagree.
+// so that the two never disagree. Every text is valid UTF-8 and bounded (text.go): the
+// record's raw text and moves, its error message, its tags and its source.
 func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	var v verdict.Verdict
 	var pe *ingest.ParseError
@@ -74,7 +74,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	}
 
 	g := make([]driver.Value, 0, len(gamesTable.columns))
-	g = append(g, int64(0), v.GameID, int64(0), v.Source, num(v.Index), num(v.Line), v.Format)
+	g = append(g, int64(0), v.GameID, int64(0), short(v.Source), num(v.Index), num(v.Line), v.Format)
 	for _, name := range [...]string{"Event", "Site", "Date", "Round"} {
 		g = append(g, optTag(rec, name))
 	}
@@ -82,7 +82,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	for _, name := range [...]string{"Light", "Dark"} {
 		g = append(g, optTag(rec, name))
 	}
-	g = append(g, optString(opener, ok), swapped, num(rec.Size), rec.Supply, v.ClaimedResult, optPtr(v.Termination))
+	g = append(g, optString(opener, ok), swapped, num(rec.Size), short(rec.Supply), short(v.ClaimedResult), optPtr(v.Termination))
 	if rec.Score != nil {
 		g = append(g, num(rec.Score[0]), num(rec.Score[1]))
 	} else {
@@ -94,7 +94,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		if e.Turn != nil {
 			turn = num(*e.Turn)
 		}
-		g = append(g, e.Rule, turn, num(e.Line), num(e.Col), e.Message)
+		g = append(g, short(e.Rule), turn, num(e.Line), num(e.Col), fitText(e.Message, len(e.Message), maxMessage, "the message", ' '))
 	} else {
 		g = append(g, nil, nil, nil, nil, nil)
 	}
@@ -124,12 +124,12 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	} else {
 		g = append(g, nil, nil)
 	}
-	g = append(g, movesText(rec))
+	g = append(g, movesText(rec, maxMoves))
 	switch {
 	case v.Legal:
 		g = append(g, nil)
 	case unreadable:
-		g = append(g, string(rec.Raw))
+		g = append(g, fitText(string(rec.Raw), len(rec.Raw), maxRaw, "the record's text", '\n'))
 	default:
 		g = append(g, a.rawText(rec))
 	}
@@ -151,7 +151,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	if len(rec.Tags) > 0 {
 		t := make([]driver.Value, 0, 4*len(rec.Tags))
 		for i, tag := range rec.Tags {
-			t = append(t, int64(0), num(i+1), tag.Name, tag.Value)
+			t = append(t, int64(0), num(i+1), short(tag.Name), short(tag.Value))
 		}
 		out.tags = t
 	}
@@ -195,37 +195,45 @@ func optNum(n int) driver.Value {
 // rawText writes a record that was read but is not legal back in its format (in the other
 // one if its own cannot hold it; a record of another site's format, which ponte does not
 // write, in .ponte, else JSON Lines), so that the store keeps every illegal turn and what
-// follows it. Turn numbers are written afresh.
+// follows it. Turn numbers are written afresh. Only the first maxRaw bytes of the text are
+// kept: a longer one is cut, with a last line that says so.
 func (a *analyzer) rawText(rec *ingest.Record) string {
 	formats := [2]ingest.Format{ingest.FormatPonte, ingest.FormatJSONL}
 	if rec.Format == ingest.FormatJSONL {
 		formats = [2]ingest.Format{ingest.FormatJSONL, ingest.FormatPonte}
 	}
 	for _, f := range formats {
-		a.raw.Reset()
+		a.raw.reset(maxRaw)
 		w := ingest.NewWriter(&a.raw, f)
 		if w.Write(rec) == nil && w.Flush() == nil {
-			return a.raw.String()
+			return fitText(string(a.raw.b), a.raw.n, maxRaw, "the record's text", '\n')
 		}
 	}
-	return movesText(rec)
+	return movesText(rec, maxRaw)
 }
 
-// movesText is the record's move tokens separated by spaces.
-func movesText(rec *ingest.Record) string {
-	n := 0
+// movesText is the record's move tokens separated by spaces, as valid UTF-8 of at most
+// limit bytes: a longer text is cut after a token, with a note that says so.
+func movesText(rec *ingest.Record, limit int) string {
+	n := -1
 	for i := range rec.Moves {
 		n += len(rec.Moves[i].Text) + 1
 	}
+	n = max(n, 0)
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(min(n, limit))
 	for i := range rec.Moves {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(rec.Moves[i].Text)
+		t := rec.Moves[i].Text
+		if room := limit - b.Len(); len(t) >= room { // the rest cannot fit: fitText cuts
+			b.WriteString(t[:max(room, 0)])
+			break
+		}
+		b.WriteString(t)
 	}
-	return b.String()
+	return fitText(b.String(), n, limit, "the move text", ' ')
 }
 
 // tagValue returns the value of the tag name and whether the record has it.
@@ -243,12 +251,12 @@ func optTag(rec *ingest.Record, name string) driver.Value {
 	return optString(v, ok)
 }
 
-// optPtr is *p, or NULL for nil.
+// optPtr is *p (see short), or NULL for nil.
 func optPtr(p *string) driver.Value {
 	if p == nil {
 		return nil
 	}
-	return *p
+	return short(*p)
 }
 
 // tagErrorsJSON is the games.tag_errors of a verdict's TagErrors: their JSON array as
@@ -261,14 +269,15 @@ func tagErrorsJSON(errs []verdict.Error) driver.Value {
 	if err != nil { // strings and integers: cannot fail
 		panic(err)
 	}
-	return string(b)
+	return validText(string(b)) // encoding/json writes valid UTF-8: a guard that costs no copy
 }
 
+// optString is s (see short), or NULL when not ok.
 func optString(s string, ok bool) driver.Value {
 	if !ok {
 		return nil
 	}
-	return s
+	return short(s)
 }
 
 func abs(x int) int {

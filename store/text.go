@@ -1,0 +1,184 @@
+package store
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ponte/ponte/ingest"
+)
+
+// Bounds of what the store writes as text, in bytes. Every text column of every table
+// passes through fitText or validText, so what the store holds is valid UTF-8 (Parquet
+// readers such as DuckDB refuse a whole file for one invalid string) and no record costs
+// more than these bounds, whatever its input.
+const (
+	// maxRaw bounds games.raw: the text of a record that is unreadable (the reader keeps
+	// at most ingest.MaxRaw bytes of it) or illegal (written back by the store).
+	maxRaw = ingest.MaxRaw
+	// maxMoves bounds games.moves. A legal game has at most about 1,500 turns of at most
+	// 7 bytes ("l12,k12"); 128 KiB holds 10,000 tokens (the readers' default turn limit
+	// for a record) of up to 12 bytes each: only a record of absurd tokens is cut.
+	maxMoves = 128 << 10
+	// maxMessage bounds an error message (games.error_message): the readers' and the
+	// replay's messages quote at most a few dozen bytes of the input.
+	maxMessage = 4 << 10
+	// maxText bounds every other text: a tag's name or value, a player, a source path.
+	maxText = ingest.MaxRaw
+)
+
+// validText returns s with every byte that is not part of a valid UTF-8 sequence replaced
+// by U+FFFD, one per byte as encoding/json does (so that the store holds what `ponte
+// verify --json` prints for the same text). A valid s is returned as it is: checking it
+// costs no allocation.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(validLen(s))
+	appendValid(&b, s, -1, -1)
+	return b.String()
+}
+
+// appendValid appends s to b with invalid bytes replaced by U+FFFD, stopping before the
+// rune that would take b past limit bytes (no limit when limit < 0). It returns how many
+// bytes of s were appended, and the positions, in s and in b, just after the last byte
+// sep appended (-1 when none; sep < 0 is no byte).
+func appendValid(b *strings.Builder, s string, limit, sep int) (used, sepIn, sepOut int) {
+	sepIn, sepOut = -1, -1
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if limit >= 0 && b.Len()+1 > limit {
+				break
+			}
+			b.WriteByte(c)
+			i++
+			if int(c) == sep {
+				sepIn, sepOut = i, b.Len()
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			if limit >= 0 && b.Len()+len(string(utf8.RuneError)) > limit {
+				break
+			}
+			b.WriteRune(utf8.RuneError)
+		} else {
+			if limit >= 0 && b.Len()+size > limit {
+				break
+			}
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return i, sepIn, sepOut
+}
+
+// short is a text as the store keeps it: valid UTF-8 of at most maxText bytes. For a tag's
+// name or value, a player, a source path, a file's error.
+func short(s string) string {
+	return fitText(s, len(s), maxText, "the text", ' ')
+}
+
+// cutSlack is how far back from a cut fitText looks for a separator (a line end, a space)
+// to cut at instead of in the middle of a line or a token.
+const cutSlack = 4 << 10
+
+// fitText returns s as valid UTF-8 (see validText) of at most limit bytes (limit must
+// leave room for the note, 100 bytes are enough). s is the text,
+// or, when total > len(s), its first bytes (the text is total bytes long). A text that
+// does not fit is cut at a rune boundary, at the last sep byte within cutSlack bytes of
+// the cut if there is one, and ends with sep and a note saying it was cut: "… [cut: what
+// is 52,428,800 bytes; the first 65,530 are kept]". The common case, a valid text that
+// fits, is s itself, with no allocation.
+func fitText(s string, total, limit int, what string, sep byte) string {
+	whole := total <= len(s)
+	if whole && len(s) <= limit && utf8.ValidString(s) {
+		return s
+	}
+	if whole && validLen(s) <= limit {
+		return validText(s)
+	}
+	total = max(total, len(s))
+	// The note's length with the largest number of bytes kept that it can say.
+	room := max(limit-len(cutNote(what, total, limit))-1, 0)
+	var b strings.Builder
+	b.Grow(limit)
+	used, sepIn, sepOut := appendValid(&b, s, room, int(sep))
+	out := b.String()
+	if sepOut > 0 && len(out)-sepOut <= cutSlack {
+		out, used = out[:sepOut], sepIn
+	} else {
+		out += string(sep)
+	}
+	return out + cutNote(what, total, used)
+}
+
+// validLen is the length of validText(s).
+func validLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += len(string(utf8.RuneError))
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// cutNote is the line that ends a cut text.
+func cutNote(what string, total, kept int) string {
+	return "… [cut: " + what + " is " + thousands(total) + " bytes; the first " + thousands(kept) + " are kept]"
+}
+
+// thousands formats n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if len(s) <= 3 || n < 0 {
+		return s
+	}
+	var b strings.Builder
+	lead := len(s) % 3
+	if lead > 0 {
+		b.WriteString(s[:lead])
+	}
+	for i := lead; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// capWriter keeps the first limit bytes written to it and counts them all, so that a
+// text of any size can be written and only its bounded beginning kept.
+type capWriter struct {
+	b     []byte
+	n     int
+	limit int
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	w.n += len(p)
+	if room := w.limit - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (w *capWriter) reset(limit int) {
+	w.b, w.n, w.limit = w.b[:0], 0, limit
+}
