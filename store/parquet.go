@@ -144,7 +144,7 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 		if err != nil {
 			return err
 		}
-		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state)
+		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state, gamesBlobs...)
 		if err != nil {
 			return err
 		}
@@ -160,10 +160,16 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 	return st, nil
 }
 
+// gamesBlobs are the text columns of games.parquet that hold long free text: their
+// minimum and maximum, which would be copied whole into every page header and into the
+// footer (up to four copies of a 64 KiB raw text per page) and help no query, are not
+// written.
+var gamesBlobs = []string{"error_message", "tag_errors", "moves", "raw"}
+
 // exportTable writes the rows of t, in the order given, to the Parquet file path.
 // state is the database's state that the file is written from, kept in its metadata under
-// stateKey (ParquetCurrent).
-func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string) (rows, size int64, err error) {
+// stateKey (ParquetCurrent). The columns blobs get no bounds (gamesBlobs).
+func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string, blobs ...string) (rows, size int64, err error) {
 	plan, err := planOf[T](t)
 	if err != nil {
 		return 0, 0, err
@@ -179,12 +185,16 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, s
 			os.Remove(f.Name())
 		}
 	}()
-	w := parquet.NewGenericWriter[T](f,
+	opts := []parquet.WriterOption{
 		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(rowGroup),
 		parquet.CreatedBy("ponte", "", ""),
 		parquet.KeyValueMetadata(stateKey, state),
-	)
+	}
+	for _, col := range blobs {
+		opts = append(opts, parquet.SkipPageBounds(col), parquet.SkipPageStatistics(col))
+	}
+	w := parquet.NewGenericWriter[T](f, opts...)
 	// Reading SQLite and encoding Parquet overlap: this goroutine reads rows into batches,
 	// another one writes them.
 	const batchRows = 1024
@@ -432,6 +442,10 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			default:
 				return typeError(f.name, v)
 			}
+			// The store writes valid UTF-8 only (text.go), but a database written before
+			// it did may hold other bytes, and DuckDB refuses a whole file for one such
+			// string: the guard costs no copy for a valid one.
+			s = validText(s)
 			if f.kind == fString {
 				*(*string)(ptr) = s
 			} else {

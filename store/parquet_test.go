@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -261,5 +263,203 @@ func TestParquetCurrent(t *testing.T) {
 	os.Remove(filepath.Join(dir, "turns.parquet"))
 	if current() {
 		t.Error("current with turns.parquet missing")
+	}
+}
+
+// writeHostile copies the hostile corpus of testdata/hostile into a new directory and adds
+// its generated part (as `go run ./scripts/duckdb-check -generate DIR` does for CI): a
+// game in a file whose name holds the Latin-1 byte 0xE9, made here because git may mangle
+// such names, and an illegal game of about 400 KB within the readers' limits of one
+// record (a 200 KB tag value, a 60 KB comment, 9,000 turns).
+func writeHostile(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "hostile")
+	if err := os.CopyFS(dir, os.DirFS("testdata/hostile")); err != nil {
+		t.Fatal(err)
+	}
+	latin1 := "[Event \"A file name in Latin-1\"]\n[Size \"6\"]\n[Result \"*\"]\n\n1. a1,a2 2. f1,f2 *\n"
+	var b strings.Builder
+	b.WriteString("[Event \"A big illegal game\"]\n[Size \"12\"]\n[Result \"*\"]\n[Annotator \"")
+	b.WriteString(strings.Repeat("y", 200_000))
+	b.WriteString("\"]\n\n1. a1,a2 2. a1,a2 {")
+	b.WriteString(strings.Repeat("x", 60_000))
+	b.WriteString("}")
+	for i := 3; i <= 9000; i++ {
+		c := strconv.Itoa(i%12 + 1)
+		b.WriteString(" " + strconv.Itoa(i) + ". b" + c + ",c" + c)
+	}
+	b.WriteString(" *\n")
+	for name, text := range map[string]string{"caf\xe9.ponte": latin1, "big-illegal.ponte": b.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// invalidStrings returns the string fields of a row struct that are not valid UTF-8.
+func invalidStrings(row any) []string {
+	var bad []string
+	v := reflect.ValueOf(row)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				continue
+			}
+			f = f.Elem()
+		}
+		if f.Kind() == reflect.String && !utf8.ValidString(f.String()) {
+			bad = append(bad, fmt.Sprintf("%s %.60q", v.Type().Field(i).Name, f.String()))
+		}
+	}
+	return bad
+}
+
+// A hostile corpus (Latin-1 bytes in tag values, names, comments and move tokens, invalid
+// UTF-8 in JSON keys and strings, a file name with the byte 0xE9, a file in no format whose
+// first line is not UTF-8, an illegal game of 400 KB): every text stored in SQLite and
+// written to Parquet is valid UTF-8 (DuckDB refuses a whole Parquet file for one invalid
+// string) and within its bound; the Parquet files hold what SQLite holds; the file named
+// in Latin-1 is stored under its name made valid, and found again by its content on the
+// next run.
+func TestHostileCorpus(t *testing.T) {
+	dir := writeHostile(t)
+	d := openTemp(t)
+	defer d.Close()
+	sum := ingestInto(t, d, Options{}, dir)
+	if sum.Files != 5 || sum.Games < 10 || len(sum.Errors) != 1 || !strings.Contains(sum.Errors[0], "not-a-record.txt") {
+		t.Errorf("ingest: %d files, %d games, errors %q", sum.Files, sum.Games, sum.Errors)
+	}
+	pq := filepath.Join(t.TempDir(), "pq")
+	st, err := d.WriteParquet(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Every text value of every table of the database.
+	tables := strings.Fields(dump(t, d.db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+	for _, table := range tables {
+		rows, err := d.db.Query("SELECT * FROM " + table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if s, ok := v.(string); ok && !utf8.ValidString(s) {
+					t.Errorf("%s.%s: not valid UTF-8: %.60q", table, cols[i], s)
+				}
+			}
+		}
+		rows.Close()
+	}
+	// Bounds, in bytes.
+	for _, c := range []struct {
+		expr  string
+		limit int
+	}{
+		{"SELECT max(length(CAST(raw AS BLOB))) FROM games", maxRaw},
+		{"SELECT max(length(CAST(moves AS BLOB))) FROM games", maxMoves},
+		{"SELECT max(length(CAST(error_message AS BLOB))) FROM games", maxMessage},
+		{"SELECT max(length(CAST(value AS BLOB))) FROM tags", maxText},
+	} {
+		if n := count(t, d.db, c.expr); n > int64(c.limit) || n == 0 {
+			t.Errorf("%s: %d, bound %d", c.expr, n, c.limit)
+		}
+	}
+	// The illegal game of 400 KB: its raw text is cut at a line end, and says so.
+	var raw string
+	if err := d.db.QueryRow(`SELECT raw FROM games WHERE source LIKE '%big-illegal.ponte'`).Scan(&raw); err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.LastIndex(raw, "\n… [cut: the record's text is "); i < 0 || !strings.HasSuffix(raw, " are kept]") {
+		t.Errorf("the big game's raw text does not end with the note: %q", raw[max(0, len(raw)-200):])
+	}
+	// The file named in Latin-1, under its name made valid, in sources and games.
+	name := filepath.Join(dir, "caf\uFFFD.ponte")
+	if n := count(t, d.db, "SELECT count(*) FROM sources WHERE path = ?", name); n != 1 {
+		t.Errorf("%d sources rows named %q", n, name)
+	}
+	if n := count(t, d.db, "SELECT count(*) FROM games WHERE source = ?", name); n != 1 {
+		t.Errorf("%d games from %q", n, name)
+	}
+
+	// Parquet: read back with parquet-go, every string valid, every row SQLite's.
+	games := readParquet[GameRow](t, filepath.Join(pq, "games.parquet"))
+	turns := readParquet[TurnRow](t, filepath.Join(pq, "turns.parquet"))
+	if int64(len(games)) != st.Games || int64(len(turns)) != st.Turns {
+		t.Fatalf("%d games and %d turns read, %+v written", len(games), len(turns), st)
+	}
+	for _, g := range games {
+		if bad := invalidStrings(g); len(bad) > 0 {
+			t.Errorf("games.parquet row %d: not valid UTF-8: %s", g.ID, bad)
+		}
+	}
+	for _, r := range turns {
+		if bad := invalidStrings(r); len(bad) > 0 {
+			t.Errorf("turns.parquet game %d turn %d: not valid UTF-8: %s", r.Game, r.Turn, bad)
+		}
+	}
+	for i, want := range dumpRows(t, d, &gamesTable, "id") {
+		if got := fmtRow(games[i]); got != want {
+			t.Errorf("games row %d:\nParquet %.300s\nSQLite  %.300s", i+1, got, want)
+		}
+	}
+	for i, want := range dumpRows(t, d, &turnsTable, "game, turn") {
+		if got := fmtRow(turns[i]); got != want {
+			t.Errorf("turns row %d:\nParquet %s\nSQLite  %s", i+1, got, want)
+		}
+	}
+	// A 400 KB game costs the file no more than its bounded texts (it took 1.1 MB).
+	if info, err := os.Stat(filepath.Join(pq, "games.parquet")); err != nil || info.Size() > 64<<10 {
+		t.Errorf("games.parquet: %v, %v bytes", err, info.Size())
+	}
+
+	// Again: every file is found by its content, the one named in Latin-1 too.
+	again := ingestInto(t, d, Options{}, dir)
+	if again.New != 0 || again.Games != 0 || again.Skipped != 4 {
+		t.Errorf("again: %d new of %d games, %d files skipped, want 4 (all but the file in no format)", again.New, again.Games, again.Skipped)
+	}
+	if n := count(t, d.db, "SELECT count(*) FROM sources WHERE path = ?", name); n != 1 {
+		t.Errorf("again: %d sources rows named %q", n, name)
+	}
+}
+
+// A database written before the store made every text valid UTF-8 may hold other bytes:
+// the Parquet files get them replaced by U+FFFD, as the store now stores them, so that
+// DuckDB can read the files.
+func TestParquetOldInvalidText(t *testing.T) {
+	d := openTemp(t)
+	defer d.Close()
+	ingestInto(t, d, Options{}, autumn)
+	for _, q := range []string{
+		`UPDATE games SET light = CAST(X'4A6F73E9' AS TEXT), raw = CAST(X'7B64E96AE0207072697320FF7D' AS TEXT) WHERE id = 1`,
+		`UPDATE games SET source = CAST(X'636166E92E706F6E7465' AS TEXT) WHERE id = 2`,
+	} {
+		if _, err := d.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pq := t.TempDir()
+	if _, err := d.WriteParquet(pq); err != nil {
+		t.Fatal(err)
+	}
+	games := readParquet[GameRow](t, filepath.Join(pq, "games.parquet"))
+	for _, g := range games {
+		if bad := invalidStrings(g); len(bad) > 0 {
+			t.Errorf("games.parquet row %d: not valid UTF-8: %s", g.ID, bad)
+		}
+	}
+	if *games[0].Light != "Jos\uFFFD" || *games[0].Raw != "{d\uFFFDj\uFFFD pris \uFFFD}" || games[1].Source != "caf\uFFFD.ponte" {
+		t.Errorf("games.parquet: light %q, raw %q, source %q", *games[0].Light, *games[0].Raw, games[1].Source)
 	}
 }
