@@ -6,16 +6,31 @@
 //	node check.mjs PARQUET_DIR expected.json
 //
 // The queries are written in the SQL that SQLite and DuckDB share, over the tables games
-// and turns (DuckDB sees the Parquet files as views of those names).
+// and turns (DuckDB sees the Parquet files as views of those names). Some read every text
+// column: DuckDB refuses a whole file for one string that is not valid UTF-8.
+//
+// With -generate DIR it adds to DIR the part of the hostile corpus (store/testdata/hostile)
+// that is not committed: a file whose name holds the Latin-1 byte 0xE9 (git may mangle such
+// names) and an illegal game of a few megabytes.
+//
+//	cp -r store/testdata/hostile DIR && go run ./scripts/duckdb-check -generate DIR
 package main
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/ponte/ponte/store"
 )
 
 // queries are the checks: counts, sums and averages over every kind of column.
@@ -49,12 +64,47 @@ var queries = []struct{ Name, SQL string }{
 	{"last turns' scores equal the games'", "SELECT count(*) FROM turns t JOIN games g ON t.game = g.id AND t.turn = g.turns WHERE t.score_light = g.score_light AND t.score_dark = g.score_dark"},
 }
 
+// textQueries are, for each exported table, the characters of all its text columns and the
+// U+FFFD among them. To answer, DuckDB decodes every string of the file; SQLite's length
+// counts characters as DuckDB's does when the text is valid UTF-8.
+func textQueries() []struct{ Name, SQL string } {
+	var out []struct{ Name, SQL string }
+	for _, t := range []struct {
+		name string
+		row  any
+	}{{"games", store.GameRow{}}, {"turns", store.TurnRow{}}} {
+		typ := reflect.TypeOf(t.row)
+		var cols []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if f.Type.Kind() == reflect.String || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.String {
+				name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+				cols = append(cols, "coalesce("+name+", '')")
+			}
+		}
+		all := strings.Join(cols, " || ")
+		out = append(out,
+			struct{ Name, SQL string }{"characters of the " + t.name + "' texts", "SELECT coalesce(sum(length(" + all + ")), 0) FROM " + t.name},
+			struct{ Name, SQL string }{"U+FFFD in the " + t.name + "' texts", "SELECT coalesce(sum(length(" + all + ") - length(replace(" + all + ", '\uFFFD', ''))), 0) FROM " + t.name})
+	}
+	return out
+}
+
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: duckdb-check DATABASE")
+	generate := flag.String("generate", "", "add the generated part of the hostile corpus to this directory, and stop")
+	flag.Parse()
+	if *generate != "" {
+		if err := generateHostile(*generate); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: duckdb-check DATABASE | duckdb-check -generate DIR")
 		os.Exit(2)
 	}
-	db, err := sql.Open("sqlite", "file:"+os.Args[1]+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+flag.Arg(0)+"?mode=ro")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -66,7 +116,7 @@ func main() {
 		Value any    `json:"value"`
 	}
 	var out []answer
-	for _, q := range queries {
+	for _, q := range append(queries, textQueries()...) {
 		var v any
 		if err := db.QueryRow(q.SQL).Scan(&v); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", q.SQL, err)
@@ -80,4 +130,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// generateHostile writes the generated files of the hostile corpus into dir: a game in a
+// file named in Latin-1 ("caf\xe9.ponte"), and an illegal game of about 400 KB, within the
+// readers' limits of one record (a 200 KB tag value, a 60 KB comment, 9,000 turns), whose
+// raw text and tag value the store must cut. store's TestHostileCorpus writes the same.
+func generateHostile(dir string) error {
+	latin1 := "[Event \"A file name in Latin-1\"]\n[Size \"6\"]\n[Result \"*\"]\n\n1. a1,a2 2. f1,f2 *\n"
+	if err := os.WriteFile(filepath.Join(dir, "caf\xe9.ponte"), []byte(latin1), 0o644); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("[Event \"A big illegal game\"]\n[Size \"12\"]\n[Result \"*\"]\n[Annotator \"")
+	b.Write(bytes.Repeat([]byte("y"), 200_000))
+	b.WriteString("\"]\n\n1. a1,a2 2. a1,a2 {")
+	b.Write(bytes.Repeat([]byte("x"), 60_000))
+	b.WriteString("}")
+	for i := 3; i <= 9000; i++ {
+		c := strconv.Itoa(i%12 + 1)
+		b.WriteString(" " + strconv.Itoa(i) + ". b" + c + ",c" + c)
+	}
+	b.WriteString(" *\n")
+	return os.WriteFile(filepath.Join(dir, "big-illegal.ponte"), b.Bytes(), 0o644)
 }
