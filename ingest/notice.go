@@ -45,13 +45,17 @@ var (
 // fn(nil, notice) in file order, before the record that followed it.
 type Notice struct {
 	Source string // the name given to the reader
-	Line   int    // 1-based line of what was skipped (the '(' of a game tree)
+	Line   int    // 1-based line of what was skipped (the '(' of a game tree); 0 for a whole zip entry
 	Column int    // 1-based byte column
 	Err    error  // the message; wraps ErrSkipped
 }
 
-// Error formats the notice as "FILE:LINE:COL: message".
+// Error formats the notice as "FILE:LINE:COL: message", or "FILE: message"
+// when Line is 0.
 func (n *Notice) Error() string {
+	if n.Line == 0 {
+		return n.Source + ": " + n.Err.Error()
+	}
 	return n.Source + ":" + strconv.Itoa(n.Line) + ":" + strconv.Itoa(n.Column) + ": " + n.Err.Error()
 }
 
