@@ -14,6 +14,17 @@ import (
 // gzip or zstd input; what these bound is the work a small zip archive can
 // ask for, and the one buffer that grows with its input, the Abstract Play
 // record being read.
+//
+// A zip archive is bounded twice. Each entry may give at most
+// [MaxZipEntrySize] bytes, at a ratio of at most [MaxZipRatio] once past
+// [ZipRatioFloor]; beyond them the entry is reported and the next one is
+// read. The whole archive may give at most [MaxZipTotal] bytes, at a ratio to
+// its size on disk of at most MaxZipRatio once past [ZipTotalRatioFloor];
+// beyond them, or at an entry whose compressed data overlaps another's (the
+// shape of a zip bomb, which no archiver writes), the archive is reported
+// and the rest of it is not read. The bytes counted are those actually
+// decompressed, which the sizes an entry declares cannot hide; an entry
+// whose declared sizes are already beyond a limit is not read at all.
 var (
 	// MaxZipEntries is the most entries of a zip archive that [Open] reads
 	// (in name order); it reports the archive with an error wrapping
@@ -24,14 +35,23 @@ var (
 	// size the archive declares, and counting the decompressed content of a
 	// .gz or .zst entry).
 	MaxZipEntrySize int64 = 4 << 30
+	// MaxZipTotal is the most bytes that all the entries of one zip archive
+	// may give together once decompressed, counted like MaxZipEntrySize.
+	MaxZipTotal int64 = 4 << 30
 	// MaxZipRatio is the highest ratio of decompressed to compressed bytes
-	// that an entry of a zip archive may have once it has given more than
-	// ZipRatioFloor bytes (record text compresses about 5 to 20 times;
-	// deflate cannot exceed about 1030).
+	// of a zip archive: of an entry once it has given more than
+	// ZipRatioFloor bytes, and of the whole archive (all it gave, to its
+	// size on disk) once it has given more than ZipTotalRatioFloor bytes.
+	// Record text compresses about 5 to 20 times; deflate cannot exceed
+	// about 1030.
 	MaxZipRatio int64 = 200
 	// ZipRatioFloor is the size below which an entry's ratio is not
 	// checked: a small entry of high ratio is harmless.
-	ZipRatioFloor int64 = 64 << 20
+	ZipRatioFloor int64 = 1 << 20
+	// ZipTotalRatioFloor is the size below which the ratio of a whole
+	// archive is not checked, so that a small archive of small, very
+	// compressible files is never refused.
+	ZipTotalRatioFloor int64 = 64 << 20
 	// MaxDocument is the largest Abstract Play record (one JSON object)
 	// that is read; a larger one is a [*ParseError] wrapping [ErrTooLarge],
 	// skipped without being kept in memory. An array of records may be of
@@ -39,15 +59,53 @@ var (
 	MaxDocument = 64 << 20
 )
 
+// archiveBudget is what the entries of one zip archive have given.
+type archiveBudget struct {
+	size int64 // bytes of the archive on disk
+	out  int64 // decompressed bytes of the entries done
+	stop error // set once the archive is beyond its limits: read no more of it
+}
+
+// check returns an error wrapping ErrTooLarge, and stops the archive, when
+// its entries have given total decompressed bytes beyond its limits.
+func (a *archiveBudget) check(total int64, declared bool) error {
+	if a.stop != nil {
+		return a.stop
+	}
+	give := "give"
+	if declared {
+		give = "would give, by the size this one declares,"
+	}
+	switch {
+	case total > MaxZipTotal:
+		a.stop = fmt.Errorf("%w: the entries of the archive up to this one %s more than %d bytes once decompressed (the limit MaxZipTotal): the rest of the archive is not read",
+			ErrTooLarge, give, MaxZipTotal)
+	case total > ZipTotalRatioFloor && total/max(a.size, 1) > MaxZipRatio:
+		a.stop = fmt.Errorf("%w: the entries of the archive up to this one %s %d bytes once decompressed from an archive of %d, a ratio above the limit MaxZipRatio of %d: the rest of the archive is not read",
+			ErrTooLarge, give, total, a.size, MaxZipRatio)
+	}
+	return a.stop
+}
+
 // budget is what one zip entry may still give: it counts the compressed
-// bytes read from the archive for the entry.
+// bytes read from the archive for the entry, and the bytes it gave.
 type budget struct {
-	raw int64 // compressed bytes of the entry read so far
+	raw  int64          // compressed bytes of the entry read so far
+	out  int64          // decompressed bytes of the entry so far (of its innermost stream)
+	arch *archiveBudget // the archive's budget, or nil
 }
 
 // check returns an error wrapping ErrTooLarge when n decompressed bytes are
-// beyond the limits.
+// beyond the limits of the entry or of its archive. Each stream of the entry
+// (the zip entry's, and a .gz or .zst stream within it) counts its own n; the
+// largest is what the entry gave.
 func (b *budget) check(n int64) error {
+	if a := b.arch; a != nil && n > b.out {
+		b.out = n
+		if err := a.check(a.out+n, false); err != nil {
+			return err
+		}
+	}
 	if n > MaxZipEntrySize {
 		return fmt.Errorf("%w: more than %d bytes once decompressed (the limit MaxZipEntrySize)", ErrTooLarge, MaxZipEntrySize)
 	}
@@ -105,5 +163,21 @@ func declaredTooLarge(size, compressed uint64) error {
 // entries; first is the first entry not read.
 func tooManyEntries(n int, first string) error {
 	return fmt.Errorf("%w: %d entries, more than the limit MaxZipEntries of %s: %s and the entries after it not read",
-		ErrTooLarge, n, strconv.Itoa(MaxZipEntries), quote(first))
+		ErrTooLarge, n, strconv.Itoa(MaxZipEntries), quoteName(first))
+}
+
+// overlapError is the error of an entry whose compressed data overlaps that
+// of another entry.
+func overlapError(name, other string) error {
+	return fmt.Errorf("%w: entry %s overlaps entry %s (their compressed data share bytes of the archive): a zip bomb, not read, nor the rest of the archive",
+		ErrTooLarge, quoteName(name), quoteName(other))
+}
+
+// quoteName quotes the name of a zip entry in a message, whole unless it
+// is very long.
+func quoteName(name string) string {
+	if len(name) > 256 {
+		return strconv.Quote(name[:256]) + "..."
+	}
+	return strconv.Quote(name)
 }

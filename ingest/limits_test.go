@@ -13,11 +13,13 @@ import (
 	"testing"
 )
 
-// lowLimits lowers the zip limits for a test.
+// lowLimits lowers the zip limits for a test; those of the whole archive
+// (MaxZipTotal, ZipTotalRatioFloor) are restored after it too.
 func lowLimits(t *testing.T, entries int, size, ratio, floor int64) {
-	old := []int64{int64(MaxZipEntries), MaxZipEntrySize, MaxZipRatio, ZipRatioFloor}
+	old := []int64{int64(MaxZipEntries), MaxZipEntrySize, MaxZipRatio, ZipRatioFloor, MaxZipTotal, ZipTotalRatioFloor}
 	t.Cleanup(func() {
 		MaxZipEntries, MaxZipEntrySize, MaxZipRatio, ZipRatioFloor = int(old[0]), old[1], old[2], old[3]
+		MaxZipTotal, ZipTotalRatioFloor = old[4], old[5]
 	})
 	MaxZipEntries, MaxZipEntrySize, MaxZipRatio, ZipRatioFloor = entries, size, ratio, floor
 }

@@ -3,11 +3,14 @@ package ingest
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,20 +23,33 @@ import (
 // the inputs.
 //
 // A path is a file, "-" for standard input, or a directory, walked
-// recursively in lexical order, skipping hidden files and directories (a
-// name starting with '.') and README* files. Files may be compressed with
-// gzip or zstd, or be zip archives (read entry by entry in name order, the
-// entries named "archive.zip/entry"); the compression is detected from the
-// magic bytes, the record format from the content, whatever the name.
+// recursively in lexical order. Files may be compressed with gzip or zstd,
+// or be zip archives, read entry by entry in the order of their cleaned
+// names (path.Clean: "./a/../b.ponte" is read as "archive.zip/b.ponte");
+// the compression is detected from the magic bytes, the record format from
+// the content, whatever the name.
+//
+// The same rule skips files of a directory and entries of a zip archive,
+// silently: a file or directory whose name starts with '.' (hidden), with
+// "README", or is "__MACOSX" (the resource forks that macOS adds to
+// archives), and what lies below such a directory. The directories of an
+// archive have no content to read. An entry whose name is absolute ("/x",
+// "C:/x") or goes up out of the archive ("../x") is not read: it is
+// reported by a [*Notice] that names it.
 //
 // Before reading anything, Open checks that every path exists: if one does
 // not, it returns a [*PathError] (Op "open") and calls fn for nothing. A file
 // that cannot be read as a whole later (unreadable, corrupt compressed data,
 // content in no known format) is reported by calling fn with a nil record and
 // a *PathError, and Open goes on with the next file. A zip entry beyond the
-// limits against decompression bombs ([MaxZipEntries], [MaxZipEntrySize],
-// [MaxZipRatio]) is such a *PathError, wrapping [ErrTooLarge] and naming the
-// entry, after the records read before the limit.
+// limits against decompression bombs is such a *PathError, wrapping
+// [ErrTooLarge] and naming the entry ("archive.zip/entry"), after the
+// records read before the limit. Beyond the limits of one entry
+// ([MaxZipEntrySize], [MaxZipRatio] past [ZipRatioFloor]) the next entry is
+// read; beyond those of the whole archive ([MaxZipEntries], [MaxZipTotal],
+// MaxZipRatio past [ZipTotalRatioFloor]), or at an entry whose compressed
+// data overlaps that of another entry (a zip bomb), the rest of the archive
+// is not read and Open goes on with the next file.
 //
 // What a reader skipped on purpose (a boardspace.net game tree of another
 // game, ...) is passed as fn(nil, n) with a [*Notice] n, before the record
@@ -167,43 +183,58 @@ func openFile(path string, fn func(*Record, error) error) error {
 	return readStream(f, path, fn)
 }
 
-// readZip reads the entries of a zip archive, within the limits
-// MaxZipEntries, MaxZipEntrySize and MaxZipRatio: an entry beyond them is
-// reported as a *PathError wrapping ErrTooLarge, after the records read
-// before the limit, and the next entry is read; after MaxZipEntries entries
-// the archive is reported and the rest of it not read.
+// readZip reads the entries of a zip archive in name order, within the
+// limits of limits.go. An entry beyond the limits of one entry
+// (MaxZipEntrySize, MaxZipRatio past ZipRatioFloor) is reported as a
+// *PathError wrapping ErrTooLarge, after the records read before the limit,
+// and the next entry is read. Beyond MaxZipEntries entries, beyond the
+// limits of the archive (MaxZipTotal, MaxZipRatio past ZipTotalRatioFloor),
+// or at an entry whose compressed data overlaps another's, the entry is
+// reported the same way and the rest of the archive is not read.
 func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return fn(nil, NewPathError("read", path, err))
 	}
+	arch := &archiveBudget{size: size}
 	// Count the compressed bytes actually read for the entry being read.
-	cur := new(budget)
+	cur := &budget{arch: arch}
 	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
 		return io.NopCloser(countReader{r, &cur.raw})
 	})
 	zr.RegisterDecompressor(zip.Deflate, func(r io.Reader) io.ReadCloser {
 		return flate.NewReader(countReader{r, &cur.raw})
 	})
-	files := slices.Clone(zr.File)
-	slices.SortStableFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
+	entries := zipEntries(zr.File)
+	overlaps := zipOverlaps(entries)
 	n := 0
-	for _, zf := range files {
-		if zf.FileInfo().IsDir() || skipZipEntry(zf.Name) {
-			continue
-		}
+	for i, e := range entries {
+		zf := e.f
 		if n == MaxZipEntries {
-			return fn(nil, NewPathError("read", path, tooManyEntries(len(files), zf.Name)))
+			return fn(nil, NewPathError("read", path, tooManyEntries(len(entries), e.name)))
 		}
 		n++
-		name := path + "/" + zf.Name
+		if e.escapes {
+			if err := fn(nil, &Notice{Source: path, Err: &detail{ErrSkipped,
+				"entry " + quoteName(zf.Name) + " names a path outside the archive (absolute, or through \"..\"): not read"}}); err != nil {
+				return err
+			}
+			continue
+		}
+		name := path + "/" + e.name
+		if j, ok := overlaps[i]; ok {
+			return fn(nil, NewPathError("read", name, overlapError(zf.Name, entries[j].f.Name)))
+		}
 		if err := declaredTooLarge(zf.UncompressedSize64, zf.CompressedSize64); err != nil {
 			if e := fn(nil, NewPathError("read", name, err)); e != nil {
 				return e
 			}
 			continue
 		}
-		*cur = budget{}
+		if err := arch.check(arch.out+int64(zf.UncompressedSize64), true); err != nil {
+			return fn(nil, NewPathError("read", name, err))
+		}
+		*cur = budget{arch: arch}
 		rc, err := zf.Open()
 		if err != nil {
 			if e := fn(nil, NewPathError("read", name, err)); e != nil {
@@ -213,15 +244,68 @@ func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) er
 		}
 		rd := NewReader(&limitReader{r: rc, b: cur}, name)
 		rd.budget = cur
-		err = readRecords(rd, name, fn)
+		reported := false
+		err = readRecords(rd, name, func(rec *Record, err error) error {
+			if arch.stop != nil && errors.Is(err, arch.stop) {
+				reported = true
+			}
+			return fn(rec, err)
+		})
 		rc.Close()
+		arch.out += cur.out
 		if err != nil {
 			return err
+		}
+		if arch.stop != nil {
+			if !reported {
+				return fn(nil, NewPathError("read", name, arch.stop))
+			}
+			return nil
 		}
 	}
 	return nil
 }
 
+// zipEntry is an entry of a zip archive that Open reads, or reports.
+type zipEntry struct {
+	f       *zip.File
+	name    string // the cleaned name
+	escapes bool   // the name is absolute or goes up out of the archive: not read
+}
+
+// zipEntries returns the entries of an archive that Open reads or reports,
+// sorted by cleaned name: every entry but the directories and those that
+// the rule of skipName skips.
+func zipEntries(files []*zip.File) []zipEntry {
+	var out []zipEntry
+	for _, zf := range files {
+		if zf.FileInfo().IsDir() {
+			continue
+		}
+		name, escapes := cleanZipName(zf.Name)
+		if !escapes && skipZipEntry(name) {
+			continue
+		}
+		out = append(out, zipEntry{f: zf, name: name, escapes: escapes})
+	}
+	slices.SortStableFunc(out, func(a, b zipEntry) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// cleanZipName cleans the name of a zip entry ("./a/../b.ponte" is
+// "b.ponte") and tells whether it escapes the archive: an absolute name, or
+// one that goes up through "..". A backslash counts as a separator for
+// that.
+func cleanZipName(name string) (string, bool) {
+	clean := path.Clean(name)
+	slashed := path.Clean(strings.ReplaceAll(name, "\\", "/"))
+	escapes := strings.HasPrefix(slashed, "/") || slashed == ".." || strings.HasPrefix(slashed, "../") ||
+		len(slashed) >= 3 && slashed[1] == ':' && slashed[2] == '/' && ('A' <= slashed[0]&^0x20 && slashed[0]&^0x20 <= 'Z') // a Windows drive, "C:/x"
+	return clean, escapes
+}
+
+// skipZipEntry reports whether a cleaned entry name has a part that a
+// directory walk skips (see skipName).
 func skipZipEntry(name string) bool {
 	for _, part := range strings.Split(name, "/") {
 		if part != "" && skipName(part) {
@@ -229,6 +313,46 @@ func skipZipEntry(name string) bool {
 		}
 	}
 	return false
+}
+
+// zipOverlaps finds the entries whose compressed data overlaps that of
+// another entry: for each, by index in entries, the index of one it
+// overlaps. Reading them would decompress the same bytes again, the way of
+// a zip bomb; no archiver writes such entries. Entries whose escape is
+// reported, and those of no compressed data, are left out.
+func zipOverlaps(entries []zipEntry) map[int]int {
+	type span struct {
+		i          int
+		start, end int64
+	}
+	spans := make([]span, 0, len(entries))
+	for i, e := range entries {
+		if e.escapes || e.f.CompressedSize64 == 0 {
+			continue
+		}
+		off, err := e.f.DataOffset()
+		if err != nil || e.f.CompressedSize64 > math.MaxInt64-uint64(off) {
+			continue // Open fails on it
+		}
+		spans = append(spans, span{i, off, off + int64(e.f.CompressedSize64)})
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	overlaps := map[int]int{}
+	far := -1 // the span seen so far that ends the farthest
+	for k, s := range spans {
+		if far >= 0 && s.start < spans[far].end {
+			overlaps[s.i] = spans[far].i
+			if _, ok := overlaps[spans[far].i]; !ok {
+				overlaps[spans[far].i] = s.i
+			}
+		} else if k+1 < len(spans) && spans[k+1].start < s.end {
+			overlaps[s.i] = spans[k+1].i
+		}
+		if far < 0 || s.end > spans[far].end {
+			far = k
+		}
+	}
+	return overlaps
 }
 
 // readStream reads the records of one stream and passes them to fn.
