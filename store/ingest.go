@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -8,6 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"sync"
 	"time"
@@ -28,6 +32,11 @@ type Options struct {
 	// CommitGames bounds the games of one transaction; 0 means 2,000. A transaction also
 	// ends after a second. Smaller transactions lose less to a kill and cost some speed.
 	CommitGames int
+	// ParquetDir is the directory the Parquet files of this database are written to ("" if
+	// none): its games.parquet, turns.parquet and temporary files are outputs, not inputs,
+	// and are not read (a notice says so), as the database and its -wal, -shm and -journal
+	// files never are.
+	ParquetDir string
 }
 
 // Progress is the state of a running ingest.
@@ -56,6 +65,8 @@ type Summary struct {
 	Notices     []string `json:"notices"`     // what the readers skipped on purpose (another game's records): not errors
 	Interrupted bool     `json:"interrupted"` // the context ended the run before every file was read
 	Seconds     float64  `json:"seconds"`     // wall time
+
+	peakInFlight int64 // the most bytes of records held between the reader and the writer
 }
 
 // Commit policy: a transaction holds whole games only and ends after Options.CommitGames
@@ -96,14 +107,15 @@ type item struct {
 type batch struct {
 	seq   int
 	items []item
+	bytes int64 // of its records (Record.Bytes), taken from the flight budget
 }
 
 // fileJob is a file being ingested, as the reader found it.
 type fileJob struct {
 	path     string
-	stdin    bool
+	stream   bool // read once, hashed as it is read (standard input, a pipe): hash and size come with its end
 	size     int64
-	hash     string // "" for standard input
+	hash     string // "" for a stream
 	sourceID int64  // the sources row of an interrupted ingest of the same content, else 0
 	resume   counts // what that row says was stored
 }
@@ -137,7 +149,9 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	if opts.CommitGames <= 0 {
 		opts.CommitGames = defaultCommitGames
 	}
-	sum := &Summary{Files: len(files), Errors: []string{}}
+	sum := &Summary{Errors: []string{}}
+	files = d.dropOutputs(files, opts.ParquetDir, sum)
+	sum.Files = len(files)
 	for _, e := range walkErrs {
 		sum.Errors = append(sum.Errors, e.Error())
 	}
@@ -152,7 +166,8 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	results := make(chan *batch, workers)
 	slots := make(chan struct{}, 2*workers+2) // batches in flight
 	stop := make(chan struct{})
-	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, jobs: jobs, slots: slots, stop: stop}
+	fl := &flight{max: ingest.MaxInFlight, freed: make(chan struct{}, 1)}
+	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, jobs: jobs, slots: slots, stop: stop, flight: fl}
 	go rd.run(files)
 
 	var wg sync.WaitGroup
@@ -187,19 +202,60 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		c := newConn(dc.(driver.Conn))
 		defer c.close()
 		w.c = c
-		return w.run(ctx, results, slots, stop)
+		return w.run(ctx, results, slots, fl, stop)
 	})
 	if !ran { // no connection: stop the reader and let the workers end
 		close(stop)
-		for range results {
+		for b := range results {
+			fl.give(b.bytes)
 			<-slots
 		}
 	}
 	sum.Interrupted = rd.interrupted || w.interrupted
+	sum.peakInFlight = fl.peak
 	sum.TurnRows = w.turns.rows
 	sum.Rows = w.games.rows + w.turns.rows + w.tags.rows
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, err
+}
+
+// flight bounds the bytes of the records held between the reader and the writer (by
+// Record.Bytes; the rows a worker makes of a record are of the same order) to max,
+// ingest.MaxInFlight: the reader takes a record's bytes before passing it on and waits
+// while they do not fit, the writer gives a batch's bytes back once it has stored it. A
+// record larger than max passes alone.
+type flight struct {
+	max   int64
+	mu    sync.Mutex
+	used  int64
+	peak  int64
+	freed chan struct{} // a token after each give: wakes the waiting reader
+}
+
+// take takes n bytes if they fit (or nothing is held), else reports false.
+func (f *flight) take(n int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.used > 0 && f.used+n > f.max {
+		return false
+	}
+	f.used += n
+	f.peak = max(f.peak, f.used)
+	return true
+}
+
+// give gives n bytes back.
+func (f *flight) give(n int64) {
+	if n == 0 {
+		return
+	}
+	f.mu.Lock()
+	f.used -= n
+	f.mu.Unlock()
+	select {
+	case f.freed <- struct{}{}:
+	default:
+	}
 }
 
 // reader walks the files in order and sends their records, with a start and an end item
@@ -211,6 +267,7 @@ type reader struct {
 	jobs        chan<- *batch
 	slots       chan struct{}
 	stop        <-chan struct{}
+	flight      *flight
 	cur         *batch
 	seq         int
 	stopped     bool
@@ -219,13 +276,33 @@ type reader struct {
 
 var errStop = errors.New("stop reading")
 
-// emit adds an item to the current batch and sends the batch when full. It returns false
-// once the writer has stopped.
+// emit adds an item to the current batch and sends the batch when full. A record waits
+// for room in the flight budget; the batch being filled is sent first, as it may hold
+// what is in flight. It returns false once the writer has stopped.
 func (r *reader) emit(it item) bool {
+	var n int64
+	if it.kind == itemRecord {
+		n = it.rec.Bytes()
+		for !r.flight.take(n) {
+			if r.cur != nil && len(r.cur.items) > 0 {
+				if !r.send() {
+					return false
+				}
+				continue
+			}
+			select {
+			case <-r.flight.freed:
+			case <-r.stop:
+				r.stopped = true
+				return false
+			}
+		}
+	}
 	if r.cur == nil {
 		r.cur = &batch{items: make([]item, 0, batchSize)}
 	}
 	r.cur.items = append(r.cur.items, it)
+	r.cur.bytes += n
 	if len(r.cur.items) == batchSize {
 		return r.send()
 	}
@@ -267,16 +344,48 @@ func (r *reader) run(files []inputFile) {
 }
 
 // file sends the items of one file; false means stop.
+//
+// A regular file is hashed first (it can be read twice): content already ingested
+// completely is skipped unread, and an interrupted ingest of it is taken up. Anything else
+// that can be read to its end (standard input, a pipe, /dev/stdin or /dev/fd/N, a named
+// FIFO, a socket) is read once, hashed as it is read; a device or anything else that is
+// no finite stream (/dev/zero, a terminal) is refused with a *PathError before anything is
+// read from it.
 func (r *reader) file(f inputFile, seen map[string]bool) bool {
-	job := &fileJob{path: f.path, stdin: f.stdin}
-	stdin := r.stdin
-	var hr *hashingReader
+	job := &fileJob{path: f.path, stream: f.stdin}
+	var src io.Reader // the stream read once, or nil for a regular file
 	if f.stdin {
-		if stdin == nil {
-			stdin = eofReader{}
+		src = r.stdin
+		if src == nil {
+			src = eofReader{}
 		}
-		hr = &hashingReader{r: stdin, h: sha256.New()}
-		stdin = hr
+		if sf, ok := src.(*os.File); ok {
+			if info, err := sf.Stat(); err == nil {
+				if why := notStream(info); why != "" {
+					return r.emit(item{kind: itemPathError, err: ingest.NewPathError("read", "-", errors.New("standard input is "+why))})
+				}
+			}
+		}
+	} else {
+		info, err := os.Stat(f.path)
+		if err != nil {
+			return r.emit(item{kind: itemPathError, err: ingest.NewPathError("open", f.path, err)})
+		}
+		if !info.Mode().IsRegular() {
+			if why := notStream(info); why != "" {
+				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("read", f.path, errors.New(why))})
+			}
+			sf, err := os.Open(f.path)
+			if err != nil {
+				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("open", f.path, err)})
+			}
+			defer sf.Close()
+			src, job.stream = sf, true
+		}
+	}
+	var hr *hashingReader
+	if src != nil {
+		hr = &hashingReader{r: src, h: sha256.New()}
 	} else {
 		hash, size, err := hashFile(f.path)
 		if err != nil {
@@ -300,7 +409,7 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 		return false
 	}
 	var n int64
-	err := ingest.OpenFrom([]string{f.path}, stdin, func(rec *ingest.Record, err error) error {
+	fn := func(rec *ingest.Record, err error) error {
 		if r.ctx.Err() != nil {
 			r.interrupted = true
 			return errStop
@@ -326,7 +435,13 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			return errStop
 		}
 		return nil
-	})
+	}
+	var err error
+	if hr != nil {
+		err = readOnce(hr, f.path, fn)
+	} else {
+		err = ingest.OpenFrom([]string{f.path}, nil, fn)
+	}
 	switch {
 	case errors.Is(err, errStop):
 		return false
@@ -340,6 +455,68 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 		end.hash, end.size = hr.sum(), hr.n
 	}
 	return r.emit(end)
+}
+
+// notStream says why a file that is not a regular file is not read ("" when it can be
+// read once to its end): a pipe, a socket and /dev/null can; devices and the rest cannot
+// (/dev/zero and /dev/urandom never end, a terminal waits for typing).
+func notStream(info os.FileInfo) string {
+	m := info.Mode()
+	switch {
+	case m.IsRegular(), m&(os.ModeNamedPipe|os.ModeSocket) != 0:
+		return ""
+	case m&os.ModeCharDevice != 0:
+		if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(info, null) {
+			return ""
+		}
+		return "a character device (a terminal, /dev/zero, /dev/urandom, ...), not a file or a pipe: not read"
+	case m&os.ModeDevice != 0:
+		return "a block device, not a file or a pipe: not read"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a regular file or a pipe: not read"
+}
+
+// readOnce reads the records of a stream that can be read only once (standard input, a
+// pipe), as ingest.OpenFrom reads a file, named name in records and errors. When the
+// records are read to their end, the rest of the stream is read too, so that its hash is
+// that of all of it. A zip archive cannot be read from a stream (it needs random access):
+// that is said.
+func readOnce(hr *hashingReader, name string, fn func(*ingest.Record, error) error) error {
+	var head [4]byte
+	k, err := io.ReadFull(hr, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return fn(nil, ingest.NewPathError("read", name, err))
+	}
+	if k == 4 && (string(head[:]) == "PK\x03\x04" || string(head[:]) == "PK\x05\x06") {
+		return fn(nil, ingest.NewPathError("read", name, errors.New("a zip archive cannot be read from a pipe or standard input: give its file name")))
+	}
+	rd := ingest.NewReader(io.MultiReader(bytes.NewReader(head[:k]), hr), name)
+	for {
+		rec, err := rd.Read()
+		for _, n := range rd.Notices() {
+			if e := fn(nil, n); e != nil {
+				return e
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *ingest.ParseError
+			if !errors.As(err, &pe) {
+				return fn(nil, ingest.NewPathError("read", name, err))
+			}
+		}
+		if e := fn(rec, err); e != nil {
+			return e
+		}
+	}
+	if _, err := io.Copy(io.Discard, hr); err != nil {
+		return fn(nil, ingest.NewPathError("read", name, err))
+	}
+	return nil
 }
 
 // lookup finds the sources row of the job's content: it reports done when the content was
@@ -401,7 +578,7 @@ type writer struct {
 // run consumes the workers' batches in input order until they end, an error stops it, or
 // ctx ends (then what was stored is committed and the batches in flight are dropped: the
 // next ingest reads them again).
-func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan struct{}, stop chan struct{}) error {
+func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan struct{}, fl *flight, stop chan struct{}) error {
 	order := inorder.New[*batch](0)
 	var failed error
 	halted := false
@@ -413,6 +590,7 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 	}
 	for b := range results { // drained to the end, so that every worker ends
 		if halted {
+			fl.give(b.bytes)
 			<-slots
 			continue
 		}
@@ -429,6 +607,7 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 				failed = err
 				halt()
 			}
+			fl.give(p.bytes)
 			<-slots
 		}
 	}
@@ -613,7 +792,7 @@ func (w *writer) endSource(it *item) error {
 	}
 	var hash driver.Value
 	size := it.file.size
-	if it.file.stdin {
+	if it.file.stream {
 		hash, size = it.hash, it.size
 	}
 	_, err := w.c.exec(`UPDATE sources SET status = ?, finished = ?, error = ?, sha256 = coalesce(?, sha256), size = ?,
@@ -666,4 +845,95 @@ func (w *writer) commit() error {
 	clear(w.txIDs)
 	clear(w.dups)
 	return nil
+}
+
+// tempName matches the names WriteParquet writes its files under until they are complete
+// (createTemp): ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp".
+var tempName = regexp.MustCompile(`^\.(games|turns)\.parquet\.[0-9a-f]{8}\.tmp$`)
+
+// dropOutputs takes out of files what this ingest writes, each with a notice in sum: the
+// database and its -wal, -shm and -journal files, and in parquetDir the Parquet files and
+// their temporary files. Files are compared by identity (os.SameFile), whatever path
+// names them (./ponte.db, a link to it).
+func (d *DB) dropOutputs(files []inputFile, parquetDir string, sum *Summary) []inputFile {
+	type output struct {
+		info os.FileInfo
+		why  string
+	}
+	var outs []output
+	for _, o := range []struct{ suffix, why string }{
+		{"", "the database being written, not read"},
+		{"-wal", "the write-ahead log of the database being written, not read"},
+		{"-shm", "the shared-memory index of the database being written, not read"},
+		{"-journal", "the rollback journal of the database being written, not read"},
+	} {
+		if info, err := os.Stat(d.path + o.suffix); err == nil {
+			outs = append(outs, output{info, o.why})
+		}
+	}
+	var pdir os.FileInfo
+	if parquetDir != "" {
+		pdir, _ = os.Stat(parquetDir)
+	}
+	kept := files[:0]
+	for _, f := range files {
+		why := ""
+		if !f.stdin {
+			if info, err := os.Stat(f.path); err == nil {
+				for _, o := range outs {
+					if os.SameFile(info, o.info) {
+						why = o.why
+						break
+					}
+				}
+			}
+			if base := filepath.Base(f.path); why == "" && pdir != nil && (base == "games.parquet" || base == "turns.parquet" || tempName.MatchString(base)) {
+				if dir, err := os.Stat(filepath.Dir(f.path)); err == nil && os.SameFile(dir, pdir) {
+					why = "the Parquet output of the database being written, not read"
+					if tempName.MatchString(base) {
+						why = "a temporary file of the Parquet output, not read"
+					}
+				}
+			}
+		}
+		if why != "" {
+			sum.Notices = append(sum.Notices, f.path+": "+why)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// RemoveStaleTemps removes from dir the temporary files that WriteParquet left when its
+// run was killed: regular files named exactly as WriteParquet names them while it writes
+// (".games.parquet.XXXXXXXX.tmp", ".turns.parquet.XXXXXXXX.tmp", X a hex digit) and last
+// modified before the given time, the start of the run that calls it, so that a file
+// being written now (by this run, later, or by a live one: it is modified as it is
+// written) is left alone. Nothing else is touched. It returns the paths removed; a
+// directory that does not exist holds none.
+func RemoveStaleTemps(dir string, before time.Time) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(before) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
 }

@@ -242,3 +242,130 @@ func TestIngestProgressBar(t *testing.T) {
 		})
 	}
 }
+
+// Inputs that can be read only once, through the real command: a named FIFO (ingest and
+// analyze), a process substitution's /dev/fd/N, and /dev/stdin of a child process fed by
+// a pipe. Their games are stored, and the same content as a file is then "already
+// ingested" with every game there. (Before, each was read twice, to hash and to parse:
+// "0 games", exit status 0, and the file was then skipped: its games never stored.)
+func TestIngestPipes(t *testing.T) {
+	const file = "../../sample_data/autumn-league.ponte"
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := func(t *testing.T) string {
+		p := filepath.Join(t.TempDir(), "games.fifo")
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skip("no FIFO:", err)
+		}
+		go func() {
+			if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+				w.Write(text)
+				w.Close()
+			}
+		}()
+		return p
+	}
+	devFD := func(t *testing.T) string {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		go func() {
+			w.Write(text)
+			w.Close()
+		}()
+		return fmt.Sprintf("/dev/fd/%d", r.Fd())
+	}
+	stdin := func(*testing.T) string { return "/dev/stdin" }
+	for _, c := range []struct {
+		name    string
+		input   func(t *testing.T) string
+		analyze bool // ponte analyze, not ingest
+		child   bool // in a child process whose standard input is a pipe
+	}{
+		{"ingest FIFO", fifo, false, false},
+		{"analyze FIFO", fifo, true, false},
+		{"ingest /dev/fd/N", devFD, false, false},
+		{"child ingest /dev/stdin", stdin, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "p.db")
+			args := []string{"ingest", "--db", db, c.input(t)}
+			if c.analyze {
+				args = []string{"analyze", "--db", db, "--out", filepath.Join(dir, "r"), args[3]}
+			}
+			done := make(chan struct{})
+			var errOut string
+			var status int
+			var err error
+			go func() {
+				defer close(done)
+				if !c.child {
+					_, errOut, status = runPonte(t, "", args...)
+					return
+				}
+				cmd := exec.Command(os.Args[0], args...)
+				cmd.Env = append(os.Environ(), "PONTE_TEST_MAIN=1")
+				cmd.Stdin = bytes.NewReader(text) // not a file: the child's standard input is a pipe
+				var buf bytes.Buffer
+				cmd.Stderr = &buf
+				err = cmd.Run()
+				if ee, ok := err.(*exec.ExitError); ok {
+					status, err = ee.ExitCode(), nil
+				}
+				errOut = buf.String()
+			}()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("still running after a minute")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := exitIllegal // the league holds illegal games
+			if c.analyze {
+				want = exitOK
+			}
+			if status != want || !strings.Contains(errOut, "17 games: 17 new") {
+				t.Fatalf("exit status %d, standard error %q", status, errOut)
+			}
+			_, errOut, status = runPonte(t, "", "ingest", "--db", db, file)
+			if status != exitOK || !strings.Contains(errOut, "(1 already ingested, skipped)") {
+				t.Errorf("the file after the pipe: exit status %d, standard error %q", status, errOut)
+			}
+			if n := queryInt(t, openDB(t, db), "SELECT count(*) FROM games"); n != 17 {
+				t.Errorf("%d games stored, want 17", n)
+			}
+		})
+	}
+}
+
+// A device that never ends is refused at once with exit status 2, and the other inputs are
+// read. (Before, ingest hashed /dev/zero for ever.)
+func TestIngestDevZero(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	start := time.Now()
+	done := make(chan struct{})
+	var errOut string
+	var status int
+	go func() {
+		defer close(done)
+		_, errOut, status = runPonte(t, "", "ingest", "--db", db, "/dev/zero", "../../sample_data/autumn-league.ponte")
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ingest /dev/zero still running after 30 s")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+	if status != exitUsage || !strings.Contains(errOut, "ponte ingest: read /dev/zero: a character device") || !strings.Contains(errOut, "17 games: 17 new") {
+		t.Errorf("exit status %d, standard error %q", status, errOut)
+	}
+}
