@@ -56,6 +56,12 @@ counted. A file whose content was ingested before is skipped; a file whose
 ingest was interrupted (killed, Ctrl-C) is taken up where it stopped: running
 the same command again finishes the job and adds nothing more.
 
+A pipe (standard input as "-" or /dev/stdin, a process substitution <(...),
+a named FIFO) is read once, as it comes; a device that never ends (/dev/zero,
+a terminal) is refused. The database, its -wal, -shm and -journal files and
+the Parquet files are outputs: met among the inputs, they are skipped with a
+note.
+
 The games and turns tables are then written to DIR/games.parquet and
 DIR/turns.parquet (for DuckDB, Spark, pandas), DIR being --parquet or, by
 default, a folder "parquet" beside the database; --no-parquet skips them.
@@ -131,6 +137,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if opts.db == "" {
 		return nil, errors.New("--db must name a file")
 	}
+	runStart := time.Now() // temporary files older than this are not being written by this run
 	db, err := store.Open(opts.db)
 	if err != nil {
 		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
@@ -146,7 +153,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	var bar *mpb.Bar
 	var games atomic.Int64
 	start := time.Now()
-	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames}
+	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames, ParquetDir: outputDir(opts)}
 	if !opts.quiet && isTerminal(s.err) {
 		progress = mpb.New(mpb.WithOutput(s.err), mpb.WithWidth(30), mpb.WithRefreshRate(150*time.Millisecond))
 		sopts.Progress = func(p store.Progress) {
@@ -186,6 +193,16 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 
 	report := ingestReport{DB: opts.db, Summary: sum}
+	if dir := parquetDir(opts); dir != "" {
+		// A killed run leaves its half-written files behind, under hidden temporary names.
+		removed, err := store.RemoveStaleTemps(dir, runStart)
+		for _, p := range removed {
+			fmt.Fprintf(s.err, "ponte %s: note: %s: removed, a temporary file left by a run that was stopped\n", opts.command(), p)
+		}
+		if err != nil {
+			fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+		}
+	}
 	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
 		// A run that read nothing leaves files that are already current alone: rewriting
 		// 100,000 games takes longer than ingesting them.
@@ -264,14 +281,21 @@ func thousands(n int64) string {
 	return s
 }
 
+// outputDir is the directory of this database's Parquet files, --no-parquet or not (its
+// files are not read as input).
+func outputDir(opts *ingestOptions) string {
+	if opts.parquet != "" {
+		return opts.parquet
+	}
+	return filepath.Join(filepath.Dir(opts.db), "parquet")
+}
+
 // parquetDir is where the Parquet files go: --parquet, else "parquet" beside the database;
 // "" with --no-parquet.
 func parquetDir(opts *ingestOptions) string {
 	switch {
 	case opts.noParquet:
 		return ""
-	case opts.parquet != "":
-		return opts.parquet
 	}
-	return filepath.Join(filepath.Dir(opts.db), "parquet")
+	return outputDir(opts)
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -164,6 +165,94 @@ func TestIngestNoProgressBarOnPipe(t *testing.T) {
 	_, errOut, _ = runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../sample_data/autumn-league.ponte")
 	if errOut != "" {
 		t.Errorf("--quiet: standard error %q", errOut)
+	}
+}
+
+// `ponte ingest .` in the directory of the database does not read the database, its -wal
+// and -shm files or the Parquet files beside it: each is a note, the exit status is that
+// of the games. (Before, it read them as inputs: "unknown record format", exit status 2.)
+func TestIngestDotSkipsOwnOutputs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	text, err := os.ReadFile(sampleLeague)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("league.ponte", text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := runPonte(t, "", "ingest", ".")
+	for _, want := range []string{
+		"ponte ingest: note: ponte.db: the database being written, not read\n",
+		"ponte ingest: note: ponte.db-wal: the write-ahead log of the database being written, not read\n",
+		"17 games: 17 new",
+		"\n1 file; ",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("first run: standard error lacks %q:\n%s", want, errOut)
+		}
+	}
+	if status != exitIllegal {
+		t.Errorf("first run: exit status %d, want %d: %s", status, exitIllegal, errOut)
+	}
+	_, errOut, status = runPonte(t, "", "ingest", ".")
+	for _, want := range []string{
+		"ponte ingest: note: parquet/games.parquet: the Parquet output of the database being written, not read\n",
+		"ponte ingest: note: parquet/turns.parquet: the Parquet output of the database being written, not read\n",
+		"ponte ingest: note: ponte.db: the database being written, not read\n",
+		"1 file (1 already ingested, skipped)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("second run: standard error lacks %q:\n%s", want, errOut)
+		}
+	}
+	if status != exitOK || strings.Contains(errOut, "unknown record format") {
+		t.Errorf("second run: exit status %d: %s", status, errOut)
+	}
+}
+
+// sampleLeague is the autumn league, from this package's directory.
+var sampleLeague, _ = filepath.Abs("../../sample_data/autumn-league.ponte")
+
+// The temporary Parquet files of a killed run are removed by the next run, with a note;
+// nothing else in the directory is touched.
+func TestIngestRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "p.db")
+	pq := filepath.Join(dir, "parquet")
+	os.Mkdir(pq, 0o777)
+	old := time.Now().Add(-time.Minute)
+	names := map[string]bool{ // removed?
+		".games.parquet.0a1b2c3d.tmp":  true,
+		".turns.parquet.99999999.tmp":  true,
+		".turns.parquet.99999999.tmp~": false,
+		"keep.txt":                     false,
+		".games.parquet.tmp":           false,
+	}
+	for name := range names {
+		p := filepath.Join(pq, name)
+		if err := os.WriteFile(p, []byte("PAR1 half written"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
+	_, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
+	if status != exitIllegal {
+		t.Fatalf("exit status %d: %s", status, errOut)
+	}
+	for name, removed := range names {
+		_, err := os.Stat(filepath.Join(pq, name))
+		if gone := os.IsNotExist(err); gone != removed {
+			t.Errorf("%s: removed %v, want %v", name, gone, removed)
+		}
+		note := "ponte ingest: note: " + filepath.Join(pq, name) + ": removed, a temporary file left by a run that was stopped\n"
+		if strings.Contains(errOut, note) != removed {
+			t.Errorf("standard error %q: note of %s %v, want %v", errOut, name, !removed, removed)
+		}
+	}
+	for _, name := range []string{"games.parquet", "turns.parquet"} {
+		if _, err := os.Stat(filepath.Join(pq, name)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
