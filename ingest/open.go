@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"cmp"
 	"compress/flate"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -192,6 +194,12 @@ func openFile(path string, fn func(*Record, error) error) error {
 // or at an entry whose compressed data overlaps another's, the entry is
 // reported the same way and the rest of the archive is not read.
 func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
+	// The directory is loaded whole by zip.NewReader (about 460 bytes an entry): an
+	// archive that declares far more entries than are ever read is refused before it.
+	if n, ok := zipDeclaredEntries(ra, size); ok && n > 2*uint64(MaxZipEntries) {
+		return fn(nil, NewPathError("read", path, fmt.Errorf("%w: the archive declares %d entries, more than twice the limit MaxZipEntries of %d: not read (its directory alone would take %d MB)",
+			ErrTooLarge, n, MaxZipEntries, n*460>>20)))
+	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return fn(nil, NewPathError("read", path, err))
@@ -302,6 +310,42 @@ func cleanZipName(name string) (string, bool) {
 	escapes := strings.HasPrefix(slashed, "/") || slashed == ".." || strings.HasPrefix(slashed, "../") ||
 		len(slashed) >= 3 && slashed[1] == ':' && slashed[2] == '/' && ('A' <= slashed[0]&^0x20 && slashed[0]&^0x20 <= 'Z') // a Windows drive, "C:/x"
 	return clean, escapes
+}
+
+// zipDeclaredEntries reads the number of entries a zip archive declares in its end of
+// central directory record (or its zip64 record), without reading the directory.
+func zipDeclaredEntries(ra io.ReaderAt, size int64) (uint64, bool) {
+	const eocdLen, maxComment = 22, 65535
+	n := min(size, eocdLen+maxComment)
+	if n < eocdLen {
+		return 0, false
+	}
+	tail := make([]byte, n)
+	if _, err := ra.ReadAt(tail, size-n); err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndex(tail[:len(tail)-eocdLen+4], []byte("PK\x05\x06"))
+	if i < 0 {
+		return 0, false
+	}
+	entries := uint64(binary.LittleEndian.Uint16(tail[i+10:]))
+	if entries != 0xffff {
+		return entries, true
+	}
+	// zip64: the locator stands just before the record and points at the zip64 record.
+	loc := size - n + int64(i) - 20
+	var buf [56]byte
+	if loc < 0 || func() bool { _, err := ra.ReadAt(buf[:20], loc); return err != nil }() || string(buf[:4]) != "PK\x06\x07" {
+		return entries, true
+	}
+	off := int64(binary.LittleEndian.Uint64(buf[8:]))
+	if off < 0 || off > size-56 {
+		return 0, false
+	}
+	if _, err := ra.ReadAt(buf[:56], off); err != nil || string(buf[:4]) != "PK\x06\x06" {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(buf[32:]), true
 }
 
 // skipZipEntry reports whether a cleaned entry name has a part that a

@@ -468,3 +468,58 @@ func TestZipOrdinary(t *testing.T) {
 		t.Errorf("%d runs of records, errors %v", len(got), errs)
 	}
 }
+
+// An archive whose directory declares far more entries than are ever read is refused
+// before its directory is loaded: the directory alone would take ~460 bytes an entry. The
+// archives here are only their end records, which is all the check reads; a zip64 one too.
+func TestZipDeclaredEntries(t *testing.T) {
+	eocd := func(entries uint16) []byte {
+		b := []byte("PK\x05\x06")
+		b = append(b, 0, 0, 0, 0)
+		b = binary.LittleEndian.AppendUint16(b, entries)
+		b = binary.LittleEndian.AppendUint16(b, entries)
+		return append(b, make([]byte, 10)...) // directory size, offset, comment length
+	}
+	zip64 := func(entries uint64) []byte {
+		head := append([]byte("PK\x03\x04"), make([]byte, 26)...) // a file starts as a zip archive
+		rec := []byte("PK\x06\x06")
+		rec = binary.LittleEndian.AppendUint64(rec, 44)
+		rec = append(rec, make([]byte, 12)...) // versions, disk numbers
+		rec = binary.LittleEndian.AppendUint64(rec, entries)
+		rec = binary.LittleEndian.AppendUint64(rec, entries)
+		rec = append(rec, make([]byte, 16)...) // directory size and offset
+		loc := []byte("PK\x06\x07")
+		loc = append(loc, 0, 0, 0, 0)
+		loc = binary.LittleEndian.AppendUint64(loc, uint64(len(head))) // where the zip64 record is
+		loc = append(loc, 1, 0, 0, 0)
+		return append(append(append(head, rec...), loc...), eocd(0xffff)...)
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want uint64
+		ok   bool
+	}{
+		{"small", eocd(3), 3, true},
+		{"65,000", eocd(65000), 65000, true},
+		{"zip64, 3 million", zip64(3_000_000), 3_000_000, true},
+		{"no end record", []byte("not a zip archive at all, no end record here"), 0, false},
+	} {
+		n, ok := zipDeclaredEntries(bytes.NewReader(tt.data), int64(len(tt.data)))
+		if n != tt.want || ok != tt.ok {
+			t.Errorf("%s: %d %v, want %d %v", tt.name, n, ok, tt.want, tt.ok)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "huge.zip")
+	if err := os.WriteFile(path, zip64(3_000_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	err := Open([]string{path}, func(rec *Record, err error) error {
+		errs = append(errs, err)
+		return nil
+	})
+	if err != nil || len(errs) != 1 || !errors.Is(errs[0], ErrTooLarge) || !strings.Contains(errs[0].Error(), "declares 3000000 entries") {
+		t.Errorf("errors %v, %v", errs, err)
+	}
+}
