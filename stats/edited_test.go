@@ -134,6 +134,7 @@ func TestEditedValues(t *testing.T) {
 		{"turn 0", "UPDATE turns SET turn = 0 WHERE game = 3 AND turn = 7", "game 3 has a turn 0"},
 		{"huge turn", "UPDATE turns SET turn = 4611686018427387904 WHERE game = 3 AND turn = 7", "game 3 has a turn 4611686018427387904"},
 		{"negative turn", "UPDATE turns SET turn = -7 WHERE game = 3 AND turn = 7", "game 3 has a turn -7"},
+		{"turn past the game's", "UPDATE turns SET turn = 20000 WHERE game = 3 AND turn = 75", "game 3 has a turn 20000, past its 75 turns"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := editedDB(t, tc.edit)

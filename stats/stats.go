@@ -183,8 +183,8 @@ type TurnStat struct {
 }
 
 // ErrEdited is wrapped by the errors of Compute that find in the database what no ingest
-// writes: a board size the rules do not allow, ids out of order, a turn numbered 0 or past
-// 32,767. Such a database was edited by hand; ingesting the records again into a new file
+// writes: a board size the rules do not allow, ids out of order, a turn numbered 0, past
+// 32,767 or past the game's turns. Such a database was edited by hand; ingesting the records again into a new file
 // makes a good one.
 var ErrEdited = errors.New("the database was edited: run ponte ingest into a new file")
 
@@ -352,6 +352,7 @@ func (g *gameRow) ending() string {
 type selected struct {
 	ids   []int64
 	sizes []uint8
+	turns []int32 // games.turns: no row of turns has a greater turn
 }
 
 // games reads the legal games the filter selects into their boards' tallies and returns
@@ -387,6 +388,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 		}
 		sel.ids = append(sel.ids, id)
 		sel.sizes = append(sel.sizes, uint8(g.size))
+		sel.turns = append(sel.turns, int32(min(max(g.turns, 0), maxTurn)))
 		b := boards[g.size]
 		if b == nil {
 			b = newBoardTally()
@@ -618,7 +620,7 @@ func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat,
 			continue
 		}
 		wg.Go(func() {
-			sums[p], errs[p] = turnSums(ctx, db, sel.ids[lo:hi], sel.sizes[lo:hi])
+			sums[p], errs[p] = turnSums(ctx, db, sel.ids[lo:hi], sel.sizes[lo:hi], sel.turns[lo:hi])
 		})
 	}
 	wg.Wait()
@@ -673,9 +675,9 @@ func (t *turnSum) add(u *turnSum) {
 const maxTurn = 1<<15 - 1
 
 // turnSums sums the turns of the selected games ids (ascending), whose board sizes are
-// sizes. The turns come in the order of the table's key (game, turn) and are matched to
-// the games by walking both in step.
-func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8) (map[int][]turnSum, error) {
+// sizes and numbers of turns turns. The turns come in the order of the table's key (game,
+// turn) and are matched to the games by walking both in step.
+func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns []int32) (map[int][]turnSum, error) {
 	bySize := map[int][]turnSum{}
 	rows, err := db.QueryContext(ctx, `SELECT game, CASE WHEN turn BETWEEN 1 AND ? THEN islands_formed + ((kind = 'bridge') << 4)
 		+ ((dead_created_light + dead_created_dark) << 5) + (mobility_light << 16) + (mobility_dark << 32) + (turn << 48)
@@ -698,8 +700,11 @@ func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8) (map[
 			continue // a game the filter leaves out, or one not legal
 		}
 		turn := packed >> 48
-		if turn < 1 {
+		switch {
+		case turn < 1:
 			return nil, fmt.Errorf("game %d has a turn %d, not 1 to %d: %w", game, -packed, maxTurn, ErrEdited)
+		case turn > int64(turns[next]):
+			return nil, fmt.Errorf("game %d has a turn %d, past its %d turns (games.turns): %w", game, turn, turns[next], ErrEdited)
 		}
 		size := int(sizes[next])
 		a := bySize[size]
