@@ -369,3 +369,25 @@ func TestIngestDevZero(t *testing.T) {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}
 }
+
+// A terminal is no input: "-" on a terminal, or the terminal by name, is refused at once
+// with exit status 2 (a run waiting for typed records would look hung).
+func TestIngestTerminal(t *testing.T) {
+	master, tty := openPty(t)
+	defer master.Close()
+	defer tty.Close()
+	for _, path := range []string{"-", tty.Name()} {
+		db := filepath.Join(t.TempDir(), "p.db")
+		var out, errOut bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- run([]string{"ingest", "--db", db, path}, tty, &out, &errOut) }()
+		select {
+		case status := <-done:
+			if status != exitUsage || !strings.Contains(errOut.String(), "a character device") {
+				t.Errorf("%s: exit status %d, standard error %q", path, status, errOut.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: waiting for the terminal", path)
+		}
+	}
+}
