@@ -151,6 +151,10 @@ func Inputs(paths []string) ([]Input, error) {
 					return nil
 				}
 			} else if !d.Type().IsRegular() {
+				// A FIFO, device or socket met in a walk is not read (it may never end,
+				// or wait for a writer): said, not skipped silently.
+				out = append(out, Input{Err: &Notice{Source: p, Err: &detail{ErrSkipped,
+					"not a regular file (a FIFO, device or socket) found in a directory: not read; name it on the command line to read it"}}})
 				return nil
 			}
 			out = append(out, Input{Path: p})

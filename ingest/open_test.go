@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -275,5 +276,33 @@ func TestOpenStdin(t *testing.T) {
 	got, err := collect(t, "-")
 	if err != nil || !slices.Equal(got, []string{"-#1 p1", "-#2 p2"}) {
 		t.Errorf("got %v %v", got, err)
+	}
+}
+
+// A FIFO met while walking a directory is not read (it could wait forever for a writer),
+// and says so in a notice; the files beside it are read.
+func TestInputsSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.ponte"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.ponte"), []byte("1. a1,b1 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	games := 0
+	err := Open([]string{dir}, func(rec *Record, err error) error {
+		switch {
+		case IsNotice(err):
+			notes = append(notes, err.Error())
+		case err != nil:
+			t.Errorf("%v", err)
+		default:
+			games++
+		}
+		return nil
+	})
+	if err != nil || games != 1 || len(notes) != 1 || !strings.Contains(notes[0], "pipe.ponte: not a regular file (a FIFO, device or socket) found in a directory: not read") {
+		t.Errorf("games %d, notes %q, error %v", games, notes, err)
 	}
 }

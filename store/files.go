@@ -18,20 +18,25 @@ type inputFile struct {
 
 // listFiles expands the paths into the files to read with ingest.Inputs, so that the store
 // reads exactly what ingest.Open reads, in the same order. A path that does not exist is
-// an error before anything is read; what cannot be looked at during a walk is in errs.
-func listFiles(paths []string) (files []inputFile, errs []error, err error) {
+// an error before anything is read; what cannot be looked at during a walk is in errs, and
+// what the walk passes over on purpose (a FIFO or device in a directory) in notices.
+func listFiles(paths []string) (files []inputFile, errs, notices []error, err error) {
 	inputs, err := ingest.Inputs(paths)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, in := range inputs {
-		if in.Err != nil {
+		switch {
+		case ingest.IsNotice(in.Err):
+			notices = append(notices, in.Err)
+			continue
+		case in.Err != nil:
 			errs = append(errs, in.Err)
 			continue
 		}
 		files = append(files, inputFile{path: in.Path, stdin: in.Path == "-"})
 	}
-	return files, errs, nil
+	return files, errs, notices, nil
 }
 
 // hashFile returns the SHA-256 (hex) and the size of the file's bytes.

@@ -138,7 +138,7 @@ type counts struct {
 // others are ingested.
 func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary, error) {
 	start := time.Now()
-	files, walkErrs, err := listFiles(paths)
+	files, walkErrs, walkNotices, err := listFiles(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +154,9 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	sum.Files = len(files)
 	for _, e := range walkErrs {
 		sum.Errors = append(sum.Errors, e.Error())
+	}
+	for _, n := range walkNotices {
+		sum.Notices = append(sum.Notices, n.Error())
 	}
 
 	conn, err := d.db.Conn(context.Background())

@@ -469,7 +469,7 @@ func TestListFilesOrder(t *testing.T) {
 		write(t, filepath.Join(dir, name), "1. a1,b1 *\n")
 	}
 	for _, root := range []string{"../sample_data", dir} {
-		files, errs, err := listFiles([]string{root, autumn})
+		files, errs, _, err := listFiles([]string{root, autumn})
 		if err != nil || len(errs) != 0 {
 			t.Fatal(err, errs)
 		}
