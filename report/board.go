@@ -47,11 +47,11 @@ func replayGame(g *game) (*position, error) {
 		return nil, err
 	}
 	p := &position{size: g.Size, game: rg, tileAt: map[replay.Cell]int{}, water: map[replay.Cell]int{}}
-	tokens := strings.Fields(g.Moves)
-	for i, tok := range tokens {
-		turn := i + 1
-		if turn > g.Turns {
-			if !g.Legal && turn == g.ErrorTurn {
+	turn := 0
+	for tok := range strings.FieldsSeq(g.Moves) {
+		turn++
+		if turn > g.Turns || turn > maxMoveRows {
+			if !g.Legal && turn == g.ErrorTurn && turn <= maxMoveRows {
 				if m, err := replay.ParseMove(tok, g.Size); err == nil && (m.Kind == replay.Tiles || m.Kind == replay.Bridge) {
 					p.bad = &m
 				}
@@ -61,10 +61,10 @@ func replayGame(g *game) (*position, error) {
 		colour := rg.ToMove()
 		m, err := rg.ReadTurn(0, tok)
 		if err != nil {
-			return p, fmt.Errorf("turn %d %q: %w", turn, tok, err)
+			return p, fmt.Errorf("turn %d %q: %w", turn, cutText(tok, maxToken), err)
 		}
 		if err := rg.Play(m); err != nil {
-			return p, fmt.Errorf("turn %d %q: %w", turn, tok, err)
+			return p, fmt.Errorf("turn %d %q: %w", turn, cutText(tok, maxToken), err)
 		}
 		p.moves = append(p.moves, m)
 		p.movers = append(p.movers, colour)

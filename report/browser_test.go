@@ -260,6 +260,28 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	}
+	// A player named with a right-to-left override and an event with an embedding: each
+	// name is drawn in its own box, in the order of the line, the override reversing only
+	// the name itself.
+	var bidi int64
+	if err := db.QueryRow("SELECT id FROM games WHERE light = ?", "\u202Eevil").Scan(&bidi); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", bidi)))
+	if order := eval[string](t, ctx, `(() => {
+		const h = document.querySelector("h1"), b = Array.from(h.querySelectorAll("bdi"));
+		const r = b.map(e => e.getBoundingClientRect()), t = document.createRange();
+		t.setStart(h.firstChild, 0); t.setEnd(h.firstChild, h.firstChild.length);
+		const lead = t.getBoundingClientRect();
+		if (b.length !== 3) { return "bdi: " + b.length; }
+		if (!(lead.right <= r[0].left + 0.5 && r[0].right <= r[1].left + 0.5 && r[1].right <= r[2].left + 0.5)) {
+			return JSON.stringify([lead, ...r].map(x => [x.left, x.right]));
+		}
+		return "in order";
+	})()`); order != "in order" {
+		t.Errorf("game %d: the title line's parts are out of order: %s", bidi, order)
+	}
+
 	// The listener works: a probe error and exception are seen (and then left out).
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`console.error("ponte-probe"); setTimeout(() => { throw new Error("ponte-probe") }, 0)`)); err != nil {
 		t.Fatal(err)

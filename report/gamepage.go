@@ -20,17 +20,23 @@ type gamePageData struct {
 	HasThink  bool   // some turn has a think time: the move list shows them
 	Cols      int    // the move list's columns after "#", "side" and "move"
 	Script    template.JS
+	// What the page leaves out of a record too long to show whole, said under the move
+	// list, the raw text and the tags; "" when nothing is left out.
+	MovesNote, RawNote, TagsNote string
 }
 
 // moveRow is one line of the move list.
 type moveRow struct {
-	Turn    int
-	Colour  string // "light", "dark" or "" when not played
-	Move    string
-	Note    string
-	Played  bool // a legal turn with its features
-	Illegal bool // the turn that broke a rule
-	T       turnRow
+	Turn   int
+	Colour string // "light", "dark" or "" when not played
+	Move   string
+	// DataMove is what the step-through shows of the turn, "light d4,e5" or "illegal
+	// a1,a2", each piece of record text isolated (plain).
+	DataMove string
+	Note     string
+	Played   bool // a legal turn with its features
+	Illegal  bool // the turn that broke a rule
+	T        turnRow
 	// The counts after a played turn, "Light–Dark".
 	Score, Islands, Sandbanks, Dead, Mobility string
 	Created                                   int    // sandbanks the turn made dead
@@ -50,12 +56,18 @@ func gamePage(g *game, script template.JS) *gamePageData {
 		d.Status = "illegal"
 	}
 	d.Result = resultText(g)
+	if g.RawLen > len(g.Raw) {
+		d.RawNote = fmt.Sprintf("The text is cut here: these are the first %s of its %s bytes.", thousands(len(g.Raw)), thousands(g.RawLen))
+	}
+	if g.TagsTotal > len(g.Tags) {
+		d.TagsNote = fmt.Sprintf("The first %d of the record's %s tags.", len(g.Tags), thousands(g.TagsTotal))
+	}
 	if g.Unreadable {
 		return d
 	}
 	pos, err := replayGame(g)
 	if err != nil {
-		d.ReplayErr = err.Error()
+		d.ReplayErr = cutText(err.Error(), maxText)
 	}
 	if pos != nil {
 		d.LastTurn = len(pos.moves)
@@ -68,11 +80,17 @@ func gamePage(g *game, script template.JS) *gamePageData {
 	for _, t := range g.TurnRows {
 		byTurn[t.Turn] = t
 	}
-	for i, tok := range strings.Fields(g.Moves) {
-		turn := i + 1
-		r := moveRow{Turn: turn, Move: tok}
+	turn, more := 0, false
+	for tok := range strings.FieldsSeq(g.Moves) {
+		if turn == maxMoveRows {
+			more = true
+			break
+		}
+		turn++
+		r := moveRow{Turn: turn, Move: cutText(tok, maxToken)}
 		if t, ok := byTurn[turn]; ok && turn <= g.Turns {
 			r.T, r.Played, r.Colour = t, true, t.Colour
+			r.DataMove = plain(t.Colour) + " " + plain(r.Move)
 			r.Note = turnNote(t)
 			r.Score, r.Islands, r.Sandbanks = pair(t.Score), pair(t.Islands), pair(t.Sandbanks)
 			r.Dead, r.Mobility, r.Created = pair(t.Dead), pair(t.Mobility), t.DeadCreated[0]+t.DeadCreated[1]
@@ -82,11 +100,16 @@ func gamePage(g *game, script template.JS) *gamePageData {
 			}
 		} else if !g.Legal && turn == g.ErrorTurn {
 			r.Illegal = true
+			r.DataMove = "illegal " + plain(r.Move)
 			r.Note = g.ErrorRule + ": " + g.ErrorMessage
 		} else {
 			r.Note = "not replayed"
 		}
 		d.Rows = append(d.Rows, r)
+	}
+	if more || g.MovesLen > len(g.Moves) {
+		d.MovesNote = fmt.Sprintf("The list stops at move %s: the record has more moves (%s characters of moves in all).",
+			thousands(turn), thousands(g.MovesLen))
 	}
 	d.Cols = 6
 	if d.HasThink {
@@ -95,12 +118,24 @@ func gamePage(g *game, script template.JS) *gamePageData {
 	return d
 }
 
-// gameTitle names a game: "alice – bob, Autumn league 2025.10.04".
+// gameTitle names a game, for the page's <title>: "Game 3: alice – bob, Autumn league".
+// Each name is isolated (plain): no name can reorder the others.
 func gameTitle(g *game) string {
-	light, dark := orUnknown(g.Light), orUnknown(g.Dark)
-	s := fmt.Sprintf("Game %d: %s – %s", g.ID, light, dark)
+	s := fmt.Sprintf("Game %d: %s – %s", g.ID, plain(orUnknown(g.Light)), plain(orUnknown(g.Dark)))
 	if g.Event != "" {
-		s += ", " + g.Event
+		s += ", " + plain(g.Event)
+	}
+	return s
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

@@ -1,9 +1,10 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -16,14 +17,14 @@ const topOpenings = 15
 // indexData is what index.html shows.
 type indexData struct {
 	Title      string
-	Filter     string
+	Filter     template.HTML // the selection, its record text isolated
 	V          stats.Verification
 	Listed     int // illegal games listed in the verification table
 	NotLegal   int // illegal and unreadable games
-	Pages      []pageLink
+	NPages     int // game pages written
 	PagesLimit int
 	Selected   int
-	HasPage    map[int64]bool
+	HasPage    map[int64]bool // the games of the verification table that have a page
 	Boards     []boardData
 }
 
@@ -37,6 +38,19 @@ type pageLink struct {
 	Light, Dark        string
 	Result             string
 	Rule, ErrorMessage string
+}
+
+// linkTo is the line of the index's list of game pages that leads to g's page.
+func linkTo(g *game) pageLink {
+	status := "legal"
+	switch {
+	case g.Unreadable:
+		status = "unreadable"
+	case !g.Legal:
+		status = "illegal"
+	}
+	return pageLink{ID: g.ID, Href: g.pagePath(), Status: status, Size: g.Size, Date: g.Date,
+		Event: g.Event, Light: g.Light, Dark: g.Dark, Result: shortResult(g), Rule: g.ErrorRule, ErrorMessage: g.ErrorMessage}
 }
 
 // boardData is the section of one board size.
@@ -89,32 +103,24 @@ var funcs = template.FuncMap{
 		return f
 	},
 	"lower": strings.ToLower,
+	"plain": plain,
+	"cut":   func(s string) string { return cutText(s, maxText) },
 	"isNum": func(t table, i int) bool { return i < len(t.Num) && t.Num[i] },
 }
 
-// index renders index.html and returns the number of charts it holds.
-func (w *writer) index(r *stats.Report, opts Options, games []*game) (int, error) {
+// index renders index.html and returns the number of charts it holds. The list of the
+// game pages is copied from the file pageList, which gamePages wrote as it wrote them.
+func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int64]bool, pageList string) (int, error) {
 	d := &indexData{
 		Title:      opts.Title,
-		Filter:     opts.Filter.String(),
+		Filter:     filterHTML(opts.Filter),
 		V:          r.Verification,
 		Listed:     len(r.Verification.IllegalGames),
 		NotLegal:   r.Verification.Illegal + r.Verification.Unreadable,
+		NPages:     pages,
 		PagesLimit: opts.MaxGames,
 		Selected:   r.Verification.Games,
-		HasPage:    make(map[int64]bool, len(games)),
-	}
-	for _, g := range games {
-		d.HasPage[g.ID] = true
-		status := "legal"
-		switch {
-		case g.Unreadable:
-			status = "unreadable"
-		case !g.Legal:
-			status = "illegal"
-		}
-		d.Pages = append(d.Pages, pageLink{ID: g.ID, Href: g.pagePath(), Status: status, Size: g.Size, Date: g.Date,
-			Event: g.Event, Light: g.Light, Dark: g.Dark, Result: shortResult(g), Rule: g.ErrorRule, ErrorMessage: g.ErrorMessage})
+		HasPage:    hasPage,
 	}
 	charts := 0
 	for i := range r.Boards {
@@ -125,11 +131,43 @@ func (w *writer) index(r *stats.Report, opts Options, games []*game) (int, error
 		charts += 1 + len(bd.Heat) + len(bd.ScoringCharts) + len(bd.TurnCharts)
 		d.Boards = append(d.Boards, bd)
 	}
-	var buf bytes.Buffer
-	if err := templates.ExecuteTemplate(&buf, "index.html", d); err != nil {
+	err := w.create("index.html", func(out io.Writer) error {
+		if err := templates.ExecuteTemplate(out, "index-head", d); err != nil {
+			return err
+		}
+		list, err := os.Open(pageList)
+		if err != nil {
+			return err
+		}
+		defer list.Close()
+		if _, err := io.Copy(out, list); err != nil {
+			return err
+		}
+		return templates.ExecuteTemplate(out, "index-tail", d)
+	})
+	if err != nil {
 		return 0, fmt.Errorf("writing the report: index: %w", err)
 	}
-	return charts, w.file("index.html", buf.Bytes())
+	return charts, nil
+}
+
+// filterHTML says what the filter selects, as Filter.String does, with every value given
+// isolated in a <bdi>: a player named with a right-to-left override cannot reorder the
+// rest of the line.
+func filterHTML(f stats.Filter) template.HTML {
+	var parts []string
+	if f.Size != 0 {
+		parts = append(parts, fmt.Sprintf("size %d", f.Size))
+	}
+	for _, p := range []struct{ name, v string }{{"site", f.Site}, {"event", f.Event}, {"player", f.Player}, {"source", f.Source}, {"from", f.From}, {"to", f.To}} {
+		if p.v != "" {
+			parts = append(parts, p.name+" <bdi>"+template.HTMLEscapeString(cutText(p.v, maxText))+"</bdi>")
+		}
+	}
+	if len(parts) == 0 {
+		return "all games"
+	}
+	return template.HTML(strings.Join(parts, ", "))
 }
 
 // shortResult is the result column of the list of game pages.

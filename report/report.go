@@ -1,18 +1,20 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/ponte/ponte/stats"
 )
@@ -37,6 +39,8 @@ type Written struct {
 	Games     int    `json:"games"`      // games in the report's statistics (r.Verification.Games)
 	Charts    int    `json:"charts"`     // charts in index.html (plots and heat maps)
 	Bytes     int64  `json:"bytes"`      // total size written
+	// RemovedStale names the temporary folders of killed runs that Write removed.
+	RemovedStale []string `json:"removed_stale,omitempty"`
 }
 
 // DefaultMaxGames is the number of game pages written when Options.MaxGames is 0.
@@ -58,7 +62,12 @@ var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "temp
 // store.OpenReader), into the folder dir, and returns what it wrote. It replaces an earlier
 // report in dir as a whole: the new report is written into a temporary folder beside dir
 // and renamed into place, so no page of an earlier run is left behind. A dir that exists,
-// is not empty and is not a report is refused.
+// is not empty and is not a report is refused. The temporary folders that killed runs left
+// beside dir are removed first (see removeStale).
+//
+// The game pages are read from db and written one at a time, so that the memory Write
+// uses does not grow with their number; each page shows at most bounded parts of its
+// record (see maxText and the constants beside it).
 func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Options) (*Written, error) {
 	if r == nil {
 		return nil, errors.New("writing the report: no statistics")
@@ -69,6 +78,7 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if opts.Title == "" {
 		opts.Title = DefaultTitle
 	}
+	start := time.Now()
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
@@ -76,35 +86,41 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".tmp-")
+	removed := removeStale(parent, start)
+	tmp, err := makeTemp(dir)
 	if err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
+	defer releaseTemp(tmp)
 	done := false
 	defer func() {
 		if !done {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, fmt.Errorf("writing the report: %w", err)
-	}
 	w := &writer{dir: tmp}
-	games, err := loadGames(ctx, db, opts.Filter, opts.MaxGames)
+	// The marker goes first: it tells removeStale that a folder a killed run left is a
+	// report's.
+	if err := w.file(marker, []byte("a report written by ponte; the folder is replaced as a whole by the next report\n")); err != nil {
+		return nil, err
+	}
+	listed := make(map[int64]bool, len(r.Verification.IllegalGames))
+	for _, ig := range r.Verification.IllegalGames {
+		listed[ig.ID] = true
+	}
+	pageList := filepath.Join(tmp, ".pages.part")
+	pages, hasPage, err := w.gamePages(ctx, db, opts, listed, pageList)
 	if err != nil {
+		return nil, err
+	}
+	charts, err := w.index(r, opts, pages, hasPage, pageList)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(pageList); err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
-	}
-	if err := w.gamePages(ctx, games); err != nil {
-		return nil, err
-	}
-	charts, err := w.index(r, opts, games)
-	if err != nil {
-		return nil, err
 	}
 	if err := w.assets(); err != nil {
-		return nil, err
-	}
-	if err := w.file(marker, []byte("a report written by ponte; the folder is replaced as a whole by the next report\n")); err != nil {
 		return nil, err
 	}
 	if err := replaceDir(tmp, dir); err != nil {
@@ -112,12 +128,13 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	}
 	done = true
 	return &Written{
-		Dir:       dir,
-		Index:     filepath.Join(dir, "index.html"),
-		GamePages: len(games),
-		Games:     r.Verification.Games,
-		Charts:    charts,
-		Bytes:     w.bytes,
+		Dir:          dir,
+		Index:        filepath.Join(dir, "index.html"),
+		GamePages:    pages,
+		Games:        r.Verification.Games,
+		Charts:       charts,
+		Bytes:        w.bytes,
+		RemovedStale: removed,
 	}, nil
 }
 
@@ -170,14 +187,47 @@ type writer struct {
 }
 
 func (w *writer) file(name string, data []byte) error {
-	path := filepath.Join(w.dir, filepath.FromSlash(name))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	return w.create(name, func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	})
+}
+
+// create writes the file name of the report with what fill writes to it, through a
+// buffer, and counts its bytes.
+func (w *writer) create(name string, fill func(io.Writer) error) error {
+	f, err := os.Create(filepath.Join(w.dir, filepath.FromSlash(name)))
+	if err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
+	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(cw, 64<<10)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing the report: %s: %w", name, err)
+	}
 	w.mu.Lock()
-	w.bytes += int64(len(data))
+	w.bytes += cw.n
 	w.mu.Unlock()
 	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // assets writes the style sheet and the chart font.
@@ -196,61 +246,92 @@ func (w *writer) assets() error {
 	return w.file("fonts.css", fonts)
 }
 
-// gamePages renders and writes the game pages, on all cores.
-func (w *writer) gamePages(ctx context.Context, games []*game) error {
+// gamePages writes the game pages, as pageGames reads the games, on up to 4 cores: the
+// calling goroutine reads each game's turns and tags, and a worker writes its page straight
+// to its file. The
+// lines of the index's list of pages are written, in order, to the file pageList. It
+// returns the number of pages and which of the games listed (the verification table's)
+// have one.
+func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed map[int64]bool, pageList string) (int, map[int64]bool, error) {
 	if err := os.Mkdir(filepath.Join(w.dir, "games"), 0o755); err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
 	}
 	script, err := files.ReadFile("assets/game.js")
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
+	list, err := os.Create(pageList)
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
+	}
+	defer list.Close()
+	listOut := bufio.NewWriterSize(list, 64<<10)
+
+	queries, err := prepareDetails(ctx, db)
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
+	}
+	defer queries.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	jobs := make(chan *game)
-	errs := make(chan error, 1)
+	var werr error // the first worker's error
+	var errOnce sync.Once
+	fail := func(err error) {
+		errOnce.Do(func() { werr = err })
+		cancel()
+	}
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 4)) {
 		wg.Go(func() {
-			var buf bytes.Buffer
 			for g := range jobs {
-				buf.Reset()
-				page := gamePage(g, template.JS(script))
-				if err := templates.ExecuteTemplate(&buf, "game.html", page); err != nil {
-					select {
-					case errs <- fmt.Errorf("writing the report: game %d: %w", g.ID, err):
-					default:
-					}
+				if ctx.Err() != nil {
 					continue
 				}
-				if err := w.file(g.pagePath(), buf.Bytes()); err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
+				page := gamePage(g, template.JS(script))
+				if err := w.create(g.pagePath(), func(out io.Writer) error {
+					return templates.ExecuteTemplate(out, "game.html", page)
+				}); err != nil {
+					fail(fmt.Errorf("game %d: %w", g.ID, err))
 				}
 			}
 		})
 	}
-	var cerr error
-loop:
-	for _, g := range games {
+	pages := 0
+	hasPage := make(map[int64]bool, len(listed))
+	err = pageGames(ctx, db, opts.Filter, opts.MaxGames, func(g *game) error {
+		if err := templates.ExecuteTemplate(listOut, "pagerow", linkTo(g)); err != nil {
+			return fmt.Errorf("writing the report: index: %w", err)
+		}
+		if listed[g.ID] {
+			hasPage[g.ID] = true
+		}
+		// The details are read here, by one goroutine: the driver's locks make readers on
+		// several goroutines slower, not faster.
+		if err := queries.load(ctx, g); err != nil {
+			return err
+		}
 		select {
 		case jobs <- g:
-		case cerr = <-errs:
-			break loop
 		case <-ctx.Done():
-			cerr = ctx.Err()
-			break loop
+			return ctx.Err()
 		}
-	}
+		pages++
+		return nil
+	})
 	close(jobs)
 	wg.Wait()
-	if cerr != nil {
-		return cerr
+	if werr != nil {
+		return 0, nil, werr
 	}
-	select {
-	case err := <-errs:
-		return err
-	default:
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
 	}
-	return nil
+	if err := listOut.Flush(); err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
+	}
+	if err := list.Close(); err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
+	}
+	return pages, hasPage, nil
 }

@@ -416,7 +416,7 @@ func TestEmpty(t *testing.T) {
 	if w.GamePages != 0 || w.Games != 0 || w.Charts != 0 {
 		t.Errorf("%+v", w)
 	}
-	if !strings.Contains(readFile(t, w.Index), "player nobody") {
+	if !strings.Contains(readFile(t, w.Index), "player <bdi>nobody</bdi>") {
 		t.Error("index.html does not say what was selected")
 	}
 }
