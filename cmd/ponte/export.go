@@ -90,7 +90,7 @@ func runExport(s *streams, opts *exportOptions) error {
 	}
 	out, err := createOutput(opts.out, s.out)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte export:", err)
+		fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 		return &exitError{exitUsage}
 	}
 	defer out.abort()
@@ -105,7 +105,7 @@ func runExport(s *streams, opts *exportOptions) error {
 				return
 			}
 			skipped++
-			fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: %v\n", rec.Source, rec.Line, rec.Index, err)
+			fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: %s\n", safe(rec.Source), rec.Line, rec.Index, safeErr(err))
 			return
 		}
 		written++
@@ -114,15 +114,15 @@ func runExport(s *streams, opts *exportOptions) error {
 		for rec, err := range records(opts.paths, s.in) {
 			switch {
 			case ingest.IsNotice(err):
-				fmt.Fprintln(s.err, "ponte export: note:", err)
+				fmt.Fprintln(s.err, "ponte export: note:", safeErr(err))
 				continue
 			case rec == nil:
 				badPaths++
-				fmt.Fprintln(s.err, "ponte export:", err)
+				fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 				continue
 			case err != nil:
 				skipped++
-				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %v\n", err)
+				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %s\n", safeErr(err))
 				continue
 			}
 			if write(rec); writeErr != nil {
@@ -132,7 +132,7 @@ func runExport(s *streams, opts *exportOptions) error {
 	} else {
 		db, err := store.OpenReader(opts.db)
 		if err != nil {
-			fmt.Fprintln(s.err, "ponte export:", err)
+			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 			return &exitError{exitUsage}
 		}
 		defer db.Close()
@@ -140,14 +140,14 @@ func runExport(s *streams, opts *exportOptions) error {
 		err = store.Records(context.Background(), db, where, args, func(rec *ingest.Record, unreadable bool) error {
 			if unreadable {
 				skipped++
-				fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: it could not be read when ingested\n", rec.Source, rec.Line, rec.Index)
+				fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: it could not be read when ingested\n", safe(rec.Source), rec.Line, rec.Index)
 				return nil
 			}
 			write(rec)
 			return writeErr
 		})
 		if err != nil && writeErr == nil {
-			fmt.Fprintln(s.err, "ponte export:", err)
+			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 			return &exitError{exitUsage}
 		}
 	}
@@ -157,11 +157,11 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 	}
 	if writeErr != nil {
-		fmt.Fprintln(s.err, "ponte export:", writeErr)
+		fmt.Fprintln(s.err, "ponte export:", safeErr(writeErr))
 		return &exitError{exitUsage}
 	}
 	if !opts.quiet {
-		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), out.name(), format)
+		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
 		}

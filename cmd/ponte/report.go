@@ -82,19 +82,19 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	start := time.Now()
 	db, err := store.OpenReader(opts.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	defer db.Close()
 	ctx := context.Background()
 	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(opts.db), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter})
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %v\n", command, err)
+		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), stats: r}, nil
@@ -117,13 +117,18 @@ func printWritten(s *streams, opts *reportOptions, w *reportResult) error {
 	return nil
 }
 
-// reportSummary says where the report is and what it holds.
+// reportSummary says where the report is and what it holds, and names the temporary
+// folders of killed runs that were removed.
 func reportSummary(w *reportResult) string {
 	index := w.Index
 	if abs, err := filepath.Abs(index); err == nil {
 		index = abs
 	}
-	return fmt.Sprintf("report: %s\n%d %s, %d %s, %d game %s; %s",
-		index, w.Games, plural(w.Games, "game", "games"), w.Charts, plural(w.Charts, "chart", "charts"),
+	s := fmt.Sprintf("report: %s\n%d %s, %d %s, %d game %s; %s",
+		safe(index), w.Games, plural(w.Games, "game", "games"), w.Charts, plural(w.Charts, "chart", "charts"),
 		w.GamePages, plural(w.GamePages, "page", "pages"), seconds(w.Seconds))
+	for _, dir := range w.RemovedStale {
+		s += "\nremoved " + safe(dir) + ", left by a report that was killed"
+	}
+	return s
 }

@@ -68,7 +68,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	fmt.Fprintln(errOut, "ponte:", err)
+	fmt.Fprintln(errOut, "ponte:", safeErr(err))
 	fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	return exitUsage
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -84,7 +83,7 @@ written.`,
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
 	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	f.IntVar(&opts.playouts, "playouts", 400, "the mcts bot's simulated games per turn")
-	f.IntVar(&opts.workers, "workers", runtime.NumCPU(), "games played in parallel")
+	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
 	return cmd
 }
@@ -120,8 +119,8 @@ func checkSelfplay(opts *selfplayOptions) (*selfplaySetup, error) {
 	if opts.playouts < 1 {
 		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
 	}
-	if opts.workers < 1 {
-		return nil, fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	if err := checkWorkers(opts.workers); err != nil {
+		return nil, err
 	}
 	if opts.out == "" {
 		return nil, errors.New(`--out must name a file, or "-" for standard output`)
@@ -184,7 +183,7 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	}
 	out, err := createOutput(opts.out, s.out)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte selfplay:", err)
+		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(err))
 		return &exitError{exitUsage}
 	}
 	defer out.abort() // removes the temporary file unless committed
@@ -243,21 +242,21 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 
 	switch {
 	case botErr != nil:
-		fmt.Fprintln(s.err, "ponte selfplay:", botErr)
+		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(botErr))
 		return &exitError{exitIllegal}
 	case writeErr != nil:
-		fmt.Fprintln(s.err, "ponte selfplay:", writeErr)
+		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(writeErr))
 		return &exitError{exitUsage}
 	case err != nil: // interrupted
 		fmt.Fprintf(s.err, "ponte selfplay: interrupted after %d of %d games", tally.games, opts.games)
 		if out.path != "" {
-			fmt.Fprintf(s.err, "; %s not written", out.path)
+			fmt.Fprintf(s.err, "; %s not written", safe(out.path))
 		}
 		fmt.Fprintln(s.err)
 		return &exitError{exitIllegal}
 	}
 	if !opts.quiet {
-		fmt.Fprintln(s.err, summary(opts, &tally, elapsed, out.name()))
+		fmt.Fprintln(s.err, summary(opts, &tally, elapsed, safe(out.name())))
 	}
 	return nil
 }

@@ -286,7 +286,7 @@ func TestSelfplayUsage(t *testing.T) {
 		{"empty supply", []string{"--supply", ""}, `--supply "": must be`},
 		{"no games", []string{"--games", "0"}, "--games must be at least 1, not 0"},
 		{"negative games", []string{"--games", "-3"}, "--games must be at least 1, not -3"},
-		{"no workers", []string{"--workers", "0"}, "--workers must be at least 1"},
+		{"no workers", []string{"--workers", "0"}, "--workers must be from 1 to 256, not 0"},
 		{"no playouts", []string{"--playouts", "0"}, "--playouts must be at least 1"},
 		{"bad format", []string{"--format", "pgn"}, `--format "pgn": must be "ponte" or "jsonl"`},
 		{"bad seed", []string{"--seed", "-1"}, `invalid argument "-1" for "--seed"`},

@@ -75,13 +75,13 @@ func runStats(s *streams, opts *statsOptions) error {
 	}
 	db, err := store.OpenReader(opts.db)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte stats:", err)
+		fmt.Fprintln(s.err, "ponte stats:", safeErr(err))
 		return &exitError{exitUsage}
 	}
 	defer db.Close()
 	r, err := stats.Compute(context.Background(), db, opts.filter, stats.Options{})
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte stats:", err)
+		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
 		return &exitError{exitUsage}
 	}
 	if opts.json {
@@ -96,20 +96,20 @@ func runStats(s *streams, opts *statsOptions) error {
 // writeStats prints the main tables of the report, aligned.
 func writeStats(w io.Writer, db string, r *stats.Report, openings int) {
 	v := r.Verification
-	fmt.Fprintf(w, "%s: %s\n\n", db, r.Filter)
+	fmt.Fprintf(w, "%s: %s\n\n", safe(db), safe(r.Filter.String()))
 	fmt.Fprintf(w, "Verification: %d %s, %d legal, %d illegal, %d unreadable, %d %s met again\n",
 		v.Games, plural(v.Games, "game", "games"), v.Legal, v.Illegal, v.Unreadable, v.Duplicates, plural(v.Duplicates, "copy", "copies"))
 	if len(v.ByFormat) > 0 {
 		parts := make([]string, len(v.ByFormat))
 		for i, fc := range v.ByFormat {
-			parts[i] = fmt.Sprintf("%s %d", fc.Format, fc.Games)
+			parts[i] = fmt.Sprintf("%s %d", safe(fc.Format), fc.Games)
 		}
 		fmt.Fprintf(w, "  read from: %s\n", strings.Join(parts, ", "))
 	}
 	if len(v.ByRule) > 0 {
 		parts := make([]string, len(v.ByRule))
 		for i, rc := range v.ByRule {
-			parts[i] = fmt.Sprintf("%s %d", rc.Rule, rc.Games)
+			parts[i] = fmt.Sprintf("%s %d", safe(rc.Rule), rc.Games)
 		}
 		fmt.Fprintf(w, "  first broken rule: %s\n", strings.Join(parts, ", "))
 	}

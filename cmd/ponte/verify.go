@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -48,7 +47,7 @@ error or a path that cannot be read.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object per game on standard output")
-	cmd.Flags().IntVar(&opts.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	cmd.Flags().IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the summary")
 	return cmd
 }
@@ -59,8 +58,8 @@ type verifyCounts struct {
 }
 
 func runVerify(s *streams, opts *verifyOptions) error {
-	if opts.workers < 1 {
-		return fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	if err := checkWorkers(opts.workers); err != nil {
+		return err
 	}
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	enc := json.NewEncoder(out)
@@ -71,7 +70,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			fmt.Fprintln(s.err, "ponte verify: note:", err)
+			fmt.Fprintln(s.err, "ponte verify: note:", safeErr(err))
 			return nil
 		}
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
@@ -79,7 +78,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			fmt.Fprintln(s.err, "ponte verify:", err)
+			fmt.Fprintln(s.err, "ponte verify:", safeErr(err))
 			return nil
 		}
 		n.games++
@@ -135,10 +134,11 @@ func runVerify(s *streams, opts *verifyOptions) error {
 
 // verdictLine formats an error e of the game v (its Error or one of its TagErrors) as
 // FILE:LINE:COL: game N: RULE: message, with the turn at the head of the message when there
-// is one.
+// is one. The file name, the rule and the message are made safe to print: one line per
+// error, whatever they hold.
 func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
 	b := make([]byte, 0, 128)
-	b = append(b, v.Source...)
+	b = append(b, safe(v.Source)...)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(e.Line), 10)
 	b = append(b, ':')
@@ -146,14 +146,14 @@ func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
 	b = append(b, ": game "...)
 	b = strconv.AppendInt(b, int64(v.Index), 10)
 	b = append(b, ": "...)
-	b = append(b, e.Rule...)
+	b = append(b, safe(e.Rule)...)
 	b = append(b, ": "...)
 	if e.Turn != nil {
 		b = append(b, "turn "...)
 		b = strconv.AppendInt(b, int64(*e.Turn), 10)
 		b = append(b, ": "...)
 	}
-	b = append(b, e.Message...)
+	b = append(b, safe(e.Message)...)
 	return string(append(b, '\n'))
 }
 
