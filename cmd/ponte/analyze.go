@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +49,7 @@ database or report that cannot be written.`,
 	f.StringVarP(&opts.report.out, "out", "o", "ponte-report", "the folder to write the report into")
 	f.StringVar(&opts.ingest.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
 	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
-	f.IntVar(&opts.ingest.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	f.IntVar(&opts.ingest.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.IntVar(&opts.report.maxGames, "games", report.DefaultMaxGames, "the most game pages written")
 	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -85,7 +84,7 @@ cannot be read, or a database that is busy or cannot be written.`,
 	f.StringVar(&opts.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
 	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write the Parquet files")
-	f.IntVar(&opts.workers, "workers", runtime.NumCPU(), "games replayed in parallel")
+	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on standard output")
 	return cmd
@@ -131,8 +130,8 @@ func runIngest(s *streams, opts *ingestOptions) error {
 // and returns the report; the error is an exitError when the ingest could not run.
 // ponte analyze shares it.
 func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
-	if opts.workers < 1 {
-		return nil, fmt.Errorf("--workers must be at least 1, not %d", opts.workers)
+	if err := checkWorkers(opts.workers); err != nil {
+		return nil, err
 	}
 	if opts.db == "" {
 		return nil, errors.New("--db must name a file")
@@ -140,7 +139,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	runStart := time.Now() // temporary files older than this are not being written by this run
 	db, err := store.Open(opts.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	defer db.Close()
@@ -182,14 +181,14 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
-		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	for _, n := range sum.Notices {
-		fmt.Fprintf(s.err, "ponte %s: note: %s\n", opts.command(), n)
+		fmt.Fprintf(s.err, "ponte %s: note: %s\n", opts.command(), safe(n))
 	}
 	for _, e := range sum.Errors {
-		fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), e)
+		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safe(e))
 	}
 
 	report := ingestReport{DB: opts.db, Summary: sum}
@@ -197,10 +196,10 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		// A killed run leaves its half-written files behind, under hidden temporary names.
 		removed, err := store.RemoveStaleTemps(dir, runStart)
 		for _, p := range removed {
-			fmt.Fprintf(s.err, "ponte %s: note: %s: removed, a temporary file left by a run that was stopped\n", opts.command(), p)
+			fmt.Fprintf(s.err, "ponte %s: note: %s: removed, a temporary file left by a run that was stopped\n", opts.command(), safe(p))
 		}
 		if err != nil {
-			fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		}
 	}
 	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
@@ -215,7 +214,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 			st, err = db.WriteParquet(dir)
 		}
 		if err != nil {
-			fmt.Fprintf(s.err, "ponte %s: %v\n", opts.command(), err)
+			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 			return nil, &exitError{exitUsage}
 		}
 		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st, UpToDate: current}
@@ -248,16 +247,16 @@ func ingestSummary(r *ingestReport) string {
 	if s.Resumed > 0 {
 		fmt.Fprintf(&b, " (%d taken up where an interrupted ingest stopped)", s.Resumed)
 	}
-	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), r.DB, seconds(s.Seconds))
+	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), safe(r.DB), seconds(s.Seconds))
 	if s.Games > 0 {
 		secs := max(s.Seconds, 1e-9)
 		fmt.Fprintf(&b, " (%s games/s, %s rows/s)", formatRate(float64(s.Games)/secs), thousands(int64(float64(s.Rows)/secs)))
 	}
 	if p := r.Parquet; p != nil && p.UpToDate {
-		fmt.Fprintf(&b, "\nparquet: %s is up to date (nothing stored since it was written)", p.Dir)
+		fmt.Fprintf(&b, "\nparquet: %s is up to date (nothing stored since it was written)", safe(p.Dir))
 	} else if p != nil {
 		fmt.Fprintf(&b, "\nparquet: %s games and %s turns written to %s; %s",
-			thousands(p.Games), thousands(p.Turns), p.Dir, seconds(p.Seconds))
+			thousands(p.Games), thousands(p.Turns), safe(p.Dir), seconds(p.Seconds))
 	}
 	return b.String()
 }

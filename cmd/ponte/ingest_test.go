@@ -115,7 +115,7 @@ func TestIngestUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"ingest"}, "requires at least 1 arg"},
-		{[]string{"ingest", "--db", db, "--workers", "0", "../../sample_data"}, "--workers must be at least 1"},
+		{[]string{"ingest", "--db", db, "--workers", "0", "../../sample_data"}, "--workers must be from 1 to 256"},
 		{[]string{"ingest", "--db", db, "../../sample_data/no-such-file"}, "no-such-file"},
 		{[]string{"ingest", "--db", dir, "../../sample_data/autumn-league.ponte"}, dir},
 		{[]string{"ingest", "--db", "../../sample_data/autumn-league.ponte", "../../sample_data/autumn-league.ponte"}, "not a database"},
