@@ -168,6 +168,20 @@ const visibleSVGs = `(sel => {
 	return [shown.length, all.length];
 })`
 
+// legendOverlaps lists the labels under the heat maps that overlap the label before them
+// on their line, and the labels and titles that reach past the drawing's edges.
+const legendOverlaps = `Array.from(document.querySelectorAll("svg.heat")).flatMap(svg => {
+	const box = svg.getBoundingClientRect(), out = [], name = svg.getAttribute("aria-label");
+	for (const row of [".tick", ".fade-tick", ".legend-title", ".legend-note"]) {
+		const r = Array.from(svg.querySelectorAll(".legend " + row)).map(e => [e.textContent, e.getBoundingClientRect()]);
+		r.forEach(([s, b], i) => {
+			if (b.left < box.left - 0.5 || b.right > box.right + 0.5) { out.push(name + ": " + s + " outside"); }
+			if (i > 0 && Math.abs(r[i-1][1].top - b.top) < 1 && r[i-1][1].right > b.left + 0.5) { out.push(name + ": " + r[i-1][0] + " over " + s); }
+		});
+	}
+	return out;
+})`
+
 func TestBrowser(t *testing.T) {
 	ctx, problems := browser(t)
 	w, r, db := writeFixture(t, stats.Filter{}, Options{})
@@ -184,7 +198,30 @@ func TestBrowser(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll('a[href^="games/"]').length`); n < w.GamePages {
 		t.Errorf("index: %d links to game pages, %d pages", n, w.GamePages)
 	}
+	// The openings' thumbnails draw turn 1's tiles in Light's colour.
+	if fills := eval[[]string](t, ctx, `Array.from(new Set(Array.from(document.querySelectorAll("svg.mini .pick")).map(e => getComputedStyle(e).fill)))`); len(fills) != 1 || fills[0] != "rgb(230, 211, 163)" {
+		t.Errorf("index: the thumbnails' tiles are filled %q, want Light's rgb(230, 211, 163)", fills)
+	}
+	if overlaps := eval[[]string](t, ctx, legendOverlaps); len(overlaps) > 0 {
+		t.Errorf("index: heat map labels overlap:\n%s", strings.Join(overlaps, "\n"))
+	}
 	screenshot(t, ctx, "index.png")
+
+	// The heat maps of the smallest and the largest boards: their legends fit too.
+	sized := *r
+	sized.Boards = []stats.Board{syntheticBoard(5), syntheticBoard(26)}
+	ws, err := Write(context.Background(), db, &sized, filepath.Join(t.TempDir(), "sizes"), Options{MaxGames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, ws.Index)
+	if c := eval[[]int](t, ctx, visibleSVGs+`("svg.heat")`); c[0] != 6 || c[1] != 6 {
+		t.Errorf("5×5 and 26×26: %d of %d heat maps visible", c[0], c[1])
+	}
+	if overlaps := eval[[]string](t, ctx, legendOverlaps); len(overlaps) > 0 {
+		t.Errorf("5×5 and 26×26: heat map labels overlap:\n%s", strings.Join(overlaps, "\n"))
+	}
+	screenshot(t, ctx, "index-sizes.png")
 
 	// A legal game: step through it.
 	var id int64

@@ -188,7 +188,7 @@ func swapChart(size int, s stats.Swap) (chart, error) {
 		{"Dark wins", s.DarkWins, darkFill, nil},
 		{"draws", s.Draws, grey, nil},
 	}
-	p := newPlot(fmt.Sprintf("Pie rule on %d×%d (%d decided games)", size, size, s.Games), "share of games (opener's score: win 1, draw ½)", "")
+	p := newPlot(fmt.Sprintf("Pie rule on %d×%d (%s decided games)", size, size, thousands(s.Games)), "share of games (opener's score: win 1, draw ½)", "")
 	names := make([]string, len(rows))
 	var errXY plotter.XYs
 	var errs plotter.XErrors
@@ -344,26 +344,48 @@ func sideChart(id, title, xlabel string, light, dark []stats.Bin) (chart, error)
 
 // series is one line of a by-turn chart.
 type series struct {
-	name   string
-	colour color.Color
-	value  func(stats.TurnStat) float64
+	name  string
+	style draw.LineStyle
+	value func(stats.TurnStat) float64
+	// on says which turns the line has; nil means every turn.
+	on func(turn int) bool
 }
+
+// The lines of the by-turn charts. Two lines of one chart differ in lightness and in
+// dashes as well as in hue, so that a reader who does not tell red from green, or who
+// prints the page in grey, tells them apart.
+var (
+	plainLine = draw.LineStyle{Color: blue, Width: 1.6}
+	// Light's line is a bright gold, solid; Dark's a very dark red, dashed.
+	lightSeries = draw.LineStyle{Color: color.RGBA{0xd8, 0x9b, 0x00, 0xff}, Width: 2.2}
+	darkSeries  = draw.LineStyle{Color: color.RGBA{0x5b, 0x10, 0x10, 0xff}, Width: 1.8, Dashes: []vg.Length{5, 3}}
+	// The opener's line is dark blue, solid; the second player's orange, dashed: blue and
+	// orange stay apart for red–green colour blindness, and differ in lightness too.
+	openerSeries = draw.LineStyle{Color: color.RGBA{0x1f, 0x4e, 0x99, 0xff}, Width: 1.8}
+	secondSeries = draw.LineStyle{Color: color.RGBA{0xe6, 0x9f, 0x00, 0xff}, Width: 2, Dashes: []vg.Length{5, 3}}
+)
 
 // turnChart draws means by turn number as lines.
 func turnChart(id, title, ylabel string, all []stats.TurnStat, lines []series, decimals int) (chart, error) {
 	p := newPlot(title, "turn", ylabel)
 	ts := drawnTurns(all)
+	top := 0.0
 	for _, s := range lines {
-		xys := make(plotter.XYs, len(ts))
-		for i, t := range ts {
-			xys[i] = plotter.XY{X: float64(t.Turn), Y: s.value(t)}
+		xys := make(plotter.XYs, 0, len(ts))
+		for _, t := range ts {
+			if s.on == nil || s.on(t.Turn) {
+				xys = append(xys, plotter.XY{X: float64(t.Turn), Y: s.value(t)})
+				top = math.Max(top, s.value(t))
+			}
+		}
+		if len(xys) == 0 {
+			continue
 		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
 			return chart{}, err
 		}
-		l.LineStyle.Color = s.colour
-		l.LineStyle.Width = 1.6
+		l.LineStyle = s.style
 		p.Add(l)
 		if len(lines) > 1 {
 			p.Legend.Add(s.name, l)
@@ -373,6 +395,10 @@ func turnChart(id, title, ylabel string, all []stats.TurnStat, lines []series, d
 	p.X.Tick.Marker = plot.TickerFunc(intTicks)
 	p.Y.Tick.Marker = plot.TickerFunc(numTicks)
 	p.Y.Min = 0
+	if len(lines) > 1 && top > 0 {
+		// Room above the lines for the legend.
+		p.Y.Max = top * 1.3
+	}
 	p.X.Min, p.X.Max = float64(ts[0].Turn), float64(ts[len(ts)-1].Turn)
 	if p.X.Min == p.X.Max {
 		p.X.Min, p.X.Max = p.X.Min-1, p.X.Max+1
@@ -389,7 +415,11 @@ func turnChart(id, title, ylabel string, all []stats.TurnStat, lines []series, d
 	for _, ts := range all {
 		row := []string{strconv.Itoa(ts.Turn), strconv.Itoa(ts.Games)}
 		for _, s := range lines {
-			row = append(row, strconv.FormatFloat(s.value(ts), 'f', decimals, 64))
+			v := ""
+			if s.on == nil || s.on(ts.Turn) {
+				v = strconv.FormatFloat(s.value(ts), 'f', decimals, 64)
+			}
+			row = append(row, v)
 		}
 		t.Rows = append(t.Rows, row)
 	}

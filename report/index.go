@@ -58,11 +58,13 @@ type boardData struct {
 	Size                     int
 	Games, Decided, Finished int
 	Swap                     chart
-	Verdict                  string
+	PieRule                  string // the pie rule's numbers, as a sentence
 	BestReply                string
 	Openings                 []openingRow
 	OpeningsTotal            int
 	Heat                     []heatMap
+	Orbits                   table // the numbers the heat maps show, one row per class of cells
+	FoldedExact              bool  // the maps' rates count each game once (see folded.exact)
 	Cells                    table
 	Scoring                  stats.Scoring
 	ScoringCharts            []chart
@@ -186,7 +188,7 @@ func shortResult(g *game) string {
 // boardSection draws the charts and tables of one board size.
 func boardSection(b *stats.Board) (boardData, error) {
 	d := boardData{Size: b.Size, Games: b.Games, Decided: b.Decided, Finished: b.Finished,
-		Verdict: b.Swap.Verdict, Scoring: b.Scoring, OpeningsTotal: len(b.Openings)}
+		PieRule: pieRule(b.Size, b.Swap), Scoring: b.Scoring, OpeningsTotal: len(b.Openings)}
 	var err error
 	if d.Swap, err = swapChart(b.Size, b.Swap); err != nil {
 		return d, err
@@ -201,7 +203,9 @@ func boardSection(b *stats.Board) (boardData, error) {
 		d.Openings = append(d.Openings, openingRow{O: o, Board: miniBoard(b.Size, o.A, o.B)})
 	}
 	if len(b.Cells) > 0 {
-		d.Heat = heatMaps(b)
+		f := fold(b)
+		d.Heat = heatMaps(b, f)
+		d.Orbits, d.FoldedExact = orbitTable(f), f.exact
 		d.Cells = cellTable(b)
 	}
 
@@ -241,23 +245,62 @@ func boardSection(b *stats.Board) (boardData, error) {
 			id, title, y string
 			lines        []series
 			dec          int
+			note         string
 		}{
-			{"islands-formed", "Islands formed", "islands per turn", []series{{"islands formed", blue, func(t stats.TurnStat) float64 { return t.IslandsFormed }}}, 3},
-			{"bridges-built", "Bridges built", "share of turns", []series{{"bridges built", blue, func(t stats.TurnStat) float64 { return t.Bridges }}}, 3},
-			{"burned", "Burned land (dead sandbanks created)", "sandbanks per turn", []series{{"dead sandbanks created", blue, func(t stats.TurnStat) float64 { return t.DeadCreated }}}, 3},
+			{"islands-formed", "Islands formed", "islands per turn", byPlayer(func(t stats.TurnStat) float64 { return t.IslandsFormed }), 3,
+				byPlayerNote + " An island is four tiles and a turn places two, so a player's line can alternate from one of their turns to the next."},
+			{"bridges-built", "Bridges built", "share of turns", byPlayer(func(t stats.TurnStat) float64 { return t.Bridges }), 3, byPlayerNote},
+			{"burned", "Burned land (dead sandbanks created)", "sandbanks per turn", []series{{name: "dead sandbanks created", style: plainLine, value: func(t stats.TurnStat) float64 { return t.DeadCreated }}}, 3, ""},
 			{"mobility", "Mobility", "cells that take one tile", []series{
-				{"Light", lightLine, func(t stats.TurnStat) float64 { return t.Mobility[0] }},
-				{"Dark", darkFill, func(t stats.TurnStat) float64 { return t.Mobility[1] }},
-			}, 1},
+				{name: "Light", style: lightSeries, value: func(t stats.TurnStat) float64 { return t.Mobility[0] }},
+				{name: "Dark", style: darkSeries, value: func(t stats.TurnStat) float64 { return t.Mobility[1] }},
+			}, 1, "Light: solid gold line; Dark: dashed dark red line."},
 		} {
 			c, err := turnChart(t.id+"-"+size, t.title, t.y, b.ByTurn, t.lines, t.dec)
 			if err != nil {
 				return d, err
 			}
+			if t.note != "" {
+				c.Caption = t.note + " " + c.Caption
+			}
 			d.TurnCharts = append(d.TurnCharts, c)
 		}
 	}
 	return d, nil
+}
+
+// byPlayerNote is the caption of the charts byPlayer splits.
+const byPlayerNote = "One line for each player: the opener plays the odd turns and the second player the even ones, whatever colours they end with."
+
+// byPlayer splits a by-turn mean into two lines, one for each player's turns: the opener
+// plays the odd turns and the second player the even ones, whatever colours they end
+// with (a swap at turn 2 gives the opener Dark from turn 3 on). Drawn as one line, what a
+// turn does alternates between the two and the line zig-zags.
+func byPlayer(value func(stats.TurnStat) float64) []series {
+	return []series{
+		{name: "opener (turns 1, 3, 5, …)", style: openerSeries, value: value, on: func(turn int) bool { return turn%2 == 1 }},
+		{name: "second player (turns 2, 4, 6, …)", style: secondSeries, value: value, on: func(turn int) bool { return turn%2 == 0 }},
+	}
+}
+
+// pieRule says the numbers of the pie rule as a sentence, with the games they rest on and
+// their 95% intervals, and no verdict.
+func pieRule(size int, s stats.Swap) string {
+	if s.Games == 0 || s.Swapped.N == 0 {
+		return fmt.Sprintf("On %d×%d no decided game reached turn 2, so there is nothing to say about the pie rule yet.", size, size)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "On %d×%d the second player swapped in %s of %s decided %s (95%% interval %s).",
+		size, size, pct(s.Swapped), thousands(s.Swapped.N), plural(s.Swapped.N, "game", "games"), interval(s.Swapped))
+	fmt.Fprintf(&b, " The opener, who played turn 1, scored %s (%s; a win counts 1, a draw ½)", pct(s.Opener), interval(s.Opener))
+	branch := func(r stats.Rate, with string) string {
+		if r.N == 0 {
+			return "no game " + with
+		}
+		return fmt.Sprintf("%s (%s) in the %s %s %s", pct(r), interval(r), thousands(r.N), plural(r.N, "game", "games"), with)
+	}
+	fmt.Fprintf(&b, ": %s, %s.", branch(s.OpenerSwapped, "with a swap"), branch(s.OpenerKept, "without"))
+	return b.String()
 }
 
 // countTable lists outcomes with their rates.
@@ -269,7 +312,8 @@ func countTable(name string, cs []stats.Count) table {
 	return t
 }
 
-// miniBoard draws an opening's two cells on a small board.
+// miniBoard draws an opening's two cells on a small board, as Light's tiles: the opening
+// is turn 1, always Light's.
 func miniBoard(size int, a, b string) template.HTML {
 	const cell = 6
 	side := size * cell
@@ -282,7 +326,7 @@ func miniBoard(size int, a, b string) template.HTML {
 			continue
 		}
 		col, row := c%32, c/32
-		fmt.Fprintf(&s, `<rect class="pick" x="%d" y="%d" width="%d" height="%d"/>`, col*cell, (size-1-row)*cell, cell, cell)
+		fmt.Fprintf(&s, `<rect class="pick light" x="%d" y="%d" width="%d" height="%d"/>`, col*cell, (size-1-row)*cell, cell, cell)
 	}
 	s.WriteString(`</svg>`)
 	return template.HTML(s.String())
