@@ -25,7 +25,9 @@ import (
 // optimum), the opener's through the Schur complement of the players' block.
 
 // RatedGame is one decided game for the rating model: its players by index, the branch of
-// the pie rule, and the opener's score (1 a win, ½ a draw, 0 a loss).
+// the pie rule, and the opener's score (1 a win, ½ a draw, 0 a loss). Opener and Responder
+// may be the same player (a bot against itself, as self-play archives hold): the ratings
+// cancel, and such a game informs the advantage of its branch alone.
 type RatedGame struct {
 	Opener, Responder int
 	Swapped           bool
@@ -70,11 +72,17 @@ type RatingFit struct {
 	// Advantage is the opener's advantage when the second player kept ([Kept]) and when
 	// they swapped ([Swapped]); Games 0 for a branch without games.
 	Advantage [2]Advantage
+	// Alpha is the two advantages in logits (Elo / EloPerLogit), and AdvantageCov their
+	// covariance (logit²) from the observed information, the players' ratings integrated
+	// out (the Schur complement). A branch without games keeps its prior: α 0, variance
+	// about 100.
+	Alpha        [2]float64
+	AdvantageCov [2][2]float64
 	// Games is the number of games fitted.
 	Games int
 }
 
-// maxDensePlayers bounds the players for which the full inverse Hessian is computed
+// maxDense bounds the players for which the full inverse Hessian is computed
 // (O(n³)); past it the players' block is solved by conjugate gradients.
 var maxDense = 600
 
@@ -92,14 +100,16 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 	const alphaVar = 100.0                 // the advantages' prior variance: flat in effect
 	fit := &RatingFit{PlayerGames: make([]int, players), Games: len(games)}
 	for _, g := range games {
-		if g.Opener < 0 || g.Opener >= players || g.Responder < 0 || g.Responder >= players || g.Opener == g.Responder {
+		if g.Opener < 0 || g.Opener >= players || g.Responder < 0 || g.Responder >= players {
 			return nil, fmt.Errorf("rating model: a game between players %d and %d of %d", g.Opener, g.Responder, players)
 		}
 		if g.Score < 0 || g.Score > 1 || math.IsNaN(g.Score) {
 			return nil, fmt.Errorf("rating model: an opener's score of %v", g.Score)
 		}
 		fit.PlayerGames[g.Opener]++
-		fit.PlayerGames[g.Responder]++
+		if g.Responder != g.Opener {
+			fit.PlayerGames[g.Responder]++
+		}
 		fit.Advantage[branch(g)].Games++
 	}
 	n := players + 2 // θ_0 … θ_{n-3}, α_kept, α_swapped
@@ -151,9 +161,12 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 				p := sigmoid(x[g.Opener] - x[g.Responder] + x[alpha(g)])
 				w := p * (1 - p)
 				o, r, a := g.Opener, g.Responder, alpha(g)
+				add(a, a, w)
+				if o == r {
+					continue // the ratings cancel
+				}
 				add(o, o, w)
 				add(r, r, w)
-				add(a, a, w)
 				add(o, r, -w)
 				add(o, a, w)
 				add(r, a, -w)
@@ -193,9 +206,12 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 		p := sigmoid(x[g.Opener] - x[g.Responder] + x[alpha(g)])
 		w := p * (1 - p)
 		b := branch(g)
+		haa[b] += w
+		if g.Opener == g.Responder {
+			continue
+		}
 		diag[g.Opener] += w
 		diag[g.Responder] += w
-		haa[b] += w
 		hra[2*g.Opener+b] += w
 		hra[2*g.Responder+b] -= w
 	}
@@ -206,6 +222,9 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 			dst[i] = diag[i] * v[i]
 		}
 		for _, g := range games {
+			if g.Opener == g.Responder {
+				continue
+			}
 			p := sigmoid(x[g.Opener] - x[g.Responder] + x[alpha(g)])
 			w := p * (1 - p)
 			dst[g.Opener] -= w * v[g.Responder]
@@ -222,6 +241,9 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 			hrr.SetSym(i, i, diag[i])
 		}
 		for _, g := range games {
+			if g.Opener == g.Responder {
+				continue
+			}
 			p := sigmoid(x[g.Opener] - x[g.Responder] + x[alpha(g)])
 			w := p * (1 - p)
 			hrr.SetSym(g.Opener, g.Responder, hrr.At(g.Opener, g.Responder)-w)
@@ -296,6 +318,8 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 		return nil, errors.New("rating model: the advantages cannot be told apart from the ratings")
 	}
 	alphaVarHat := [2]float64{schur[1][1] / det, schur[0][0] / det}
+	fit.Alpha = [2]float64{x[players], x[players+1]}
+	fit.AdvantageCov = [2][2]float64{{schur[1][1] / det, -schur[0][1] / det}, {-schur[1][0] / det, schur[0][0] / det}}
 
 	z := distuv.UnitNormal.Quantile(0.975)
 	for b := range 2 {
@@ -390,4 +414,41 @@ func conjugateGradient(mul func(dst, v []float64), diag, b []float64) []float64 
 		rz = next
 	}
 	return x
+}
+
+// ExpectedScore is an opener's expected score with its 95% interval and the games it rests
+// on.
+type ExpectedScore struct {
+	Value float64 `json:"value"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	N     int     `json:"n"`
+}
+
+// Overall is the strength-adjusted opener's expected score between players of equal
+// rating over both branches of the pie rule, each weighted by how often it was taken in
+// the fitted games: (1−w)·σ(α_kept) + w·σ(α_swapped), where w is the observed swap rate.
+//
+// Its 95% interval comes from the delta method on the logit scale, so that it stays inside
+// 0 … 1 and equals a branch's own interval when the other branch is never taken. Its
+// variance adds the advantages' (through their covariance, AdvantageCov) and the swap
+// rate's binomial variance w(1−w)/n, taken as independent: the advantages are fitted
+// given the branch, the swap rate is counted.
+func (f *RatingFit) Overall() ExpectedScore {
+	n := f.Games
+	if n == 0 {
+		return ExpectedScore{Hi: 1}
+	}
+	w := float64(f.Advantage[Swapped].Games) / float64(n)
+	sk, ss := sigmoid(f.Alpha[Kept]), sigmoid(f.Alpha[Swapped])
+	s := (1-w)*sk + w*ss
+	g := [2]float64{(1 - w) * sk * (1 - sk), w * ss * (1 - ss)}
+	c := f.AdvantageCov
+	v := g[0]*g[0]*c[0][0] + 2*g[0]*g[1]*c[0][1] + g[1]*g[1]*c[1][1] + (ss-sk)*(ss-sk)*w*(1-w)/float64(n)
+	d := s * (1 - s)
+	if d <= 0 { // the score is 0 or 1 to the last bit: only an advantage of ±37 logits does that
+		return ExpectedScore{Value: s, Lo: s, Hi: s, N: n}
+	}
+	l, half := math.Log(s/(1-s)), z*math.Sqrt(v)/d
+	return ExpectedScore{Value: s, Lo: sigmoid(l - half), Hi: sigmoid(l + half), N: n}
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -161,7 +162,141 @@ func TestRatingsDegenerate(t *testing.T) {
 	if _, err := FitRatings(2, nil, 0); err == nil {
 		t.Error("no games: no error")
 	}
-	if _, err := FitRatings(2, []RatedGame{{Opener: 0, Responder: 0, Score: 1}}, 0); err == nil {
-		t.Error("a player against himself: no error")
+	if _, err := FitRatings(2, []RatedGame{{Opener: 0, Responder: 2, Score: 1}}, 0); err == nil {
+		t.Error("a player out of range: no error")
+	}
+}
+
+// A bot against itself (self-play): the ratings cancel, and the games inform the advantage
+// of their branch alone, as a raw score would: 30 wins in 40 kept games give α = logit ¾
+// (within the weak prior's pull), whatever the other games say of the players.
+func TestRatingsSelfPlay(t *testing.T) {
+	var games []RatedGame
+	for i := range 40 {
+		games = append(games, RatedGame{Opener: 0, Responder: 0, Score: float64(min(1, i%4))})
+	}
+	for i := range 20 { // player 1 beats player 0 in the swapped branch, whoever opens
+		games = append(games, RatedGame{Opener: 1 - i%2, Responder: i % 2, Swapped: true, Score: float64(1 - i%2)})
+	}
+	fit, err := FitRatings(2, games, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := fit.Advantage[Kept]
+	if math.Abs(kept.Score-0.75) > 0.01 || kept.Games != 40 || kept.ScoreLo > 0.62 || kept.ScoreHi < 0.85 {
+		t.Errorf("kept branch %+v, want 75%% of 40 games with a binomial's interval", kept)
+	}
+	if fit.PlayerGames[0] != 60 || fit.PlayerGames[1] != 20 || fit.Rating[1] < fit.Rating[0]+200 {
+		t.Errorf("games %v, ratings %v: want 60 and 20 games, player 1 far stronger", fit.PlayerGames, fit.Rating)
+	}
+}
+
+// BenchmarkFitRatings100k fits 100,000 games: of one bot against itself (self-play), and
+// of 50 and of 1,000 players (the dense and the conjugate-gradient paths).
+func BenchmarkFitRatings100k(b *testing.B) {
+	for _, players := range []int{1, 50, 1000} {
+		b.Run(fmt.Sprint(players), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			var games []RatedGame
+			if players == 1 {
+				for range 100_000 {
+					games = append(games, RatedGame{Swapped: rng.IntN(5) == 0, Score: float64(rng.IntN(2))})
+				}
+			} else {
+				_, games = plantedArchive(rng, players, 100_000, [2]float64{30, -10})
+			}
+			for b.Loop() {
+				if _, err := FitRatings(players, games, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestOverallCoverage checks the interval of the strength-adjusted overall score against
+// simulated truth: players of planted ratings, a second player who swaps with a planted
+// probability, results from the planted advantages of each branch. Over 200 seeded archives
+// the interval of (1−w)·σ(α_kept) + w·σ(α_swapped), w the planted swap rate, covers the
+// truth in 90–98% of them: the delta method with the advantages' covariance and the swap
+// rate's binomial variance. Small archives (400 games) keep it fast and the asymptotics
+// honest.
+func TestOverallCoverage(t *testing.T) {
+	archives := 200
+	if testing.Short() {
+		archives = 40
+	}
+	for _, c := range []struct {
+		kept, swapped, swapRate float64 // Elo, Elo, probability
+	}{
+		{60, -25, 0.6},
+		{120, -80, 0.3},
+		{0, 0, 0.5},
+	} {
+		truth := (1-c.swapRate)*sigmoid(c.kept/EloPerLogit) + c.swapRate*sigmoid(c.swapped/EloPerLogit)
+		covered := 0
+		for seed := range archives {
+			rng := rand.New(rand.NewPCG(uint64(seed), 77))
+			const players = 20
+			ratings := make([]float64, players)
+			for i := range ratings {
+				ratings[i] = rng.NormFloat64() * 150
+			}
+			var games []RatedGame
+			for range 400 {
+				o, r := rng.IntN(players), rng.IntN(players-1)
+				if r >= o {
+					r++
+				}
+				sw := rng.Float64() < c.swapRate
+				adv := c.kept
+				if sw {
+					adv = c.swapped
+				}
+				score := 0.0
+				if rng.Float64() < sigmoid((ratings[o]-ratings[r]+adv)/EloPerLogit) {
+					score = 1
+				}
+				games = append(games, RatedGame{Opener: o, Responder: r, Swapped: sw, Score: score})
+			}
+			fit, err := FitRatings(players, games, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := fit.Overall()
+			if o.Lo > o.Value || o.Value > o.Hi || o.N != 400 {
+				t.Fatalf("overall %+v", o)
+			}
+			if o.Lo <= truth && truth <= o.Hi {
+				covered++
+			}
+		}
+		rate := float64(covered) / float64(archives)
+		t.Logf("kept %+g Elo, swapped %+g Elo, %.0f%% swapped: overall %.3f covered in %.1f%% of %d archives", c.kept, c.swapped, 100*c.swapRate, truth, 100*rate, archives)
+		if !testing.Short() && (rate < 0.90 || rate > 0.98) {
+			t.Errorf("coverage %.3f, want 0.90–0.98", rate)
+		}
+	}
+}
+
+// Overall reduces to a branch's own interval when the other branch is never taken, and
+// its covariance is symmetric and positive.
+func TestOverallOneBranch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	_, games := plantedArchive(rng, 10, 500, [2]float64{50, 0})
+	for i := range games {
+		games[i].Swapped = false
+	}
+	fit, err := FitRatings(10, games, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, k := fit.Overall(), fit.Advantage[Kept]
+	if math.Abs(o.Value-k.Score) > 1e-12 || math.Abs(o.Lo-k.ScoreLo) > 1e-9 || math.Abs(o.Hi-k.ScoreHi) > 1e-9 {
+		t.Errorf("overall %+v, kept branch %+v", o, k)
+	}
+	c := fit.AdvantageCov
+	if c[0][1] != c[1][0] || c[0][0] <= 0 || c[1][1] <= 0 || c[0][0]*c[1][1] <= c[0][1]*c[0][1] {
+		t.Errorf("covariance %v", c)
 	}
 }
