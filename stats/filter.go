@@ -16,6 +16,26 @@ type Filter struct {
 	Source string `json:"source,omitempty"` // part of the source file's name
 	From   string `json:"from,omitempty"`   // first date, YYYY-MM-DD or YYYY.MM.DD (inclusive)
 	To     string `json:"to,omitempty"`     // last date, inclusive
+	// Population selects people's games, bots' games or both (PopulationPeople,
+	// PopulationBots, PopulationAll); "" is the default of Compute: people when the
+	// selection holds any people's games, else bots. SQL, and so ponte export and the
+	// report's game pages, select every population for "".
+	Population string `json:"population,omitempty"`
+	// Bots names players that are bots, comma-separated, besides those the records mark
+	// (see IsBotSQL). A string, not a slice, so that a Filter can be compared.
+	Bots string `json:"bots,omitempty"`
+}
+
+// BotNames returns the names in Bots, each trimmed of spaces, in the order given.
+func (f Filter) BotNames() []string {
+	if strings.TrimSpace(f.Bots) == "" {
+		return nil
+	}
+	var out []string
+	for _, name := range strings.Split(f.Bots, ",") {
+		out = append(out, strings.TrimSpace(name))
+	}
+	return out
 }
 
 var dateRE = regexp.MustCompile(`^\d{4}[-.]\d{2}[-.]\d{2}$`)
@@ -31,12 +51,36 @@ func (f Filter) Validate() error {
 	if f.Size != 0 && (f.Size < 5 || f.Size > 26) {
 		return fmt.Errorf("--size %d: board sizes are 5 to 26", f.Size)
 	}
+	switch f.Population {
+	case "", PopulationPeople, PopulationBots, PopulationAll:
+	default:
+		return fmt.Errorf("--population %q: want people, bots or all", f.Population)
+	}
+	for _, name := range f.BotNames() {
+		if name == "" {
+			return fmt.Errorf("--bots %q: an empty name (want NAME,NAME,…)", f.Bots)
+		}
+	}
 	return nil
 }
 
 // SQL returns the condition on the games table, under the alias g, that the filter makes,
 // and its arguments: "1" for the zero Filter. ponte export selects stored games with it.
+// Population people or bots adds the condition on the players (IsBotSQL); "" and all add
+// none.
 func (f Filter) SQL() (string, []any) {
+	where, args := f.selection()
+	switch f.Population {
+	case PopulationPeople, PopulationBots:
+		cond, botArgs := f.populationSQL(f.Population)
+		where += " AND " + cond
+		args = append(args, botArgs...)
+	}
+	return where, args
+}
+
+// selection is SQL without the population.
+func (f Filter) selection() (string, []any) {
 	conds := []string{"1"}
 	var args []any
 	add := func(cond string, vals ...any) {
@@ -79,6 +123,15 @@ func (f Filter) String() string {
 		if p.v != "" {
 			parts = append(parts, p.name+" "+p.v)
 		}
+	}
+	switch f.Population {
+	case PopulationPeople, PopulationBots:
+		parts = append(parts, f.Population)
+	case PopulationAll:
+		parts = append(parts, "people and bots")
+	}
+	if names := f.BotNames(); len(names) > 0 {
+		parts = append(parts, "bots "+strings.Join(names, ", "))
 	}
 	if len(parts) == 0 {
 		return "all games"

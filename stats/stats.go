@@ -17,9 +17,22 @@ import (
 
 // Report is every statistic over the games a Filter selects.
 type Report struct {
-	Filter       Filter       `json:"filter"`
+	Filter Filter `json:"filter"`
+	// Population is the population the Boards and Cards cover: Filter.Population, or its
+	// default (people when the selection holds any people's games, else bots).
+	Population string `json:"population"`
+	// Populations counts the selection's legal games of every population (whatever
+	// Population is) by format and site: what a population left out holds.
+	Populations []PopulationCount `json:"populations"`
+	// Cards give the verdict on the pie rule, one per board size of the population, or,
+	// for population all, one per board size for each of people, bots and all: the answer
+	// first. Boards with few games (fewer than FewGames behind the estimate) come last,
+	// then the most games first.
+	Cards []Card `json:"cards"`
+	// Verification covers the selection's games of every population: a game that cannot
+	// be read cannot be told a bot's or a person's.
 	Verification Verification `json:"verification"`
-	Boards       []Board      `json:"boards"` // one per board size played, smallest first
+	Boards       []Board      `json:"boards"` // one per board size played in Population, smallest first
 }
 
 // Verification summarises the verdicts of the selected games.
@@ -36,6 +49,12 @@ type Verification struct {
 	// IllegalGames are the first games not legal, in the order stored (at most
 	// Options.MaxIllegal of them).
 	IllegalGames []IllegalGame `json:"illegal_games"`
+}
+
+// SourceCount is how many legal games were read from one format.
+type SourceCount struct {
+	Format string `json:"format"`
+	Games  int    `json:"games"`
 }
 
 // RuleCount is how many games first broke one rule.
@@ -67,14 +86,31 @@ type IllegalGame struct {
 	Dark    string `json:"dark,omitempty"`
 }
 
-// Board is every statistic of the legal games on one board size.
+// Board is every statistic of the legal games of one population on one board size.
 type Board struct {
-	Size     int       `json:"size"`
-	Games    int       `json:"games"`    // legal games
-	Decided  int       `json:"decided"`  // of which the result is known
-	Finished int       `json:"finished"` // of which over by the rules (R5)
-	Swap     Swap      `json:"swap"`
-	Openings []Opening `json:"openings"` // folded by symmetry, most played first
+	Size       int    `json:"size"`
+	Population string `json:"population"` // people, bots or all
+	Games      int    `json:"games"`      // legal games
+	// Sources splits the legal games by the format they were read from, most first.
+	Sources  []SourceCount `json:"sources"`
+	Decided  int           `json:"decided"`  // of which the result is known
+	Finished int           `json:"finished"` // of which over by the rules (R5)
+	Swap     Swap          `json:"swap"`
+	Openings []Opening     `json:"openings"` // folded by symmetry, most played first
+	// Priors are the beta priors the openings' rates are shrunk towards, fitted over the
+	// openings of the board (Opening.SwappedShrunk and the others).
+	Priors OpeningPriors `json:"priors"`
+	// Secure estimates what the opener can secure: the opening whose worse branch (by
+	// shrunk score) is best; nil when no opening was seen both swapped and not.
+	Secure *Secure `json:"secure,omitempty"`
+	// ByEdge and ByApart are the swap rate and the opener's score binned by the opening's
+	// distance from the edge and by the distance between its two tiles (Opening.Edge,
+	// Opening.Apart), over the decided games that reached turn 2.
+	ByEdge  []DistanceBin `json:"by_edge"`
+	ByApart []DistanceBin `json:"by_apart"`
+	// OverTime is the swap rate and the opener's score by month or quarter; nil when no
+	// game has a date with its month.
+	OverTime *OverTime `json:"over_time,omitempty"`
 	// Cells is the opening heat map, row by row from a1: every cell with the openings that
 	// put one of their two tiles on it.
 	Cells   []CellStat `json:"cells"`
@@ -99,8 +135,12 @@ type Swap struct {
 	// games), the opener's score in the worse of the two, weighted by how often the opening
 	// was played.
 	BestReply Estimate `json:"best_reply"`
-	// Verdict says whether the pie rule looks balanced: whether ½ lies in the 95% interval
-	// of the opener's score.
+	// Strength is the first-move advantage with the players' strength taken out (a
+	// Bradley–Terry fit); nil when it could not be fitted, and StrengthError says why.
+	Strength      *Strength `json:"strength,omitempty"`
+	StrengthError string    `json:"strength_error,omitempty"`
+	// Verdict is the verdict of the board's Card: what the interval of the primary
+	// estimate supports (Judge).
 	Verdict string `json:"verdict"`
 }
 
@@ -128,6 +168,16 @@ type Opening struct {
 	Opener        Rate   `json:"opener"`         // the opener's score
 	OpenerSwapped Rate   `json:"opener_swapped"` // the opener's score when swapped
 	OpenerKept    Rate   `json:"opener_kept"`    // … when not
+	// Edge is the opening's distance from the edge: the least, over its two tiles, of the
+	// cells between the tile and the nearest edge (0 on the edge). Apart is the distance
+	// between its two tiles, Chebyshev: the greater of the column and row differences.
+	Edge  int `json:"edge"`
+	Apart int `json:"apart"`
+	// The rates shrunk towards the board's average (Board.Priors), with 95% intervals:
+	// the swap rate, and the opener's score in each branch.
+	SwappedShrunk       Shrunk `json:"swapped_shrunk"`
+	OpenerKeptShrunk    Shrunk `json:"opener_kept_shrunk"`
+	OpenerSwappedShrunk Shrunk `json:"opener_swapped_shrunk"`
 }
 
 // CellStat is one cell of the opening heat map, not folded.
@@ -203,12 +253,30 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 		opts.MaxIllegal = 200
 	}
 	r := &Report{Filter: f}
-	where, args := f.SQL()
+	var err error
+	if r.Populations, err = populations(ctx, db, f); err != nil {
+		return nil, err
+	}
+	r.Population = f.Population
+	if r.Population == "" {
+		r.Population = PopulationPeople
+		if PopulationGames(r.Populations, PopulationPeople) == 0 && PopulationGames(r.Populations, PopulationBots) > 0 {
+			r.Population = PopulationBots
+		}
+	}
+	where, args := f.selection()
 	if err := verification(ctx, db, where, args, opts, &r.Verification); err != nil {
 		return nil, err
 	}
-	boards := map[int]*boardTally{}
-	sel, err := games(ctx, db, where, args, boards)
+	tallied := []string{r.Population}
+	if r.Population == PopulationAll {
+		tallied = []string{PopulationPeople, PopulationBots, PopulationAll}
+	}
+	boards := map[string]map[int]*boardTally{}
+	for _, pop := range tallied {
+		boards[pop] = map[int]*boardTally{}
+	}
+	sel, err := games(ctx, db, f, r.Population, boards)
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +284,19 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	if err != nil {
 		return nil, err
 	}
-	for _, size := range slices.Sorted(maps.Keys(boards)) {
-		b := boards[size].board(size)
-		b.ByTurn = turns[size]
-		r.Boards = append(r.Boards, b)
+	for _, pop := range tallied {
+		for _, size := range slices.Sorted(maps.Keys(boards[pop])) {
+			b := boards[pop][size].board(size, pop)
+			c := newCard(&b)
+			b.Swap.Verdict = c.Verdict
+			r.Cards = append(r.Cards, c)
+			if pop == r.Population {
+				b.ByTurn = turns[size]
+				r.Boards = append(r.Boards, b)
+			}
+		}
 	}
+	SortCards(r.Cards)
 	return r, nil
 }
 
@@ -273,7 +349,7 @@ func collect[T any](ctx context.Context, db *sql.DB, what, query string, args []
 	return out, nil
 }
 
-// boardTally accumulates the per-game statistics of one board size.
+// boardTally accumulates the per-game statistics of one board size and population.
 type boardTally struct {
 	games, decided, finished        int
 	swapped, opener, openerSwapped  tally
@@ -285,14 +361,35 @@ type boardTally struct {
 	sumScore                        [2]int
 	sumMargin, sumLength            int
 	tieBreaks, endings              map[string]int
+	formats                         map[string]int // legal games by format
+	edge, apart                     map[int]*cellTally
+	months                          map[int]*cellTally // by year·12 + month − 1
+	undated                         int                // decided games past turn 2 without a month
+	rating                          ratingTally
 }
 
 type openingTally struct {
 	swapped, opener, openerSwapped, openerKept tally
 }
 
+// cellTally is a swap rate and an opener's score over some games.
 type cellTally struct {
 	swapped, opener tally
+}
+
+func (c *cellTally) add(sw, score float64) {
+	c.swapped.add(sw)
+	c.opener.add(score)
+}
+
+// addTo adds a game to the tally of key in m, made when missing.
+func addTo[K comparable](m map[K]*cellTally, key K, sw, score float64) {
+	c := m[key]
+	if c == nil {
+		c = &cellTally{}
+		m[key] = c
+	}
+	c.add(sw, score)
 }
 
 func newBoardTally() *boardTally {
@@ -300,7 +397,9 @@ func newBoardTally() *boardTally {
 		openings: map[[2]replay.Cell]*openingTally{}, cells: map[replay.Cell]*cellTally{},
 		scoreLight: map[int]int{}, scoreDark: map[int]int{}, margin: map[int]int{},
 		islands: map[int]int{}, bridges: map[int]int{}, comps: map[int]int{}, length: map[int]int{},
-		tieBreaks: map[string]int{}, endings: map[string]int{},
+		tieBreaks: map[string]int{}, endings: map[string]int{}, formats: map[string]int{},
+		edge: map[int]*cellTally{}, apart: map[int]*cellTally{}, months: map[int]*cellTally{},
+		rating: ratingTally{players: map[string]int{}},
 	}
 }
 
@@ -308,13 +407,16 @@ func newBoardTally() *boardTally {
 type gameRow struct {
 	size                   int
 	supply                 string
-	swapped, over          bool
+	swapped, over, bot     bool
 	result, tiebreak       sql.NullString
 	termination, claimed   sql.NullString
 	score, islands, bridge [2]int
 	margin, turns          int
 	openingA, openingB     sql.NullString
 	moves                  string
+	light, dark, opener    sql.NullString
+	date                   sql.NullString
+	format                 string
 }
 
 // final is the game's known result: the computed one when the game is over, else the one
@@ -346,23 +448,40 @@ func (g *gameRow) ending() string {
 	return "unfinished"
 }
 
-// selected is the legal games the filter selects, as games() read them: their ids in
-// ascending order and the board size of each. It is sized by the games read, never by the
-// values of their ids: an edited database's ids (negative, or near 2^63) cost nothing more.
+// selected is the legal games of the population the report covers, as games() read them:
+// their ids in ascending order and the board size of each. It is sized by the games read,
+// never by the values of their ids: an edited database's ids (negative, or near 2^63) cost
+// nothing more.
 type selected struct {
 	ids   []int64
 	sizes []uint8
 	turns []int32 // games.turns: no row of turns has a greater turn
 }
 
-// games reads the legal games the filter selects into their boards' tallies and returns
-// them. The final components of the finished games are counted by replaying them on all
-// cores. A game whose board size is not one the rules allow is refused: only an edited
-// database holds one, and its size would size the heat map.
-func games(ctx context.Context, db *sql.DB, where string, args []any, boards map[int]*boardTally) (*selected, error) {
+// games reads the legal games the filter selects into the tallies of their population and
+// board size, boards[population][size], and returns those of the population pop (all:
+// every game). boards holds a map for each population tallied: pop, and for all also
+// people and bots. The final components of pop's finished games are counted by replaying
+// them on all cores. A game whose board size is not one the rules allow is refused: only
+// an edited database holds one, and its size would size the heat map.
+func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
+	where, args := f.selection()
+	bot, botArgs := "0", []any(nil)
+	switch pop {
+	case PopulationPeople, PopulationBots:
+		cond, condArgs := f.populationSQL(pop)
+		where += " AND " + cond
+		args = append(args, condArgs...)
+		if pop == PopulationBots {
+			bot = "1"
+		}
+	default:
+		bot, botArgs = IsBotSQL(f.BotNames())
+	}
 	rows, err := db.QueryContext(ctx, `SELECT id, size, supply, swapped, over, result, tiebreak, termination, claimed_result,
 		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
-		opening_a, opening_b, CASE WHEN over THEN moves ELSE '' END FROM games g WHERE legal AND `+where+` ORDER BY id`, args...)
+		opening_a, opening_b, CASE WHEN over THEN moves ELSE '' END, light, dark, opener, date, format, `+bot+`
+		FROM games g WHERE legal AND `+where+` ORDER BY id`, append(botArgs, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("games: %w", err)
 	}
@@ -374,7 +493,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 		var id int64
 		if err := rows.Scan(&id, &g.size, &g.supply, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
 			&g.score[0], &g.score[1], &g.islands[0], &g.islands[1], &g.bridge[0], &g.bridge[1], &g.margin, &g.turns,
-			&g.openingA, &g.openingB, &g.moves); err != nil {
+			&g.openingA, &g.openingB, &g.moves, &g.light, &g.dark, &g.opener, &g.date, &g.format, &g.bot); err != nil {
 			replays.stop()
 			return nil, fmt.Errorf("games: %w", err)
 		}
@@ -389,12 +508,21 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 		sel.ids = append(sel.ids, id)
 		sel.sizes = append(sel.sizes, uint8(g.size))
 		sel.turns = append(sel.turns, int32(min(max(g.turns, 0), maxTurn)))
-		b := boards[g.size]
-		if b == nil {
-			b = newBoardTally()
-			boards[g.size] = b
+		own := PopulationPeople
+		if g.bot {
+			own = PopulationBots
 		}
-		b.add(&g)
+		for p, bySize := range boards {
+			if p != own && p != PopulationAll {
+				continue
+			}
+			b := bySize[g.size]
+			if b == nil {
+				b = newBoardTally()
+				bySize[g.size] = b
+			}
+			b.add(&g)
+		}
 		if g.over {
 			replays.send(componentJob{size: g.size, supply: g.supply, moves: g.moves})
 		}
@@ -410,7 +538,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 	for size, byIslands := range comps {
 		for k, n := range byIslands {
 			if n > 0 {
-				boards[size].comps[k] += n
+				boards[pop][size].comps[k] += n
 			}
 		}
 	}
@@ -419,6 +547,7 @@ func games(ctx context.Context, db *sql.DB, where string, args []any, boards map
 
 func (b *boardTally) add(g *gameRow) {
 	b.games++
+	b.formats[g.format]++
 	b.endings[g.ending()]++
 	if res := g.final(); res != "" {
 		b.decided++
@@ -498,24 +627,27 @@ func (b *boardTally) addOpening(g *gameRow, res string) {
 		o.openerKept.add(openerScore)
 	}
 	for _, c := range [2]replay.Cell{m.A, m.B} {
-		ct := b.cells[c]
-		if ct == nil {
-			ct = &cellTally{}
-			b.cells[c] = ct
-		}
-		ct.swapped.add(sw)
-		ct.opener.add(openerScore)
+		addTo(b.cells, c, sw, openerScore)
 	}
+	edge, apart := distances(m.A, m.B, g.size)
+	addTo(b.edge, edge, sw, openerScore)
+	addTo(b.apart, apart, sw, openerScore)
+	if month, ok := monthOf(g.date.String); ok && g.date.Valid {
+		addTo(b.months, month, sw, openerScore)
+	} else {
+		b.undated++
+	}
+	b.rating.add(g, openerScore)
 }
 
-func (b *boardTally) board(size int) Board {
-	out := Board{Size: size, Games: b.games, Decided: b.decided, Finished: b.finished}
+func (b *boardTally) board(size int, pop string) Board {
+	out := Board{Size: size, Population: pop, Games: b.games, Decided: b.decided, Finished: b.finished}
 	s := &out.Swap
 	s.Games = b.swapped.n
 	s.Swapped, s.Opener = b.swapped.rate(), b.opener.rate()
 	s.OpenerSwapped, s.OpenerKept = b.openerSwapped.rate(), b.openerKept.rate()
 	s.LightWins, s.DarkWins, s.Draws = b.light.rate(), b.dark.rate(), b.draws.rate()
-	s.Verdict = verdict(s.Opener)
+	s.Strength, s.StrengthError = b.rating.fit()
 
 	var value, variance float64
 	for pair, o := range b.openings {
@@ -525,6 +657,7 @@ func (b *boardTally) board(size int) Board {
 			Swapped: o.swapped.rate(), Opener: o.opener.rate(),
 			OpenerSwapped: o.openerSwapped.rate(), OpenerKept: o.openerKept.rate(),
 		}
+		op.Edge, op.Apart = distances(pair[0], pair[1], size)
 		out.Openings = append(out.Openings, op)
 		if o.openerSwapped.n >= MinBranch && o.openerKept.n >= MinBranch {
 			best := op.OpenerSwapped
@@ -549,6 +682,9 @@ func (b *boardTally) board(size int) Board {
 		}
 		return cmp.Compare(x.A+" "+x.B, y.A+" "+y.B)
 	})
+	out.Priors, out.Secure = shrinkOpenings(out.Openings)
+	out.ByEdge, out.ByApart = distanceBins(b.edge), distanceBins(b.apart)
+	out.OverTime = overTime(b.months, b.undated)
 
 	for row := 0; row < size; row++ {
 		for col := 0; col < size; col++ {
@@ -577,20 +713,16 @@ func (b *boardTally) board(size int) Board {
 	for _, name := range []string{"normal", "resign", "time", "abandoned", "agreement", "unfinished"} {
 		sc.Endings = append(sc.Endings, Count{Name: name, Rate: NewRate(float64(b.endings[name]), b.games)})
 	}
-	return out
-}
-
-// verdict reads the opener's score: balanced when ½ is inside its 95% interval.
-func verdict(r Rate) string {
-	switch {
-	case r.N == 0:
-		return "no decided games"
-	case r.Lo > 0.5:
-		return "favours the opener"
-	case r.Hi < 0.5:
-		return "favours the second player"
+	for format, n := range b.formats {
+		out.Sources = append(out.Sources, SourceCount{Format: format, Games: n})
 	}
-	return "balanced (½ is inside the 95% interval of the opener's score)"
+	slices.SortFunc(out.Sources, func(x, y SourceCount) int {
+		if c := cmp.Compare(y.Games, x.Games); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Format, y.Format)
+	})
+	return out
 }
 
 func bins(m map[int]int) []Bin {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/report"
+	"github.com/ponte/ponte/stats"
 )
 
 // analyzeOptions are the flags and arguments of `ponte analyze`: those of ingest and of
@@ -25,7 +26,8 @@ func newAnalyzeCmd(s *streams) *cobra.Command {
 (default: sample_data) into the database --db, as ponte ingest does (a game or
 a file stored before is not stored again), then write the report of every game
 in the database into the folder --out, as ponte report does, and print where
-it is, with the swap balance of each board size.
+it is, and end with the verdict on the pie rule of each board size (as ponte
+stats prints them first; --json includes them).
 
 Illegal and unreadable games are not a failure here: they are stored and
 listed in the report's verification table.
@@ -57,10 +59,16 @@ database or report that cannot be written.`,
 	return cmd
 }
 
-// analyzeResult is what ponte analyze prints with --json.
+// analyzeResult is what ponte analyze prints with --json: the ingest's summary, what the
+// report holds, and the verdicts on the pie rule that the text output ends with.
 type analyzeResult struct {
 	Ingest *ingestReport `json:"ingest"`
 	Report *reportResult `json:"report"`
+	// Population is the population the report and the cards cover; Populations counts the
+	// legal games of each by format and site (stats.Report).
+	Population  string                  `json:"population"`
+	Populations []stats.PopulationCount `json:"populations"`
+	Cards       []stats.Card            `json:"cards"`
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
@@ -86,15 +94,16 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return err
 	}
 	if opts.report.json {
-		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w})
+		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w,
+			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards})
 	}
 	if in.quiet {
 		return nil
 	}
 	fmt.Fprintln(s.out, reportSummary(w))
-	for _, b := range w.stats.Boards {
-		fmt.Fprintf(s.out, "%d×%d: %d legal %s; swapped %s; opener's score %s: %s\n", b.Size, b.Size, b.Games,
-			plural(b.Games, "game", "games"), pctShort(b.Swap.Swapped), pctShort(b.Swap.Opener), b.Swap.Verdict)
-	}
+	fmt.Fprintln(s.out)
+	writePopulation(s.out, w.stats)
+	fmt.Fprintln(s.out)
+	writeCards(s.out, w.stats)
 	return nil
 }

@@ -27,9 +27,14 @@ func TestAnalyzeSampleData(t *testing.T) {
 	for _, want := range []string{
 		"report: " + index + "\n3054 games, ",
 		"500 game pages; ",
-		"8×8: 1 legal game; ", // Abstract Play's 8x8 board
-		"10×10: 2023 legal games; swapped 67.4% [65.4–69.4]; opener's score 49.5% [47.3–51.6]: balanced",
-		"12×12: 1011 legal games; swapped 69.4%",
+		// The verdicts end the output, people's games only (the default), bots' named.
+		"\n\nPopulation: people (games without a bot player) (the default; --population bots or all for the others)\n" +
+			"  left out: 3000 legal games of bots\n\n" +
+			"Pie rule: the verdicts, people (boards of fewer than 30 games last)\n" +
+			"  10×10, people: not enough games to tell\n" +
+			"    67.8% [35.9–88.8] of 23 games: the opener's expected score against an equal player, strength-adjusted\n",
+		"  12×12, people: not enough games to tell\n",
+		"  8×8, people: not enough games to tell\n    4.1% [0.0–99.9] of 1 game: ", // Abstract Play's 8x8 board, last
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("standard output lacks %q:\n%s", want, stdout)
@@ -61,12 +66,29 @@ func TestAnalyzeJSON(t *testing.T) {
 			Games     int
 			Index     string
 		}
+		Population  string
+		Populations []struct {
+			Population string
+			Games      int
+		}
+		Cards []struct {
+			Size       int
+			Population string
+			N          int
+			Verdict    string
+		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout)
 	}
 	if r.Ingest.Games != 14 || r.Ingest.Legal != 12 || r.Report.GamePages != 3 || r.Report.Games != 14 {
 		t.Errorf("JSON %+v: want 14 games ingested, 12 legal, 3 pages", r)
+	}
+	// The verdicts the text output ends with: the people's 6×6 board (the bots' 5×5 games
+	// are counted, not mixed in).
+	if r.Population != "people" || len(r.Cards) != 1 || r.Cards[0].Size != 6 || r.Cards[0].N != 1 ||
+		r.Cards[0].Verdict != "not enough games to tell" || len(r.Populations) != 2 || r.Populations[1].Games != 10 {
+		t.Errorf("JSON population %q, cards %+v, populations %+v", r.Population, r.Cards, r.Populations)
 	}
 }
 

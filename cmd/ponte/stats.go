@@ -19,6 +19,7 @@ type statsOptions struct {
 	db       string
 	json     bool
 	openings int
+	ratings  bool
 	filter   stats.Filter
 }
 
@@ -28,22 +29,45 @@ func newStatsCmd(s *streams) *cobra.Command {
 		Use:   "stats [flags]",
 		Short: "Swap balance, openings, scoring and by-turn statistics of the stored games",
 		Long: `Compute the statistics of the games in the database --db (made by ponte
-ingest), for each board size: the balance of the pie rule (how often the second
-player swaps; the opener's score with and without the swap; an estimate of the
-opener's result when the second player chooses well), the openings folded by
-the board's symmetries, the cells of the opening turn, how finished games were
-scored (scores, margin, islands, bridges, components, tie-breaks, length), how
-games ended, and islands, bridges, burned land and mobility by turn.
+ingest), for each board size, and print first the verdict on the pie rule of
+each board: whether the opener is favoured, the responder, whether the game is
+balanced within ±3%, or whether there are not enough games to tell, with the
+estimate it rests on, its 95% interval and number of games, and the estimates
+that disagree with each other. Boards of fewer than 30 games come last.
 
-Every rate comes with its count and a 95% Wilson interval: "52.3% [48.1–56.4]
+The estimate is the opener's expected score against an equal player, the
+players' strength taken out: a Bradley–Terry (Elo) model with a rating per
+player (by name) and an opener's advantage for each branch of the pie rule,
+weighted by how often the second player swapped. Where it cannot be fitted,
+the opener's raw score stands in, and the card says so.
+
+Then, per board: the balance of the pie rule (how often the second player
+swaps; the opener's score with and without the swap, raw and strength-
+adjusted; the opener against a good reply), the openings folded by the board's
+symmetries with their rates shrunk towards the board's average (and what the
+opener can secure: the best opening's worse branch), the swap rate and the
+opener's score by the opening's distance from the edge and between its tiles,
+and over time, the cells of the opening turn, how finished games were scored,
+how games ended, and islands, bridges, burned land and mobility by turn.
+--ratings lists the players' ratings.
+
+People's games and bots' games are never mixed silently. A game is a bots'
+game when its Site is "ponte selfplay", when its record marks a player as a bot
+(Abstract Play's is_ai), or when a player is named in --bots. --population
+people (the default when there are people's games), bots, or all (each, and
+both together) chooses which the statistics cover; the output says which.
+
+Every rate comes with its count and a 95% interval: "52.3% [48.1–56.4]
 of 560". A score counts a win 1 and a draw ½.
 
 The flags --size, --site, --event, --player (a player or bot, on either side),
 --source (part of a file name), --from and --to (dates) select the games.
---json prints everything, including the full tables, as JSON.`,
+--json prints everything, including the full tables and the ratings, as JSON.`,
 		Example: `  ponte stats
+  ponte stats --population bots --ratings
+  ponte stats --bots "Deep Ponte,ponte-bot" --population all
   ponte stats --size 12 --player mcts
-  ponte stats --from 2025-01-01 --to 2025-12-31 --json | jq .boards[0].swap`,
+  ponte stats --from 2025-01-01 --to 2025-12-31 --json | jq .cards`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(s, opts)
@@ -52,7 +76,8 @@ The flags --size, --site, --event, --player (a player or bot, on either side),
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the database made by ponte ingest")
 	f.BoolVar(&opts.json, "json", false, "print the statistics as JSON")
-	f.IntVar(&opts.openings, "openings", 10, "the most played openings listed per board size")
+	f.IntVar(&opts.openings, "openings", 10, "the most played openings listed per board size (0 or more)")
+	f.BoolVar(&opts.ratings, "ratings", false, "list the players' ratings (Elo, with 95% intervals) per board size")
 	addFilterFlags(cmd, &opts.filter)
 	return cmd
 }
@@ -67,11 +92,16 @@ func addFilterFlags(cmd *cobra.Command, f *stats.Filter) {
 	fl.StringVar(&f.Source, "source", "", "only games read from a file whose name contains this")
 	fl.StringVar(&f.From, "from", "", "only games dated on or after this day (YYYY-MM-DD)")
 	fl.StringVar(&f.To, "to", "", "only games dated on or before this day (YYYY-MM-DD)")
+	fl.StringVar(&f.Population, "population", "", `"people", "bots" or "all" (default: people when there are people's games, else bots)`)
+	fl.StringVar(&f.Bots, "bots", "", "players that are bots, besides those the records mark: NAME,NAME,…")
 }
 
 func runStats(s *streams, opts *statsOptions) error {
 	if err := opts.filter.Validate(); err != nil {
 		return err
+	}
+	if opts.openings < 0 {
+		return fmt.Errorf("--openings %d: want 0 or more", opts.openings)
 	}
 	db, err := store.OpenReader(opts.db)
 	if err != nil {
@@ -89,15 +119,21 @@ func runStats(s *streams, opts *statsOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
 	}
-	writeStats(s.out, opts.db, r, opts.openings)
+	writeStats(s.out, opts.db, r, opts.openings, opts.ratings)
 	return nil
 }
 
-// writeStats prints the main tables of the report, aligned.
-func writeStats(w io.Writer, db string, r *stats.Report, openings int) {
+// writeStats prints the report: the cards first, where the games come from, then the main
+// tables of each board, aligned.
+func writeStats(w io.Writer, db string, r *stats.Report, openings int, ratings bool) {
+	fmt.Fprintf(w, "%s: %s\n", safe(db), safe(r.Filter.String()))
+	writePopulation(w, r)
+	fmt.Fprintln(w)
+	writeCards(w, r)
+	writeSources(w, r)
+
 	v := r.Verification
-	fmt.Fprintf(w, "%s: %s\n\n", safe(db), safe(r.Filter.String()))
-	fmt.Fprintf(w, "Verification: %d %s, %d legal, %d illegal, %d unreadable, %d %s met again\n",
+	fmt.Fprintf(w, "\nVerification (every population): %d %s, %d legal, %d illegal, %d unreadable, %d %s met again\n",
 		v.Games, plural(v.Games, "game", "games"), v.Legal, v.Illegal, v.Unreadable, v.Duplicates, plural(v.Duplicates, "copy", "copies"))
 	if len(v.ByFormat) > 0 {
 		parts := make([]string, len(v.ByFormat))
@@ -114,15 +150,93 @@ func writeStats(w io.Writer, db string, r *stats.Report, openings int) {
 		fmt.Fprintf(w, "  first broken rule: %s\n", strings.Join(parts, ", "))
 	}
 	if len(r.Boards) == 0 {
-		fmt.Fprintln(w, "\nNo legal games.")
+		fmt.Fprintf(w, "\nNo legal games of %s.\n", r.Population)
 	}
 	for i := range r.Boards {
-		writeBoard(w, &r.Boards[i], openings)
+		writeBoard(w, &r.Boards[i], openings, ratings)
 	}
 }
 
-func writeBoard(w io.Writer, b *stats.Board, openings int) {
-	fmt.Fprintf(w, "\n== %d×%d: %d legal %s, %d decided, %d finished\n", b.Size, b.Size, b.Games, plural(b.Games, "game", "games"), b.Decided, b.Finished)
+// writePopulation says which population the statistics cover, and what is left out.
+func writePopulation(w io.Writer, r *stats.Report) {
+	how := ""
+	if r.Filter.Population == "" {
+		how = " (the default"
+		if r.Population == stats.PopulationBots {
+			how += ": the selection has no people's games)"
+		} else {
+			how += "; --population bots or all for the others)"
+		}
+	}
+	fmt.Fprintf(w, "Population: %s%s\n", stats.PopulationName(r.Population), how)
+	if r.Population != stats.PopulationAll {
+		for _, pop := range []string{stats.PopulationPeople, stats.PopulationBots} {
+			if n := stats.PopulationGames(r.Populations, pop); pop != r.Population && n > 0 {
+				fmt.Fprintf(w, "  left out: %d legal %s of %s\n", n, plural(n, "game", "games"), pop)
+			}
+		}
+	}
+}
+
+// writeCards prints the verdict cards, the answer first: ponte stats and ponte analyze.
+func writeCards(w io.Writer, r *stats.Report) {
+	fmt.Fprintf(w, "Pie rule: the verdicts, %s (boards of fewer than %d games last)\n", r.Population, stats.FewGames)
+	if len(r.Cards) == 0 {
+		fmt.Fprintln(w, "  no legal games")
+	}
+	for _, c := range r.Cards {
+		fmt.Fprintf(w, "  %d×%d, %s: %s\n", c.Size, c.Size, c.Population, c.Verdict)
+		if c.N == 0 {
+			fmt.Fprintf(w, "    no decided game reached turn 2 (%d legal %s)\n", c.Games, plural(c.Games, "game", "games"))
+			continue
+		}
+		what := "the opener's expected score against an equal player, strength-adjusted"
+		if c.Estimate == stats.EstimateRaw {
+			what = "the opener's raw score (no strength-adjusted estimate: " + safe(c.Why) + ")"
+		}
+		fmt.Fprintf(w, "    %.1f%% [%.1f–%.1f] of %d %s: %s\n", 100*c.Value, 100*c.Lo, 100*c.Hi, c.N, plural(c.N, "game", "games"), what)
+		for _, d := range c.Disagreements {
+			fmt.Fprintf(w, "    ! %s\n", d)
+		}
+		if len(c.Disagreements) == 0 && len(c.Readings) > 1 {
+			fmt.Fprintf(w, "    no disagreement among its %d estimates (%s)\n", len(c.Readings), readingNames(c.Readings))
+		}
+	}
+}
+
+func readingNames(rs []stats.Reading) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.Name
+	}
+	return strings.Join(names, "; ")
+}
+
+// writeSources prints the legal games per population, format and site.
+func writeSources(w io.Writer, r *stats.Report) {
+	if len(r.Populations) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhere the legal games come from (format, site)\n")
+	for _, pop := range []string{stats.PopulationPeople, stats.PopulationBots} {
+		var parts []string
+		for _, c := range r.Populations {
+			if c.Population == pop {
+				site := c.Site
+				if site == "" {
+					site = "no site"
+				}
+				parts = append(parts, fmt.Sprintf("%s/%s %d", safe(c.Format), safe(site), c.Games))
+			}
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "  %s %d: %s\n", pop, stats.PopulationGames(r.Populations, pop), strings.Join(parts, ", "))
+		}
+	}
+}
+
+func writeBoard(w io.Writer, b *stats.Board, openings int, ratings bool) {
+	fmt.Fprintf(w, "\n== %d×%d, %s: %d legal %s, %d decided, %d finished\n", b.Size, b.Size, b.Population, b.Games, plural(b.Games, "game", "games"), b.Decided, b.Finished)
 
 	sw := b.Swap
 	fmt.Fprintf(w, "\nSwap balance (%d decided %s that reached turn 2)\n", sw.Games, plural(sw.Games, "game", "games"))
@@ -140,21 +254,27 @@ func writeBoard(w io.Writer, b *stats.Board, openings int) {
 	} else {
 		fmt.Fprintf(tw, "  opener vs a good reply\t– (no opening seen %d times both swapped and not)\n", stats.MinBranch)
 	}
+	if st := sw.Strength; st != nil {
+		fmt.Fprintf(tw, "  strength-adjusted\tBradley–Terry over %d %s of %d %s; against an equal player:\n", st.Games, plural(st.Games, "game", "games"),
+			st.Players, plural(st.Players, "player", "players"))
+		fmt.Fprintf(tw, "    without a swap\t%s\n", advantage(st.Kept))
+		fmt.Fprintf(tw, "    after a swap\t%s\n", advantage(st.Swapped))
+		fmt.Fprintf(tw, "    overall, %.1f%% swapped\t%.1f%% [%.1f–%.1f] of %d\n", 100*st.SwapRate.P, 100*st.Overall.Value, 100*st.Overall.Lo, 100*st.Overall.Hi, st.Overall.N)
+	} else {
+		fmt.Fprintf(tw, "  strength-adjusted\t– (%s)\n", safe(sw.StrengthError))
+	}
 	tw.Flush()
 	fmt.Fprintf(w, "  verdict: %s\n", sw.Verdict)
+	if st := sw.Strength; ratings && st != nil {
+		writeRatings(w, st)
+	}
 
 	if len(b.Openings) > 0 {
-		n := min(openings, len(b.Openings))
-		fmt.Fprintf(w, "\nOpenings, folded by symmetry (%d most played of %d)\n", n, len(b.Openings))
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  opening\tgames\tshare\tswapped\topener's score\tafter swap\twithout\t")
-		for _, o := range b.Openings[:n] {
-			fmt.Fprintf(tw, "  %s %s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", o.A, o.B, o.Games, fmt.Sprintf("%.1f%%", 100*o.Share.P), pct(o.Swapped), pct(o.Opener),
-				pct(o.OpenerSwapped), pct(o.OpenerKept))
-		}
-		tw.Flush()
+		writeOpenings(w, b, openings)
+		writeDistances(w, b)
 		writeHeat(w, b)
 	}
+	writeOverTime(w, b)
 
 	sc := b.Scoring
 	fmt.Fprintf(w, "\nScoring (%d finished %s)\n", sc.Games, plural(sc.Games, "game", "games"))
@@ -192,6 +312,96 @@ func writeBoard(w io.Writer, b *stats.Board, openings int) {
 	}
 }
 
+// advantage writes a branch's advantage: "+65 Elo [+40, +90]; 59.3% [55.7–62.8] of 654".
+func advantage(a stats.Advantage) string {
+	if a.Games == 0 {
+		return "– of 0"
+	}
+	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]; %.1f%% [%.1f–%.1f] of %d", a.Elo, a.EloLo, a.EloHi, 100*a.Score, 100*a.ScoreLo, 100*a.ScoreHi, a.Games)
+}
+
+// writeRatings prints the players' ratings, best first.
+func writeRatings(w io.Writer, st *stats.Strength) {
+	fmt.Fprintf(w, "\nRatings (Bradley–Terry, Elo, the players' mean 0; 95%% intervals; %d %s)\n", st.Players, plural(st.Players, "player", "players"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "  player\tgames\trating\t95% interval\t")
+	for _, p := range st.Ratings {
+		fmt.Fprintf(tw, "  %s\t%d\t%+.0f\t[%+.0f, %+.0f]\t\n", safe(p.Player), p.Games, p.Rating, p.Lo, p.Hi)
+	}
+	tw.Flush()
+}
+
+// writeOpenings prints the most played openings with their shrunk rates, and what the
+// opener can secure.
+func writeOpenings(w io.Writer, b *stats.Board, openings int) {
+	n := min(openings, len(b.Openings))
+	fmt.Fprintf(w, "\nOpenings, folded by symmetry (%d most played of %d); rates shrunk towards the board's average, 95%% intervals\n", n, len(b.Openings))
+	if n > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  opening\tgames\tshare\tedge\tapart\tswapped\topener without a swap\topener after a swap\t")
+		for _, o := range b.Openings[:n] {
+			fmt.Fprintf(tw, "  %s %s\t%d\t%.1f%%\t%d\t%d\t%s\t%s\t%s\t\n", o.A, o.B, o.Games, 100*o.Share.P, o.Edge, o.Apart,
+				shrunk(o.SwappedShrunk, false), shrunk(o.OpenerKeptShrunk, true), shrunk(o.OpenerSwappedShrunk, true))
+		}
+		tw.Flush()
+	}
+	if sec := b.Secure; sec != nil {
+		fmt.Fprintf(w, "  the opener can secure %s with %s %s, whose worse branch is %s; the best of %d %s seen in both branches, so it leans high\n",
+			shrunk(sec.Score, true), sec.A, sec.B, map[string]string{"kept": "without a swap", "swapped": "after a swap"}[sec.Branch],
+			sec.Openings, plural(sec.Openings, "opening", "openings"))
+	} else {
+		fmt.Fprintln(w, "  the opener can secure: – (no opening seen both swapped and not)")
+	}
+}
+
+// shrunk writes a shrunk rate with its interval, and its games when games is set:
+// "55.0% [40.0–70.0] of 9".
+func shrunk(s stats.Shrunk, games bool) string {
+	out := fmt.Sprintf("%.1f%% [%.1f–%.1f]", 100*s.Rate, 100*s.Lo, 100*s.Hi)
+	if games {
+		out += fmt.Sprintf(" of %d", s.N)
+	}
+	return out
+}
+
+// writeDistances prints the swap rate and the opener's score by the opening's distances.
+func writeDistances(w io.Writer, b *stats.Board) {
+	for _, t := range []struct {
+		title string
+		bins  []stats.DistanceBin
+	}{
+		{"By the opening's distance from the edge (the nearer of its two tiles; 0 on the edge)", b.ByEdge},
+		{"By the distance between the opening's two tiles (Chebyshev: the greater of the column and row differences)", b.ByApart},
+	} {
+		fmt.Fprintf(w, "\n%s\n", t.title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  distance\tgames\tswapped\topener's score\t")
+		for _, d := range t.bins {
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t\n", d.Distance, d.Games, pctShort(d.Swapped), pctShort(d.Opener))
+		}
+		tw.Flush()
+	}
+}
+
+// writeOverTime prints the swap rate and the opener's score by month or quarter.
+func writeOverTime(w io.Writer, b *stats.Board) {
+	ot := b.OverTime
+	if ot == nil {
+		return
+	}
+	why := ""
+	if ot.By == "quarter" {
+		why = fmt.Sprintf("; months held fewer than %d games on average", stats.MinMonthGames)
+	}
+	fmt.Fprintf(w, "\nOver time, by %s (%d dated %s, %d without a month%s)\n", ot.By, ot.Dated, plural(ot.Dated, "game", "games"), ot.Undated, why)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "  period\tgames\tswapped\topener's score\t")
+	for _, p := range ot.Periods {
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t\n", p.Period, p.Games, pctShort(p.Swapped), pctShort(p.Opener))
+	}
+	tw.Flush()
+}
+
 // writeHeat draws the opening heat map of frequency as a board, row 1 at the bottom.
 func writeHeat(w io.Writer, b *stats.Board) {
 	fmt.Fprintf(w, "\nOpening cells: openings with a tile on each cell\n")
@@ -216,13 +426,6 @@ func writeHeat(w io.Writer, b *stats.Board) {
 		fmt.Fprintf(w, " %*c", width, 'a'+col)
 	}
 	fmt.Fprintln(w)
-}
-
-func pct(r stats.Rate) string {
-	if r.N == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.1f%% (%d)", 100*r.P, r.N)
 }
 
 // spread summarises a distribution: its least, median and greatest values.

@@ -1,0 +1,167 @@
+package stats
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Populations. People's games and bots' games answer different questions (how the game is
+// played, how programs play it) and are never mixed silently: every statistic says which
+// population it covers.
+const (
+	// PopulationPeople is the games without a bot player.
+	PopulationPeople = "people"
+	// PopulationBots is the games with at least one bot player.
+	PopulationBots = "bots"
+	// PopulationAll is both together, asked for explicitly.
+	PopulationAll = "all"
+)
+
+// SelfPlaySite is the Site tag that ponte selfplay writes: its games are bots' games (their
+// players are named after the bots).
+const SelfPlaySite = "ponte selfplay"
+
+// IsBotSQL returns the condition, on the games table under the alias g, that a game has a
+// bot player, and its arguments: its Site tag is SelfPlaySite; or its Light or Dark player
+// is one of the names of bots; or its record marks a player as a bot (Abstract Play's
+// is_ai, stored as the tags LightIsAI and DarkIsAI, "true").
+func IsBotSQL(bots []string) (string, []any) {
+	cond := "coalesce(g.site, '') = '" + SelfPlaySite + "'"
+	var args []any
+	if len(bots) > 0 {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(bots)), ", ")
+		cond += " OR g.light IN (" + marks + ") OR g.dark IN (" + marks + ")"
+		for range 2 {
+			for _, b := range bots {
+				args = append(args, b)
+			}
+		}
+	}
+	cond += " OR EXISTS (SELECT 1 FROM tags t WHERE t.game = g.id AND t.name IN ('LightIsAI', 'DarkIsAI') AND lower(t.value) = 'true')"
+	return "(" + cond + ")", args
+}
+
+// populationSQL is the condition that a game belongs to the population people or bots.
+func (f Filter) populationSQL(pop string) (string, []any) {
+	cond, args := IsBotSQL(f.BotNames())
+	if pop == PopulationPeople {
+		return "NOT " + cond, args
+	}
+	return cond, args
+}
+
+// PopulationCount is how many legal games of one population come from one format and site.
+type PopulationCount struct {
+	Population string `json:"population"` // people or bots
+	Format     string `json:"format"`     // ponte, jsonl, boardspace, abstractplay
+	// Site is the Site tag; "" when absent; "(other sites)" sums the sites past the
+	// maxSites most played of the population.
+	Site  string `json:"site"`
+	Games int    `json:"games"` // legal games
+}
+
+// maxSites bounds the sites listed per population: a hostile archive can name a site per
+// game.
+const maxSites = 20
+
+// OtherSites is the Site of the PopulationCount that sums the sites not listed.
+const OtherSites = "(other sites)"
+
+// populations counts the legal games of the selection (without its population) by
+// population, format and site: most first, at most maxSites sites per population, the rest
+// summed in one row per format.
+func populations(ctx context.Context, db *sql.DB, f Filter) ([]PopulationCount, error) {
+	where, args := f.selection()
+	bot, botArgs := IsBotSQL(f.BotNames())
+	rows, err := db.QueryContext(ctx, `SELECT `+bot+`, format, coalesce(site, ''), count(*) FROM games g
+		WHERE legal AND `+where+` GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3`, append(botArgs, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("populations: %w", err)
+	}
+	defer rows.Close()
+	var out []PopulationCount
+	listed := map[string]int{}
+	other := map[[2]string]int{} // population, format → the index in out of its other-sites row
+	for rows.Next() {
+		var isBot bool
+		var c PopulationCount
+		if err := rows.Scan(&isBot, &c.Format, &c.Site, &c.Games); err != nil {
+			return nil, fmt.Errorf("populations: %w", err)
+		}
+		c.Population = PopulationPeople
+		if isBot {
+			c.Population = PopulationBots
+		}
+		if listed[c.Population] < maxSites {
+			listed[c.Population]++
+			out = append(out, c)
+			continue
+		}
+		k := [2]string{c.Population, c.Format}
+		i, ok := other[k]
+		if !ok {
+			i = len(out)
+			other[k] = i
+			out = append(out, PopulationCount{Population: c.Population, Format: c.Format, Site: OtherSites})
+		}
+		out[i].Games += c.Games
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("populations: %w", err)
+	}
+	slices.SortStableFunc(out, func(a, b PopulationCount) int {
+		if c := cmp.Compare(popOrder(a.Population), popOrder(b.Population)); c != 0 {
+			return c
+		}
+		if a.Site == OtherSites || b.Site == OtherSites {
+			return cmp.Compare(boolInt(a.Site == OtherSites), boolInt(b.Site == OtherSites))
+		}
+		return cmp.Compare(b.Games, a.Games)
+	})
+	return out, nil
+}
+
+func popOrder(p string) int {
+	switch p {
+	case PopulationPeople:
+		return 0
+	case PopulationBots:
+		return 1
+	}
+	return 2
+}
+
+// PopulationGames sums the games of one population in counts.
+func PopulationGames(counts []PopulationCount, pop string) int {
+	n := 0
+	for _, c := range counts {
+		if c.Population == pop || pop == PopulationAll {
+			n += c.Games
+		}
+	}
+	return n
+}
+
+// PopulationName describes a population for titles: "people (games without a bot player)".
+func PopulationName(pop string) string {
+	switch pop {
+	case PopulationPeople:
+		return "people (games without a bot player)"
+	case PopulationBots:
+		return "bots (games with a bot player)"
+	case PopulationAll:
+		return "people and bots together"
+	}
+	return pop
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
