@@ -15,6 +15,9 @@ import (
 // traffic negligible next to the replay, few enough to keep memory small.
 const batchSize = 64
 
+// itemBytes is what an item costs besides its record (ingest.Record.Bytes): its verdict.
+const itemBytes = 512
+
 type item struct {
 	rec *ingest.Record
 	err error
@@ -24,14 +27,65 @@ type batch struct {
 	seq   int
 	items []item
 	out   []Verdict
+	bytes int64 // of its records, by ingest.Record.Bytes
+}
+
+// budget bounds the bytes of the records read but not yet emitted to ingest.MaxInFlight,
+// letting one record through alone whatever its size.
+type budget struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	used    int64
+	max     int64
+	stopped bool
+}
+
+// take takes n bytes without waiting, if they are free.
+func (b *budget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used > 0 && b.used+n > b.max {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// wait takes n bytes, waiting until they are free or nothing is in flight; false once
+// stopped.
+func (b *budget) wait(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !b.stopped && b.used > 0 && b.used+n > b.max {
+		b.cond.Wait()
+	}
+	b.used += n
+	return !b.stopped
+}
+
+// give gives back n bytes.
+func (b *budget) give(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// stop wakes and fails every wait.
+func (b *budget) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
 }
 
 // Check replays the records of a stream on workers goroutines (0 means one per core) and
 // calls emit for each in input order: with its verdict, or with the stream's error when the
 // stream yields one that is not a *ingest.ParseError (a path that cannot be read, say;
-// the Verdict is then zero). A *ingest.ParseError becomes an Unreadable verdict. Records in
-// flight are bounded, so memory stays flat for any archive. If emit returns an error,
-// Check stops reading and returns it.
+// the Verdict is then zero). A *ingest.ParseError becomes an Unreadable verdict. The records
+// in flight (read but not yet emitted) are bounded in bytes by ingest.MaxInFlight (one record
+// larger than that passes alone) and in number, so memory stays flat for any archive and
+// any record. If emit returns an error, Check stops reading and returns it.
 func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verdict, error) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -40,6 +94,8 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 	results := make(chan *batch, workers)
 	slots := make(chan struct{}, 2*workers+2) // batches in flight
 	stop := make(chan struct{})
+	bud := &budget{max: ingest.MaxInFlight}
+	bud.cond.L = &bud.mu
 
 	var wg sync.WaitGroup
 	for range workers {
@@ -80,7 +136,22 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 			return true
 		}
 		for rec, err := range records {
+			n := int64(itemBytes)
+			if rec != nil {
+				n += rec.Bytes()
+			}
+			if !bud.take(n) {
+				// Over budget: what is held goes to the workers, and the record waits for
+				// the bytes that the emitted records give back.
+				if len(cur.items) > 0 && !send() {
+					return
+				}
+				if !bud.wait(n) {
+					return
+				}
+			}
 			cur.items = append(cur.items, item{rec, err})
+			cur.bytes += n
 			if len(cur.items) == batchSize && !send() {
 				return
 			}
@@ -117,9 +188,12 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 					if e := emit(p.out[i], err); e != nil {
 						failed = e
 						close(stop)
+						bud.stop()
 					}
 				}
+				p.items[i] = item{} // emitted: no longer held
 			}
+			bud.give(p.bytes)
 			<-slots
 		}
 	}
