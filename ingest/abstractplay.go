@@ -65,6 +65,7 @@ const (
 // apReader is the Abstract Play reader's state kept between records.
 type apReader struct {
 	inArray   bool // inside a top-level array of records
+	afterLong bool // a line too long to read came last in the array: any separator may follow
 	afterElem bool // a record of the array was read: ',' or ']' comes next
 	elems     int  // records of the current array
 	sepErr    bool // a misplaced or missing ',' before the next record
@@ -90,7 +91,9 @@ lines:
 			}
 			if a.inArray {
 				a.inArray = false
-				return nil, fmt.Errorf("%w: %s: the array of records is not closed: ']' missing at the end", ErrJSON, r.source)
+				if !a.afterLong { // (it may have closed on the line too long to read)
+					return nil, fmt.Errorf("%w: %s: the array of records is not closed: ']' missing at the end", ErrJSON, r.source)
+				}
 			}
 			return nil, io.EOF
 		}
@@ -98,7 +101,17 @@ lines:
 		i := r.resume
 		r.resume = 0
 		if r.lr.long {
-			return nil, fmt.Errorf("%w: %s: line %d is longer than %d bytes", ErrLineTooLong, r.source, ln, MaxLineLength)
+			// Its records cannot be read: the line is one unreadable record, taken to hold
+			// whole values, and the lines after it are read.
+			r.index++
+			rec := newRecord(r.source, FormatAbstractPlay)
+			rec.Index, rec.Line, rec.Raw = r.index, ln, keepRaw(nil, line)
+			if j := skipSpace(line, i); !a.inArray && j < len(line) && line[j] == '[' {
+				a.inArray, a.elems = true, 1 // an array opens on it, and may go on after it
+			}
+			a.afterLong = a.inArray
+			return rec, r.parseError(rec, ln, MaxLineLength+1, ErrLineTooLong,
+				"line longer than "+strconv.Itoa(MaxLineLength)+" bytes: the records on it are not read")
 		}
 		for i < len(line) {
 			c := line[i]
@@ -106,25 +119,26 @@ lines:
 			case isSpace(c):
 				i++
 			case a.inArray && c == ',':
-				if !a.afterElem {
+				if !a.afterElem && !a.afterLong {
 					a.sep(ln, i+1, "',' without a record before it")
 				}
-				a.afterElem = false
+				a.afterElem, a.afterLong = false, false
 				i++
 			case a.inArray && c == ']':
-				if !a.afterElem && a.elems > 0 {
+				if !a.afterElem && a.elems > 0 && !a.afterLong {
 					return nil, fmt.Errorf("%w: %s:%d:%d: ',' before ']' (trailing comma)", ErrJSON, r.source, ln, i+1)
 				}
-				a.inArray, a.afterElem = false, false
+				a.inArray, a.afterElem, a.afterLong = false, false, false
 				i++
 			case !a.inArray && c == '[':
 				a.inArray, a.afterElem, a.elems = true, false, 0
 				i++
 			case c == '{' || a.inArray:
 				if a.inArray {
-					if a.afterElem {
+					if a.afterElem && !a.afterLong {
 						a.sep(ln, i+1, "',' missing between two records")
 					}
+					a.afterLong = false
 					a.afterElem = true
 					a.elems++
 				}
@@ -157,6 +171,8 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	a.buf = a.buf[:0]
 	a.segs = append(a.segs[:0], apSeg{0, ln, i + 1})
 	tooLarge, long := false, false
+	tooLine, tooCol := 0, 0 // where the record crossed its limit
+	limit := min(MaxDocument, MaxRecordBytes)
 	depth, inStr, esc := 0, false, false
 	scalar := line[i] != '{' && line[i] != '['
 	end := -1
@@ -211,8 +227,8 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 			stop = end
 		}
 		if !tooLarge {
-			if len(a.buf)+stop-i > MaxDocument {
-				tooLarge = true
+			if len(a.buf)+stop-i > limit {
+				tooLarge, tooLine, tooCol = true, r.lr.num, i+limit-len(a.buf)+1
 			} else {
 				a.buf = append(a.buf, line[i:stop]...)
 			}
@@ -226,7 +242,11 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 		}
 		// The value goes on on the next line. A string cannot.
 		inStr, esc = false, false
-		if !tooLarge {
+		switch {
+		case tooLarge:
+		case len(a.buf) >= limit: // the line end crosses the limit
+			tooLarge, tooLine, tooCol = true, r.lr.num, len(line)+1
+		default:
 			a.buf = append(a.buf, '\n')
 		}
 		var ok bool
@@ -262,8 +282,10 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	switch {
 	case end < 0:
 		return fail(ln, start+1, ErrJSON, "record not closed: the input ends")
+	case tooLarge && MaxDocument < MaxRecordBytes:
+		return fail(tooLine, tooCol, ErrTooLarge, "record larger than "+strconv.Itoa(MaxDocument)+" bytes (the limit MaxDocument)")
 	case tooLarge:
-		return fail(ln, start+1, ErrTooLarge, "record larger than "+strconv.Itoa(MaxDocument)+" bytes (the limit MaxDocument)")
+		return fail(tooLine, tooCol, ErrTooLarge, recordTooLarge())
 	case long:
 		return fail(ln, start+1, ErrLineTooLong, "a line of the record is longer than "+strconv.Itoa(MaxLineLength)+" bytes")
 	case scalar || a.buf[0] != '{':
@@ -273,6 +295,11 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	var ap apRecord
 	ok := ap.parse(&p)
 	r.esc = p.buf
+	if p.badCol > 0 {
+		l, c := a.pos(p.badCol - 1)
+		r.bad = badUTF8{line: l, col: c, what: "a string", more: p.badMore}
+		r.noteReplaced()
+	}
 	if !ok {
 		l, c := a.pos(p.col - 1)
 		return fail(l, c, p.kind, p.msg)
@@ -294,7 +321,7 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	r.index++
 	rec.Index = r.index
 	for _, e := range slips {
-		rec.TagErrors = append(rec.TagErrors, r.parseError(rec, e.line, e.col, e.kind, e.msg))
+		rec.slip(r.parseError(rec, e.line, e.col, e.kind, e.msg))
 	}
 	return rec, nil
 }
@@ -330,8 +357,10 @@ type apRecord struct {
 	dateStart apString
 	pie       bool
 	pieAt     int
-	players   []apPlayer
+	players   []apPlayer // the first two
+	nplayers  int        // all of them
 	playersAt int
+	kept      int // values kept as tags
 	entries   []apEntry
 	extra     []apTag // other keys of the header, kept as tags
 	header    bool
@@ -357,12 +386,12 @@ type apPlayer struct {
 	extra              []apTag // other keys, as tags "Light"/"Dark" + Key
 }
 
-// apEntry is one entry of a round: a move, a terminal entry, or null.
+// apEntry is one entry of a round: a move or a terminal entry (a null entry, a seat that
+// did not move, is not kept).
 type apEntry struct {
 	s    string
 	at   int
-	seat int  // its place in the round: 0 the first seat (Light), 1 the second
-	null bool // the seat did not move in the round
+	seat int // its place in the round: 0 the first seat (Light), 1 the second
 }
 
 // apProblem is a bad value: where, of what kind, and what is wrong.
@@ -483,10 +512,10 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 			}
 			return true
 		case "players":
-			ap.players, ap.playersAt = ap.players[:0], p.i
+			ap.players, ap.nplayers, ap.playersAt = ap.players[:0], 0, p.i
 			return p.array("players", func() bool {
 				var pl apPlayer
-				ok := p.object("an object expected", func(key string, _ int) bool {
+				ok := p.object("an object expected", func(key string, keyAt int) bool {
 					switch key {
 					case "name":
 						return p.textValue(&pl.name)
@@ -501,14 +530,25 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 						pl.result.at = p.i
 						return p.textValue(&pl.result.s)
 					}
-					return p.keptValue(&pl.extra, key)
+					return ap.keep(p, &pl.extra, key, keyAt)
 				})
-				ap.players = append(ap.players, pl)
+				if ap.nplayers++; len(ap.players) < 2 {
+					ap.players = append(ap.players, pl)
+				}
 				return ok
 			})
 		}
-		return p.keptValue(&ap.extra, key)
+		return ap.keep(p, &ap.extra, key, keyAt)
 	})
+}
+
+// keep reads the value of a key kept as a tag (keptValue), within MaxTags of them; keyAt
+// is where the key stands.
+func (ap *apRecord) keep(p *jsonParser, tags *[]apTag, key string, keyAt int) bool {
+	if ap.kept++; ap.kept > MaxTags {
+		return p.fail(keyAt, ErrTooLarge, tooManyTags())
+	}
+	return p.keptValue(tags, key)
 }
 
 // keptValue reads the value of a key that is kept as a tag of its name: a string as
@@ -523,7 +563,7 @@ func (p *jsonParser) keptValue(tags *[]apTag, key string) bool {
 	}
 	end, ok := p.skip(0)
 	if ok && p.s[at:end] != "null" {
-		*tags = append(*tags, apTag{key, p.s[at:end], at})
+		*tags = append(*tags, apTag{key, p.text(at, end), at})
 	}
 	return ok
 }
@@ -532,9 +572,14 @@ func (p *jsonParser) keptValue(tags *[]apTag, key string) bool {
 // an object with a "move" string; an entry outside a round is read as a round of its
 // own.
 func (ap *apRecord) parseMoves(p *jsonParser) bool {
-	seat := 0
+	seat, turns := 0, 0
 	entry := func() bool {
 		at := p.i
+		if c := p.peek(); c == '"' || c == '{' {
+			if turns++; turns > MaxTurns {
+				return p.fail(at, ErrTooLarge, tooManyTurns())
+			}
+		}
 		switch p.peek() {
 		case '"':
 			s, ok := p.str()
@@ -548,8 +593,7 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 				return false
 			}
 			if p.s[at:end] == "null" {
-				ap.entries = append(ap.entries, apEntry{at: at, seat: seat, null: true})
-				return true
+				return true // that seat did not move: nothing to keep
 			}
 		case '{':
 			found := false
@@ -627,8 +671,8 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 		}
 		size, sizeFrom = n, v.s
 	}
-	if len(ap.players) != 2 {
-		return nil, problem(ap.playersAt, ErrJSON, "\"players\" must list two players, not "+strconv.Itoa(len(ap.players)))
+	if ap.nplayers != 2 {
+		return nil, problem(ap.playersAt, ErrJSON, "\"players\" must list two players, not "+strconv.Itoa(ap.nplayers))
 	}
 
 	// The moves, and the terminal entry that ends them.
@@ -636,9 +680,6 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 	var term *apEntry
 	for k := range ap.entries {
 		e := &ap.entries[k]
-		if e.null {
-			continue
-		}
 		if term != nil {
 			return nil, problem(e.at, ErrMove, "entry "+quote(e.s)+" after the terminal entry "+quote(term.s)+": no move follows it")
 		}
@@ -657,10 +698,14 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 		slip(ap.pieAt, "\"pied\" is true, but no first move was played to take over")
 	}
 
-	var tags []Tag
+	kept := len(ap.extra) + len(ap.players[0].extra) + len(ap.players[1].extra)
+	tags := make([]Tag, 0, 24+kept)
+	var names nameSet // the names in tags
+	names.grow(24 + kept)
 	add := func(name, value string) {
 		if value = cleanValue(value); value != "" {
 			tags = append(tags, Tag{name, value})
+			names.add(name)
 		}
 	}
 	site := ap.siteName
@@ -750,11 +795,9 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 	add(tagDarkIsAI, dark.isAI)
 	// addKept adds a key kept as a tag, unless its name is taken: a slip then.
 	addKept := func(name string, t apTag) {
-		for _, u := range tags {
-			if u.Name == name {
-				slip(t.at, "key "+quote(t.name)+": the tag "+quote(name)+" is given already")
-				return
-			}
+		if names.has(name) {
+			slip(t.at, "key "+quote(t.name)+": the tag "+quote(name)+" is given already")
+			return
 		}
 		add(name, t.value)
 	}

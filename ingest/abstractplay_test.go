@@ -238,8 +238,10 @@ func TestAbstractPlayMaxDocument(t *testing.T) {
 	if len(res) != 3 || res[0].err != nil || res[2].err != nil {
 		t.Fatalf("%v", res)
 	}
+	// The record crosses its 200 bytes on line 18: 68 bytes on line 3 (from its '{', with
+	// its line end), 9 on each of the 14 lines after it, and the 201st byte at column 7.
 	var pe *ParseError
-	if !errors.As(res[1].err, &pe) || !errors.Is(pe, ErrTooLarge) || pe.Line != 3 || pe.Column != 1 || len(res[1].rec.Raw) > 200 {
+	if !errors.As(res[1].err, &pe) || !errors.Is(pe, ErrTooLarge) || pe.StartLine != 3 || pe.Line != 18 || pe.Column != 7 || len(res[1].rec.Raw) > 200 {
 		t.Errorf("big record: %v", res[1].err)
 	}
 }

@@ -109,6 +109,8 @@ type bsTree struct {
 	line, col int // of its '('
 	raw       []byte
 	closed    bool
+	bytes     int  // bytes of the tree read so far
+	over      bool // a limit was crossed: the tree is read to its end, nothing more kept
 
 	// the first error
 	err               bool
@@ -186,8 +188,27 @@ func (r *Reader) readBoardspace() (*Record, error) {
 		r.resume = 0
 		if r.lr.long {
 			if t != nil {
+				// What the rest of the line held is not known: the tree is taken to end
+				// in it, so that the trees after it are read.
 				t.raw = keepRaw(t.raw, line)
-				t.fail(ln, MaxLineLength+1, ErrLineTooLong, "line longer than "+strconv.Itoa(MaxLineLength)+" bytes")
+				col, kind, msg := longLine(t.bytes+1, 0)
+				t.fail(ln, col, kind, msg)
+				t.over = true
+				if rec, err, ok := r.bsFinish(t); ok {
+					return rec, err
+				}
+				t = nil
+			} else if k := bytes.IndexByte(line[i:], '('); k >= 0 {
+				// A tree starts on it: it is one unreadable record.
+				t = b.newTree(ln, i+k+1)
+				t.raw = keepRaw(t.raw, line[i+k:])
+				col, kind, msg := longLine(0, i+k)
+				t.fail(ln, col, kind, msg)
+				t.over = true
+				if rec, err, ok := r.bsFinish(t); ok {
+					return rec, err
+				}
+				t = nil
 			} else {
 				r.notice(ln, 1, "line longer than "+strconv.Itoa(MaxLineLength)+" bytes skipped")
 			}
@@ -195,6 +216,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 		}
 		if t != nil {
 			t.raw = keepRaw(t.raw, line)
+			t.bytes++ // the line end before the line
 		}
 		for i < len(line) {
 			if t == nil {
@@ -220,7 +242,22 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				}
 				continue
 			}
-			i = r.bsLex(t, line, i, ln)
+			if end := i + MaxRecordBytes - t.bytes; !t.over && end < len(line) {
+				// The tree crosses its limit on this line: read it to there, then on
+				// without keeping anything.
+				k := r.bsLex(t, line[:end], i, ln)
+				t.bytes += k - i
+				i = k
+				if !t.closed {
+					t.fail(ln, i+1, ErrTooLarge, recordTooLarge())
+					t.over = true
+				}
+			}
+			if !t.closed {
+				k := r.bsLex(t, line, i, ln)
+				t.bytes += k - i
+				i = k
+			}
 			if t.closed {
 				if rec, err, ok := r.bsFinish(t); ok {
 					r.resume = i
@@ -243,13 +280,16 @@ func (r *Reader) readBoardspace() (*Record, error) {
 // newTree starts a game tree at line ln, column col.
 func (b *bsReader) newTree(ln, col int) *bsTree {
 	t := &b.tree
-	*t = bsTree{line: ln, col: col, raw: t.raw[:0], props: t.props[:0], val: t.val[:0], resigned: -1}
+	*t = bsTree{line: ln, col: col, raw: t.raw[:0], props: t.props[:0], val: t.val[:0], resigned: -1, bytes: 1}
 	t.turn.tm = -1
 	b.g.Reset(bsSize, replay.Supply40x15)
 	return t
 }
 
 func (t *bsTree) addVal(c byte) {
+	if t.over {
+		return
+	}
 	if len(t.val) < bsMaxValue {
 		t.val = append(t.val, c)
 	} else {
@@ -352,7 +392,7 @@ func (r *Reader) bsNoValue(t *bsTree) {
 // bsEndValue stores the value just read.
 func (r *Reader) bsEndValue(t *bsTree) {
 	t.last = t.vname
-	if t.vname == "" {
+	if t.vname == "" || t.over {
 		return
 	}
 	if t.valLong {
@@ -371,7 +411,7 @@ func (r *Reader) bsEndValue(t *bsTree) {
 // bsEndNode handles the node just read: the first node decides whether the
 // tree is a Ponte game; the others hold the moves.
 func (r *Reader) bsEndNode(t *bsTree) {
-	if !t.nodeOpen && len(t.props) == 0 {
+	if !t.nodeOpen && len(t.props) == 0 || t.over {
 		return
 	}
 	props := t.props
@@ -733,6 +773,11 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 	default:
 		text = "pass" // Done at the start of a turn
 	}
+	if len(t.moves) >= MaxTurns {
+		t.fail(tr.line, tr.col, ErrTooLarge, tooManyTurns())
+		t.over = true
+		return
+	}
 	millis := 0
 	if tr.tm >= 0 {
 		millis = max(tr.tm-t.lastTM[tr.seat], 0)
@@ -847,6 +892,9 @@ func (r *Reader) bsFinish(t *bsTree) (rec *Record, err error, ok bool) {
 // blanks and line breaks become single spaces, and text that is not UTF-8
 // is read as ISO 8859-1.
 func cleanValue(s string) string {
+	if isClean(s) {
+		return s
+	}
 	if !utf8.ValidString(s) {
 		b := make([]rune, 0, len(s))
 		for i := 0; i < len(s); i++ {
@@ -857,6 +905,18 @@ func cleanValue(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(c rune) bool {
 		return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c < 0x20 || c == 0x7f
 	}), " ")
+}
+
+// isClean reports whether cleanValue would return s as it is: ASCII without control
+// bytes, blanks at its ends or blanks in a row.
+func isClean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 var months = [12]string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}

@@ -29,7 +29,7 @@
 //     result token on its line, other than comments, starts the next game),
 //     or at the end of the input.
 //   - A turn number N. must be followed by a turn, possibly glued (7.d4,e5);
-//     N.. is an error. Turn numbers are optional; the reader keeps each one
+//     N.. and 0. are errors. Turn numbers are optional; the reader keeps each one
 //     with its turn (Token.Number) and the replay reports a number that is not
 //     the turn's as a notation error, R9, at that turn.
 //   - One annotation of at most two '!'/'?' marks is stripped from a turn;
@@ -54,6 +54,7 @@
 // null is as if absent. Free-text keys (game_id, event, site, round, light,
 // dark) and size take a string or a number; score takes [light, dark] or
 // "L-D". Other keys become tags of their own name, valued with the string or
-// with the JSON text of any other value. A duplicate key, invalid JSON or
-// invalid UTF-8 is an error ([ErrJSON]).
+// with the JSON text of any other value. A duplicate key or invalid JSON is an
+// error ([ErrJSON]); bytes that are not UTF-8 are replaced by U+FFFD, with a
+// notice.
 package ingest

@@ -24,14 +24,21 @@ func (r *Reader) readJSONL() (*Record, error) {
 		r.index++
 		rec := newRecord(r.source, FormatJSONL)
 		rec.Index, rec.Line = r.index, ln
-		if r.lr.long {
+		r.tags, r.moves = r.tags[:0], r.moves[:0]
+		// A line longer than MaxRecordBytes was cut there by the line reader, unless it
+		// was read whole as the first line of the file, to detect the format.
+		if r.lr.long || len(line) > MaxRecordBytes {
 			rec.Raw = keepRaw(nil, line)
-			return rec, r.parseError(rec, ln, MaxLineLength+1, ErrLineTooLong,
-				"line longer than "+strconv.Itoa(MaxLineLength)+" bytes")
+			col, kind, msg := longLine(0, 0)
+			return rec, r.parseError(rec, ln, col, kind, msg)
 		}
 		p := jsonParser{s: string(line), buf: r.esc}
 		ok = r.parseJSONRecord(rec, &p, ln)
 		r.esc = p.buf
+		if p.badCol > 0 {
+			r.bad = badUTF8{line: ln, col: p.badCol, what: "a string", more: p.badMore}
+			r.noteReplaced()
+		}
 		rec.Tags = clone(r.tags)
 		rec.Moves = clone(r.moves)
 		if !ok {
@@ -46,9 +53,13 @@ func (r *Reader) readJSONL() (*Record, error) {
 // parseJSONRecord reads one JSON object into rec.
 func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 	r.tags, r.moves = r.tags[:0], r.moves[:0]
+	r.tagSet.reset()
 	p.ws()
-	sawMoves := false
+	sawMoves, keys := false, 0
 	ok := p.object("a record must be a JSON object", func(key string, keyAt int) bool {
+		if keys++; keys > MaxTags {
+			return p.fail(keyAt, ErrTooLarge, tooManyTags())
+		}
 		if key != "moves" {
 			return r.parseJSONTag(rec, p, key, keyAt)
 		}
@@ -91,6 +102,9 @@ func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
 		case c != '"':
 			return p.fail(at, ErrJSON, "a move must be a string")
 		}
+		if len(r.moves) >= MaxTurns {
+			return p.fail(at, ErrTooLarge, tooManyTurns())
+		}
 		text, ok := p.str()
 		if !ok {
 			return false
@@ -132,16 +146,19 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		rec.slip(r.parseError(rec, rec.Line, at+1, kind, msg))
 		return true
 	}
-	for _, t := range r.tags {
-		if t.Name == name {
-			if _, ok := p.skip(0); !ok {
-				return false
-			}
-			if needed {
-				return p.fail(keyAt, ErrJSON, "duplicate key "+quote(key))
-			}
-			return bad(keyAt, ErrTag, "key "+quote(key)+" given twice: the first value is kept")
+	if r.tagSet.has(name) {
+		if _, ok := p.skip(0); !ok {
+			return false
 		}
+		if needed {
+			return p.fail(keyAt, ErrJSON, "duplicate key "+quote(key))
+		}
+		return bad(keyAt, ErrTag, "key "+quote(key)+" given twice: the first value is kept")
+	}
+	// add adds the tag (once it is known not to be given twice).
+	add := func(value string) {
+		r.tags = append(r.tags, Tag{name, value})
+		r.tagSet.add(name)
 	}
 	at := p.i
 	c := p.peek()
@@ -158,7 +175,7 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		if !ok {
 			return false
 		}
-		value = p.s[at:end]
+		value = p.text(at, end)
 	case c == 'n':
 		if _, ok := p.skip(0); !ok {
 			return false
@@ -174,7 +191,7 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		}
 		l, d, ok := scoreArray(p.s[at:end])
 		if !ok {
-			r.tags = append(r.tags, Tag{name, p.s[at:end]})
+			add(p.text(at, end))
 			return bad(at, ErrTagValue, "score "+quote(p.s[at:end])+": must be [light, dark], two integers")
 		}
 		value = strconv.Itoa(l) + "-" + strconv.Itoa(d)
@@ -189,7 +206,7 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		case tagSupply:
 			return p.fail(at, ErrJSON, quote(key)+" must be a string")
 		default:
-			r.tags = append(r.tags, Tag{name, value})
+			add(value)
 			return bad(at, ErrTagValue, quote(key)+" must be a string, not "+quote(value))
 		}
 	default:
@@ -200,16 +217,16 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		if needed {
 			return p.fail(at, ErrJSON, "wrong type of "+quote(key))
 		}
-		r.tags = append(r.tags, Tag{name, p.s[at:end]})
+		add(p.text(at, end))
 		return bad(at, ErrTagValue, "wrong type of "+quote(key)+": "+quote(p.s[at:end]))
 	}
 	if known {
 		if msg := checkTag(rec, name, value); msg != "" {
-			r.tags = append(r.tags, Tag{name, value})
+			add(value)
 			return bad(at, ErrTagValue, msg)
 		}
 	}
-	r.tags = append(r.tags, Tag{name, value})
+	add(value)
 	return true
 }
 
@@ -244,6 +261,20 @@ type jsonParser struct {
 	col  int
 	kind error
 	msg  string
+	// Bytes of strings that are not UTF-8 are replaced by U+FFFD, as encoding/json does.
+	// badCol is the 1-based column of the first such byte and badLast of the last, 0
+	// when none; badMore counts the strings after the first that had some.
+	badCol, badLast, badMore int
+}
+
+// text returns the JSON text s[at:end] of a value, made UTF-8 if it holds strings that
+// are not.
+func (p *jsonParser) text(at, end int) string {
+	t := p.s[at:end]
+	if p.badLast > at {
+		t = validText(t)
+	}
+	return t
 }
 
 // maxDepth bounds the nesting of arrays and objects.
@@ -368,7 +399,7 @@ func (p *jsonParser) str() (string, bool) {
 		default:
 			r, n := utf8.DecodeRuneInString(p.s[k:])
 			if r == utf8.RuneError && n == 1 {
-				return "", p.fail(k, ErrJSON, "invalid UTF-8 in a string")
+				return p.strEscaped(start, k)
 			}
 			k += n
 		}
@@ -435,7 +466,20 @@ func (p *jsonParser) strEscaped(start, k int) (string, bool) {
 		default:
 			r, n := utf8.DecodeRuneInString(p.s[k:])
 			if r == utf8.RuneError && n == 1 {
-				return "", p.fail(k, ErrJSON, "invalid UTF-8 in a string")
+				// Not UTF-8: each run of bad bytes becomes one U+FFFD; noted once
+				// per string.
+				if p.badLast != k {
+					b = append(b, "\uFFFD"...)
+				}
+				switch {
+				case p.badCol == 0:
+					p.badCol = k + 1
+				case p.badLast <= start:
+					p.badMore++
+				}
+				p.badLast = k + 1
+				k++
+				continue
 			}
 			b = append(b, p.s[k:k+n]...)
 			k += n

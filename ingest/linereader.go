@@ -8,7 +8,8 @@ import (
 // lineReader splits a stream into lines without copying them: a line is a
 // slice of the buffer, valid until the next call of next. It drops the line
 // end (\n, and any \r before it) and a UTF-8 byte order mark at the start of
-// the stream, counts lines, and cuts lines longer than MaxLineLength.
+// the stream (several, if a writer added one more than once), counts lines, and
+// cuts lines longer than max bytes.
 type lineReader struct {
 	r        io.Reader
 	buf      []byte
@@ -16,7 +17,8 @@ type lineReader struct {
 	err      error // sticky error of r (io.EOF at the end)
 	num      int   // number of the line last returned
 	line     []byte
-	long     bool // the line last returned was cut at MaxLineLength
+	max      int  // the longest line returned whole: MaxLineLength, or less for formats whose record is a line
+	long     bool // the line last returned was cut at max bytes
 	skipping bool // discarding the rest of a cut line
 	pushed   bool // next returns line again
 	started  bool
@@ -30,7 +32,7 @@ const (
 )
 
 func (lr *lineReader) reset(r io.Reader) {
-	*lr = lineReader{r: r, buf: lr.buf}
+	*lr = lineReader{r: r, buf: lr.buf, max: MaxLineLength}
 }
 
 // fill reads more bytes into the buffer, moving or growing it if needed.
@@ -99,14 +101,14 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		if i >= 0 {
 			line = lr.buf[lr.pos : lr.pos+i]
 			lr.pos += i + 1
-			if len(line) > MaxLineLength {
-				return lr.finish(line[:MaxLineLength], true), true
+			if len(line) > lr.max {
+				return lr.finish(line[:lr.max], true), true
 			}
 			return lr.finish(line, false), true
 		}
-		if lr.end-lr.pos > MaxLineLength {
-			line = lr.buf[lr.pos : lr.pos+MaxLineLength]
-			lr.pos += MaxLineLength
+		if lr.end-lr.pos > lr.max {
+			line = lr.buf[lr.pos : lr.pos+lr.max]
+			lr.pos += lr.max
 			lr.skipping = true
 			return lr.finish(line, true), true
 		}
@@ -126,7 +128,9 @@ func (lr *lineReader) finish(line []byte, long bool) []byte {
 	lr.num++
 	if !lr.started {
 		lr.started = true
-		line = bytes.TrimPrefix(line, bom)
+		for bytes.HasPrefix(line, bom) {
+			line = line[len(bom):]
+		}
 	}
 	for len(line) > 0 && line[len(line)-1] == '\r' {
 		line = line[:len(line)-1]
@@ -139,3 +143,31 @@ func (lr *lineReader) finish(line []byte, long bool) []byte {
 func (lr *lineReader) unread() { lr.pushed = true }
 
 var bom = []byte("\xef\xbb\xbf")
+
+// peekLine returns the start of the next line, at most limit bytes of it, without
+// reading it (after the byte order marks at the start of the input, without its line
+// end); whole is false when the line is longer than limit. ok is false at the end of the
+// input or on a read error (lr.err tells which).
+func (lr *lineReader) peekLine(limit int) (line []byte, whole, ok bool) {
+	if lr.pushed {
+		return lr.line[:min(len(lr.line), limit)], len(lr.line) <= limit, true
+	}
+	for {
+		b := lr.buf[lr.pos:lr.end]
+		if !lr.started {
+			for bytes.HasPrefix(b, bom) {
+				b = b[len(bom):]
+			}
+		}
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i <= limit {
+			return bytes.TrimRight(b[:i], "\r"), true, true
+		}
+		if len(b) > limit {
+			return b[:limit], false, true
+		}
+		if lr.err != nil {
+			return bytes.TrimRight(b, "\r"), true, len(b) > 0
+		}
+		lr.fill()
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // More errors of the readers. ErrMove is wrapped in a [*ParseError];
 // ErrSkipped in a [*Notice]; ErrTooLarge in a [*PathError], or in a
-// *ParseError for one Abstract Play record larger than [MaxDocument].
+// *ParseError for one record beyond a limit of one record.
 var (
 	// ErrMove is a move of a foreign record that cannot be read or a
 	// sequence of moves that makes no sense: an unknown move word, a cell
@@ -18,13 +18,14 @@ var (
 	ErrMove = errors.New("unreadable move")
 	// ErrSkipped is the cause of every [*Notice]: something a reader skipped
 	// on purpose (a game tree of another game than Ponte del Diavolo, text
-	// between the game trees of a boardspace.net file). It is not an error
-	// of any record.
+	// between the game trees of a boardspace.net file) or replaced (text
+	// that is not UTF-8). It is not an error of any record.
 	ErrSkipped = errors.New("skipped")
 	// ErrTooLarge is an input beyond one of the limits that protect against
 	// decompression bombs ([MaxZipEntrySize], [MaxZipRatio],
-	// [MaxZipEntries]) or an Abstract Play record larger than
-	// [MaxDocument].
+	// [MaxZipEntries]), or a record beyond one of the limits of one record
+	// ([MaxRecordBytes], [MaxTurns], [MaxTags], [MaxCommentBytes], and
+	// [MaxDocument] for an Abstract Play record). docs/limits.md lists them.
 	ErrTooLarge = errors.New("input too large")
 	// ErrNotRecord is a JSON object that is no game record: a JSON Lines
 	// object without "moves", an object of an Abstract Play file with
@@ -36,7 +37,9 @@ var (
 
 // Notice reports something a [Reader] skipped on purpose and that is not an
 // error of a record: a boardspace.net game tree whose GM is not
-// PonteDelDiavolo, or text outside the game trees of such a file. A notice
+// PonteDelDiavolo, or text outside the game trees of such a file; or text of
+// a record that was not UTF-8 and was stored with U+FFFD in place of its bad
+// bytes (one notice per record, at the first bad byte). A notice
 // is for the user to read; it is neither a game nor an unreadable game and
 // must not be counted as one. errors.Is(notice, ErrSkipped) holds.
 //

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // game is the state of the .ponte game being read.
@@ -24,6 +26,12 @@ type game struct {
 	numLine, numCol int
 	inComment       bool // inside a { } comment that spans lines
 	cLine, cCol     int
+	cbufBad         bool // the comment that spans lines holds text that is not UTF-8
+
+	bytes    int  // bytes of the record's lines so far
+	over     bool // a limit was crossed: the rest of the record is read to its end, not kept
+	ntags    int  // tags read
+	comments int  // bytes of comment text kept
 }
 
 // readPonte reads the next .ponte game.
@@ -37,6 +45,9 @@ func (r *Reader) readPonte() (*Record, error) {
 	g := &r.g
 	*g = game{rec: newRecord(r.source, FormatPonte)}
 	r.tags, r.moves, r.raw = r.tags[:0], r.moves[:0], r.raw[:0]
+	r.tagSet.reset()
+	r.com, r.comStr, r.comAt = r.com[:0], "", -1
+	r.bad = badUTF8{}
 	for {
 		line, ok := r.lr.next()
 		if !ok {
@@ -70,6 +81,8 @@ func (r *Reader) endGame() (*Record, error) {
 		rec.Index = r.index + 1
 	}
 	r.index = rec.Index
+	r.flushComment()
+	r.noteReplaced()
 	rec.Tags = clone(r.tags)
 	rec.Moves = clone(r.moves)
 	rec.finishTermination()
@@ -106,6 +119,27 @@ func (r *Reader) fail(line, col int, kind error, msg string) {
 	}
 }
 
+// overLimit records that the game crossed a limit at line, col: an error wrapping
+// ErrTooLarge; the rest of the game is read to its end without being kept.
+func (r *Reader) overLimit(line, col int, msg string) {
+	r.fail(line, col, ErrTooLarge, msg)
+	r.g.over = true
+}
+
+// badIn reports whether s, read at line ln from column col, is not UTF-8; if so it
+// notes it (what it is: "a comment").
+func (r *Reader) badIn(s string, ln, col int, what string) bool {
+	if !r.badLine {
+		return false
+	}
+	k := firstInvalid(s)
+	if k < 0 {
+		return false
+	}
+	r.replaced(ln, col+k, what)
+	return true
+}
+
 // pushback ends the game at byte i of the current line: the rest of the line
 // is read again as the start of the next game.
 func (r *Reader) pushback(i, off, mark int) {
@@ -122,9 +156,20 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 	g := &r.g
 	ln := r.lr.num
 	if r.lr.long {
+		// A line cut by the line reader: too long for a record (or for any line). What
+		// follows it is read on: a tag line after it starts the next game.
+		before := g.bytes
+		if g.started {
+			before++ // the line end before the line
+		}
 		g.started = true
 		r.raw = keepRaw(r.raw, line[off:])
-		r.fail(ln, MaxLineLength+1, ErrLineTooLong, "line longer than "+strconv.Itoa(MaxLineLength)+" bytes")
+		col, kind, msg := longLine(before, off)
+		r.fail(ln, col, kind, msg)
+		g.over = true
+		if j := skipSpace(line, off); j == len(line) || line[j] != '[' {
+			g.sawMoves = true
+		}
 		return false
 	}
 	blank := skipSpace(line, off) == len(line)
@@ -134,9 +179,13 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		}
 		if g.started {
 			r.raw = keepRaw(r.raw, nil)
+			r.countBytes(line, off, ln)
 		}
 		return false
 	}
+	r.countBytes(line, off, ln)
+	// Only a line that is not UTF-8 as a whole has its texts checked one by one.
+	r.badLine = !g.over && !utf8.Valid(line[off:])
 	mark := len(r.raw)
 	g.started = true
 	r.raw = keepRaw(r.raw, line[off:])
@@ -151,12 +200,14 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 				r.pushback(0, off, mark)
 				return true
 			}
-			r.cbuf = append(append(r.cbuf, '\n'), line[i:]...)
+			r.commentLine(line[i:], ln, i, true)
 			return false
 		}
-		r.cbuf = append(append(r.cbuf, '\n'), line[i:i+k]...)
+		r.commentLine(line[i:i+k], ln, i, true)
 		g.inComment = false
-		r.addComment(string(r.cbuf))
+		if !g.over {
+			r.addComment(string(r.cbuf), g.cLine, g.cCol, g.cbufBad)
+		}
 		i += k + 1
 	}
 	j := skipSpace(line, i)
@@ -173,7 +224,58 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 			return false
 		}
 	}
-	return r.scanMovetext(line, string(line), j, ln, off, mark)
+	var s string
+	if g.over {
+		// Nothing of the line is kept: it is read in place.
+		s = unsafe.String(unsafe.SliceData(line), len(line))
+	} else {
+		s = string(line)
+	}
+	return r.scanMovetext(line, s, j, ln, off, mark)
+}
+
+// countBytes adds the line, from byte off, to the bytes of the game (with the line end
+// before it, if the game has started), and reports a game that has become too large.
+func (r *Reader) countBytes(line []byte, off, ln int) {
+	g := &r.g
+	if g.over {
+		return
+	}
+	n := len(line) - off
+	if g.started {
+		g.bytes++
+	}
+	if g.bytes+n > MaxRecordBytes {
+		r.overLimit(ln, off+max(MaxRecordBytes-g.bytes, 0)+1, recordTooLarge())
+		return
+	}
+	g.bytes += n
+}
+
+// commentLine adds part, read at line ln from byte i, to the comment that spans lines
+// (after a line break unless first), within the limit of the record's comments.
+func (r *Reader) commentLine(part []byte, ln, i int, more bool) {
+	g := &r.g
+	if !more {
+		r.cbuf, g.cbufBad = r.cbuf[:0], false
+	}
+	if g.over {
+		return
+	}
+	if room := MaxCommentBytes - g.comments - len(r.cbuf); len(part)+1 > room {
+		r.overLimit(ln, i+max(room, 1), commentsTooLong())
+		return
+	}
+	if more {
+		r.cbuf = append(r.cbuf, '\n')
+	}
+	r.cbuf = append(r.cbuf, part...)
+	if r.badLine && !g.cbufBad {
+		if k := firstInvalid(string(part)); k >= 0 {
+			r.replaced(ln, i+k+1, "a comment")
+			g.cbufBad = true
+		}
+	}
 }
 
 // scanMovetext reads the words of line s (a string of line) from byte i.
@@ -195,16 +297,22 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 			k := strings.IndexByte(s[i+1:], '}')
 			if k < 0 {
 				g.inComment, g.cLine, g.cCol = true, ln, i+1
-				r.cbuf = append(r.cbuf[:0], s[i+1:]...)
+				r.commentLine(line[i+1:], ln, i+1, false)
 				return false
 			}
-			r.moves = moves
-			r.addComment(s[i+1 : i+1+k])
+			if !g.over {
+				r.moves = moves
+				c := s[i+1 : i+1+k]
+				r.addComment(c, ln, i+1, r.badIn(c, ln, i+2, "a comment"))
+			}
 			i += k + 2
 			continue
 		case ';':
-			r.moves = moves
-			r.addComment(s[i+1:])
+			if !g.over {
+				r.moves = moves
+				c := s[i+1:]
+				r.addComment(c, ln, i+1, r.badIn(c, ln, i+2, "a comment"))
+			}
 			return g.done
 		}
 		if g.done {
@@ -249,6 +357,11 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 				}
 				// A wrong number is not the reader's business: the replay reports
 				// it as R9 at its turn, after the rules that come first (R5.4, R1).
+				// But 0 is no turn's number (Token.Number 0 means none was
+				// written): it is malformed, like N.. below.
+				if n == 0 {
+					r.fail(ln, i+1, ErrSyntax, "turn number 0 written before turn "+strconv.Itoa(len(moves)+1)+": turns are numbered from 1")
+				}
 				g.pendNum, g.num, g.numLine, g.numCol = true, n, ln, i+1
 				k++
 				if k < len(s) && s[k] == '.' {
@@ -271,7 +384,7 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 				r.begin(ln)
 				g.rec.slip(r.parseError(g.rec, ln, i+1, ErrResultMismatch, "result token "+w+" differs from the Result tag "+quote(g.resultTag)+": no result is claimed"))
 			}
-			g.rec.Result = w
+			g.rec.Result = resultText(w)
 			g.done = true
 			i = e
 			continue
@@ -290,6 +403,21 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 			continue
 		case a < e && isResult(text):
 			r.fail(ln, a+1, ErrSyntax, "annotation on the result token")
+		}
+		if g.over {
+			g.pendNum = false
+			i = e
+			continue
+		}
+		if len(moves) >= MaxTurns {
+			r.moves = moves
+			r.overLimit(ln, i+1, tooManyTurns())
+			g.pendNum = false
+			i = e
+			continue
+		}
+		if r.badIn(text, ln, i+1, "a turn token") {
+			text = validText(text)
 		}
 		tok := Token{Text: text, Line: ln, Col: i + 1}
 		if g.pendNum {
@@ -355,14 +483,24 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 			r.fail(ln, k+1, ErrTag, "']' missing after the value of tag "+string(nameb))
 			return len(line)
 		}
-		name := tagName(nameb)
-		var value string
-		if esc {
-			value = r.unescape(valueb)
-		} else {
-			value = tagValue(valueb)
+		if !g.over {
+			name := tagName(nameb)
+			var value string
+			if esc {
+				value = r.unescape(valueb)
+			} else {
+				value = tagValue(valueb)
+			}
+			if r.badLine {
+				if r.badIn(name, ln, ns+1, "the name of tag "+quote(validText(name))) {
+					name = validText(name)
+				}
+				if r.badIn(value, ln, q+2, "the value of tag "+name) {
+					value = validText(value)
+				}
+			}
+			r.addTag(name, value, ln, i+1, q+1)
 		}
-		r.addTag(name, value, ln, i+1, q+1)
 		k = skipSpace(line, k+1)
 		if k >= len(line) {
 			return k
@@ -473,12 +611,16 @@ func (r *Reader) unescape(v []byte) string {
 // that cannot be read is a slip (Record.TagErrors); a Size or Supply that
 // cannot be read makes the record unreadable.
 func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
-	for _, t := range r.tags {
-		if t.Name == name {
-			r.slipOrFail(name, ln, tagCol, ErrTag, "tag "+name+" given twice: the first value is kept")
-			return
-		}
+	if r.g.ntags >= MaxTags {
+		r.overLimit(ln, tagCol, tooManyTags())
+		return
 	}
+	r.g.ntags++
+	if r.tagSet.has(name) {
+		r.slipOrFail(name, ln, tagCol, ErrTag, "tag "+name+" given twice: the first value is kept")
+		return
+	}
+	r.tagSet.add(name)
 	value = normalDate(name, value)
 	if msg := checkTag(r.g.rec, name, value); msg != "" {
 		r.slipOrFail(name, ln, valCol, ErrTagValue, msg)
@@ -499,22 +641,73 @@ func (r *Reader) slipOrFail(name string, line, col int, kind error, msg string) 
 	r.g.rec.slip(r.parseError(r.g.rec, line, col, kind, msg))
 }
 
-// addComment attaches a comment to the last turn, or to the record before
-// the first turn.
-func (r *Reader) addComment(text string) {
+// addComment attaches a comment, read at line ln from column col, to the last turn, or
+// to the record before the first turn; bad says that it is not UTF-8. The comments of a
+// turn are gathered in r.com, and become its Comment when the next turn comes or the
+// game ends (flushComment): adding one costs its length, not that of those before it.
+func (r *Reader) addComment(text string, ln, col int, bad bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return
 	}
-	p := &r.g.rec.Comment
-	if n := len(r.moves); n > 0 {
-		p = &r.moves[n-1].Comment
+	if bad {
+		t = validText(t)
 	}
-	if *p == "" {
-		*p = t
+	if at := len(r.moves) - 1; at != r.comAt {
+		r.flushComment()
+		r.comAt = at
+	}
+	n := len(t)
+	if r.comStr != "" || len(r.com) > 0 {
+		n++ // the space that joins it to the one before
+	}
+	if r.g.comments+n > MaxCommentBytes {
+		r.overLimit(ln, col, commentsTooLong())
+		return
+	}
+	r.g.comments += n
+	switch {
+	case r.comStr == "" && len(r.com) == 0:
+		r.comStr = t // the usual single comment: kept without a copy
+	case len(r.com) == 0:
+		r.com = append(append(append(r.com, r.comStr...), ' '), t...)
+		r.comStr = ""
+	default:
+		r.com = append(append(r.com, ' '), t...)
+	}
+}
+
+// flushComment gives the comments gathered their turn (or the record).
+func (r *Reader) flushComment() {
+	var c string
+	switch {
+	case len(r.com) > 0:
+		c = string(r.com)
+	case r.comStr != "":
+		c = r.comStr
+	default:
+		return
+	}
+	if r.comAt < 0 {
+		r.g.rec.Comment = c
 	} else {
-		*p += " " + t
+		r.moves[r.comAt].Comment = c
 	}
+	r.com, r.comStr = r.com[:0], ""
+}
+
+// resultText returns the result token w as a constant, so that the record does not
+// hold on to the line it was read from.
+func resultText(w string) string {
+	switch w {
+	case "1-0":
+		return "1-0"
+	case "0-1":
+		return "0-1"
+	case "1/2-1/2":
+		return "1/2-1/2"
+	}
+	return "*"
 }
 
 // looksLikeTag reports whether line starts like a tag line: [Name "

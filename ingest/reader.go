@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -30,6 +32,8 @@ type Reader struct {
 	dropped     int       // notices beyond MaxNotices, counted
 	droppedLine int
 	budget      *budget // the limits of the zip entry being read, or nil
+	bad         badUTF8 // text of the record being read that was not UTF-8
+	tagSet      nameSet // the tag names of the record being read
 
 	site any // the state of another site's reader (see siteState)
 
@@ -43,19 +47,24 @@ type Reader struct {
 	queue     []held // records to return before reading on
 
 	// scratch space of the .ponte reader, reused from record to record
-	g     game
-	tags  []Tag
-	moves []Token
-	raw   []byte
-	cbuf  []byte
-	esc   []byte
+	g      game
+	tags   []Tag
+	moves  []Token
+	raw    []byte
+	cbuf   []byte
+	esc    []byte
+	com    []byte // the comments of one turn, joined
+	comStr string // or the one comment of the turn, when there is one
+	comAt  int    // the turn they belong to (-1: the record)
+	// badLine says that the line being read is not UTF-8 as a whole.
+	badLine bool
 }
 
 // NewReader returns a Reader that reads records from r. The source names r
 // in records and errors: a file path, or "-" for standard input.
 //
-// The format is detected from the first non-blank line (after an optional
-// UTF-8 byte order mark): '(' starts a boardspace.net file of SGF game trees;
+// The format is detected from the first non-blank line (after any UTF-8 byte
+// order marks; its first 64 KiB are enough): '(' starts a boardspace.net file of SGF game trees;
 // '[' followed by '{', ']' or the end of the line (a JSON array), '{' alone
 // on its line (a pretty-printed JSON document) or '{' followed by the key
 // "header" and an object start an Abstract Play export; '[' (a tag), ';' (a comment), a
@@ -67,7 +76,21 @@ type Reader struct {
 // decompressed first; a zip archive is only read from a file, by [Open].
 //
 // What a reader skips on purpose is not returned by Read but kept as a
-// [*Notice] for [Reader.Notices].
+// [*Notice] for [Reader.Notices], and so is text that is not UTF-8 in a tag
+// name or value, a turn token, a comment or a JSON string: its bad bytes are
+// replaced by U+FFFD (a boardspace.net file is read as ISO 8859-1 instead).
+//
+// # Limits
+//
+// A record is bounded (docs/limits.md): its text by [MaxRecordBytes], its
+// turns by [MaxTurns], its tags by [MaxTags], its comments by
+// [MaxCommentBytes]. Past one of them the record is a *ParseError wrapping
+// [ErrTooLarge] where the limit was crossed; the reader reads on to the end
+// of the record without keeping its text and goes on with the next. A line
+// is bounded by [MaxLineLength]; a longer one (or, in .ponte and JSON Lines,
+// one longer than MaxRecordBytes) is cut there and the rest of it passed
+// over. A written turn number 0, which no turn has, is an error wrapping
+// [ErrSyntax]. Every reader takes time linear in its input.
 //
 // # Boardspace
 //
@@ -306,20 +329,26 @@ func (r *Reader) start() {
 		r.err = err
 		return
 	}
+	// The format is told from the start of the first non-blank line, looked at without
+	// reading it: the format's reader reads it, within its own limits (a line longer
+	// than MaxLineLength, or than a record of .ponte or JSON Lines, is one unreadable
+	// record, and the records after it are read).
 	for {
-		line, ok := r.lr.next()
+		line, whole, ok := r.lr.peekLine(detectWindow)
 		if !ok {
 			if r.lr.err != io.EOF {
 				r.err = r.lr.err
 			}
 			return // empty: no records
 		}
-		if r.lr.long {
-			r.err = fmt.Errorf("%w: line %d is longer than %d bytes", ErrFormat, r.lr.num, MaxLineLength)
-			return
-		}
 		if skipSpace(line, 0) == len(line) {
-			continue
+			full, _ := r.lr.next()
+			if whole || skipSpace(full, 0) == len(full) {
+				continue
+			}
+			// Blanks longer than the window, then text: the line is read here.
+			line = full
+			r.lr.unread()
 		}
 		r.format = detectFormat(line)
 		if r.format == FormatUnknown {
@@ -327,13 +356,20 @@ func (r *Reader) start() {
 			if len(head) > 24 {
 				head = head[:24]
 			}
-			r.err = fmt.Errorf("%w: line %d starts with %s", ErrFormat, r.lr.num, quote(string(head)))
+			r.err = fmt.Errorf("%w: line %d starts with %s", ErrFormat, r.lr.num+1, quote(string(head)))
 			return
 		}
-		r.lr.unread()
+		if r.format == FormatPonte || r.format == FormatJSONL {
+			// Their lines are cut at the record limit, so that the rest of a longer line
+			// is passed over, not buffered.
+			r.lr.max = min(MaxLineLength, max(MaxRecordBytes, 1))
+		}
 		return
 	}
 }
+
+// detectWindow is the most bytes of the first line that format detection looks at.
+const detectWindow = 64 << 10
 
 // limit puts the decompressed stream of a zip entry under the entry's limits.
 func (r *Reader) limit(d io.Reader) io.Reader {
@@ -383,4 +419,159 @@ func keepRaw(raw, b []byte) []byte {
 		raw = append(raw, '\n')
 	}
 	return raw
+}
+
+// The messages of the limits of one record, with the flag of ponte that sets each.
+
+func recordTooLarge() string {
+	return "record longer than " + sizeText(MaxRecordBytes) + " (--max-record-bytes)"
+}
+
+func tooManyTurns() string {
+	return "more than " + strconv.Itoa(MaxTurns) + " turns in one record (--max-turns)"
+}
+
+func tooManyTags() string {
+	return "more than " + strconv.Itoa(MaxTags) + " tags in one record (--max-tags)"
+}
+
+func commentsTooLong() string {
+	return "comments longer than " + sizeText(MaxCommentBytes) + " in one record (--max-comment-bytes)"
+}
+
+// longLine returns the column, kind and message of the error of a line that the line
+// reader cut: past the record limit when it is the smaller (a line of .ponte or JSON
+// Lines is cut there), else past MaxLineLength. before is the bytes of the record before
+// the line, off where the record starts in the line.
+func longLine(before, off int) (col int, kind error, msg string) {
+	if MaxRecordBytes < MaxLineLength {
+		return max(off+MaxRecordBytes-before, 0) + 1, ErrTooLarge, recordTooLarge()
+	}
+	return MaxLineLength + 1, ErrLineTooLong, "line longer than " + strconv.Itoa(MaxLineLength) + " bytes"
+}
+
+// sizeText writes a number of bytes for a message: "1 MiB", "64 KiB", "1000 bytes".
+func sizeText(n int) string {
+	switch {
+	case n > 0 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + " MiB"
+	case n > 0 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
+
+// nameSet is the set of the tag names of the record being read, so that a name given
+// twice is found in constant time: a list while it is small (no allocation for the
+// usual dozen tags), a map past smallSet names.
+type nameSet struct {
+	few []string
+	m   map[string]struct{}
+	big bool // the names are in m
+}
+
+const smallSet = 16
+
+// reset empties the set for the next record, keeping its memory unless it grew large.
+func (s *nameSet) reset() {
+	s.few = s.few[:0]
+	if s.big {
+		s.big = false
+		if len(s.m) > 1024 {
+			s.m = nil
+		} else {
+			clear(s.m)
+		}
+	}
+}
+
+// grow makes room in the set for n names, so that a large set does not grow step by step.
+func (s *nameSet) grow(n int) {
+	if n > smallSet && !s.big {
+		s.m = make(map[string]struct{}, n)
+		for _, n := range s.few {
+			s.m[n] = struct{}{}
+		}
+		s.few, s.big = s.few[:0], true
+	}
+}
+
+// has reports whether name is in the set.
+func (s *nameSet) has(name string) bool {
+	if s.big {
+		_, ok := s.m[name]
+		return ok
+	}
+	for _, n := range s.few {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// add adds name to the set.
+func (s *nameSet) add(name string) {
+	if s.big {
+		s.m[name] = struct{}{}
+		return
+	}
+	if len(s.few) < smallSet {
+		s.few = append(s.few, name)
+		return
+	}
+	if s.m == nil {
+		s.m = make(map[string]struct{}, 4*smallSet)
+	}
+	for _, n := range s.few {
+		s.m[n] = struct{}{}
+	}
+	s.m[name] = struct{}{}
+	s.few, s.big = s.few[:0], true
+}
+
+// badUTF8 is the first text of the record being read that was not UTF-8, and how many
+// more there were: a notice when the record ends.
+type badUTF8 struct {
+	line, col int // 0 when none
+	what      string
+	more      int
+}
+
+// validText returns s with each run of bytes that is not UTF-8 replaced by U+FFFD.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// firstInvalid returns the offset of the first byte of s that is not UTF-8, or -1.
+func firstInvalid(s string) int {
+	for i, c := range s {
+		if c == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
+			return i
+		}
+	}
+	return -1
+}
+
+// replaced notes that text of the record being read (what: "the value of tag Light")
+// was not UTF-8 and had its bad bytes replaced by U+FFFD; line and col are where the
+// first bad byte stood.
+func (r *Reader) replaced(line, col int, what string) {
+	if r.bad.line == 0 {
+		r.bad = badUTF8{line: line, col: col, what: what}
+		return
+	}
+	r.bad.more++
+}
+
+// noteReplaced makes a notice of the texts of the record just read that were not UTF-8.
+func (r *Reader) noteReplaced() {
+	b := r.bad
+	if b.line == 0 {
+		return
+	}
+	r.bad = badUTF8{}
+	msg := "invalid UTF-8 in " + b.what + " replaced by U+FFFD"
+	if b.more > 0 {
+		msg += " (and in " + strconv.Itoa(b.more) + " more " + plural(b.more, "text", "texts") + " of this record)"
+	}
+	r.notice(b.line, b.col, msg)
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -82,11 +83,42 @@ type Record struct {
 	Raw []byte
 }
 
-// MaxInFlight bounds the bytes of records (by [Record.Bytes]) that a pipeline holds at
-// once between its reader and its consumer: `ponte verify`'s workers and `ponte ingest`'s
-// writer. Memory in flight is bounded in bytes, not in records, so a few huge records
-// cannot take what thousands of ordinary ones would.
-var MaxInFlight int64 = 64 << 20
+// The limits of one record (docs/limits.md). A record beyond one of them is a
+// [*ParseError] wrapping [ErrTooLarge] at the place where the limit was crossed; the
+// reader reads on to the end of that record without keeping its text (Raw stays within
+// [MaxRaw]) and goes on with the next. They are variables so that a program (ponte's
+// --max-* flags) or a test can change them before reading; do not change them while a
+// [Reader] is reading.
+var (
+	// MaxRecordBytes bounds the text of one record: a .ponte game, a JSON line, an
+	// Abstract Play record, a boardspace.net game tree. Its bytes are counted by lines
+	// from the record's first line, line ends not counted (a JSON line longer than
+	// MaxRecordBytes is too large). Real records take a few KB. An Abstract Play record is
+	// also bounded by [MaxDocument]: the smaller limit applies.
+	MaxRecordBytes = DefaultMaxRecordBytes
+	// MaxTurns bounds the turn tokens of one record (a legal game on the largest, 26x26,
+	// board has well under 1,500 turns).
+	MaxTurns = DefaultMaxTurns
+	// MaxTags bounds the tags of one record (JSON keys, Abstract Play values kept as tags).
+	MaxTags = DefaultMaxTags
+	// MaxCommentBytes bounds the text of the comments of one .ponte record, all together.
+	MaxCommentBytes = DefaultMaxCommentBytes
+	// MaxInFlight bounds the bytes of records (by [Record.Bytes]) that a pipeline holds at
+	// once between its reader and its consumer: `ponte verify`'s workers and `ponte
+	// ingest`'s writer. Memory in flight is bounded in bytes, not in records, so a few huge
+	// records cannot take what thousands of ordinary ones would. One record larger than
+	// MaxInFlight still passes, alone.
+	MaxInFlight int64 = DefaultMaxInFlight
+)
+
+// The defaults of the limits above.
+const (
+	DefaultMaxRecordBytes        = 1 << 20
+	DefaultMaxTurns              = 10_000
+	DefaultMaxTags               = 1_000
+	DefaultMaxCommentBytes       = 64 << 10
+	DefaultMaxInFlight     int64 = 64 << 20
+)
 
 // Bytes is about the memory the record holds, in bytes: its texts, tags, tokens and
 // comments with the fixed cost of each. Pipelines bound what they hold in flight by it.
@@ -345,24 +377,41 @@ func validDate(s string) bool {
 	return part(s[:4], 0, 9999) && part(s[5:7], 1, 12) && part(s[8:], 1, 31)
 }
 
-// quote quotes s for a message, with Go escapes for unprintable bytes.
+// quote quotes s for a message, with Go escapes for unprintable bytes and for bytes
+// that are not UTF-8, so that the message is UTF-8 whatever the input.
 func quote(s string) string {
 	const max = 40
+	cut := false
 	if len(s) > max {
-		s = s[:max] + "..."
+		n := max
+		for n > max-utf8.UTFMax && n < len(s) && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, cut = s[:n], true
 	}
-	b := make([]byte, 0, len(s)+2)
+	b := make([]byte, 0, len(s)+5)
 	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
 		case c < 0x20 || c == 0x7f:
 			b = append(b, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		case c >= utf8.RuneSelf:
+			if r, n := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || n > 1 {
+				b = append(b, s[i:i+n]...)
+				i += n
+				continue
+			}
+			b = append(b, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
 		default:
 			b = append(b, c)
 		}
+		i++
+	}
+	if cut {
+		b = append(b, "..."...)
 	}
 	return string(append(b, '"'))
 }
