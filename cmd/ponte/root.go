@@ -45,6 +45,7 @@ and Parquet.`,
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
+	addLimitFlags(root)
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/ingest"
+)
+
+// The limits of one record, and of the records in flight, are flags of every command
+// (docs/limits.md). They set the variables of package ingest before the command runs.
+
+// limitFlags holds the values of the limit flags.
+type limitFlags struct {
+	recordBytes, commentBytes, inFlight byteSize
+	turns, tags                         int
+}
+
+// The bounds of the limit flags: a limit must be positive, and no larger than these, past
+// which one record could take gigabytes to read.
+const (
+	maxRecordBytesFlag  = 64 << 20 // the largest record that may be allowed
+	maxTurnsFlag        = 1_000_000
+	maxTagsFlag         = 1_000_000
+	maxCommentBytesFlag = 64 << 20
+	maxInFlightFlag     = 64 << 30
+)
+
+// addLimitFlags adds the limit flags to the root command, as persistent flags, and sets
+// the limits of package ingest from them before any command runs.
+func addLimitFlags(root *cobra.Command) {
+	f := &limitFlags{
+		recordBytes:  ingest.DefaultMaxRecordBytes,
+		commentBytes: ingest.DefaultMaxCommentBytes,
+		inFlight:     byteSize(ingest.DefaultMaxInFlight),
+		turns:        ingest.DefaultMaxTurns,
+		tags:         ingest.DefaultMaxTags,
+	}
+	pf := root.PersistentFlags()
+	pf.Var(&f.recordBytes, "max-record-bytes", "longest record read, in bytes (1MiB, 512KiB, 300000): a longer one is unreadable")
+	pf.IntVar(&f.turns, "max-turns", f.turns, "most turns of one record: a record with more is unreadable")
+	pf.IntVar(&f.tags, "max-tags", f.tags, "most tags of one record: a record with more is unreadable")
+	pf.Var(&f.commentBytes, "max-comment-bytes", "most bytes of comments of one record: a record with more is unreadable")
+	pf.Var(&f.inFlight, "max-in-flight", "most bytes of records held at once between reading and replaying or storing")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return f.apply() }
+}
+
+// apply checks the limits and sets them in package ingest.
+func (f *limitFlags) apply() error {
+	for _, c := range []struct {
+		name   string
+		v, max int64
+		bytes  bool
+	}{
+		{"--max-record-bytes", int64(f.recordBytes), maxRecordBytesFlag, true},
+		{"--max-turns", int64(f.turns), maxTurnsFlag, false},
+		{"--max-tags", int64(f.tags), maxTagsFlag, false},
+		{"--max-comment-bytes", int64(f.commentBytes), maxCommentBytesFlag, true},
+		{"--max-in-flight", int64(f.inFlight), maxInFlightFlag, true},
+	} {
+		if c.v < 1 || c.v > c.max {
+			most := strconv.FormatInt(c.max, 10)
+			if c.bytes {
+				b := byteSize(c.max)
+				most = b.String()
+			}
+			return fmt.Errorf("%s must be from 1 to %s, not %d", c.name, most, c.v)
+		}
+	}
+	// Written only when they change, so that commands run one after another in one
+	// process (the tests) do not write what others read.
+	set := func(p *int, v int) {
+		if *p != v {
+			*p = v
+		}
+	}
+	set(&ingest.MaxRecordBytes, int(f.recordBytes))
+	set(&ingest.MaxTurns, f.turns)
+	set(&ingest.MaxTags, f.tags)
+	set(&ingest.MaxCommentBytes, int(f.commentBytes))
+	if ingest.MaxInFlight != int64(f.inFlight) {
+		ingest.MaxInFlight = int64(f.inFlight)
+	}
+	return nil
+}
+
+// byteSize is a flag value of bytes: a whole number, with an optional binary unit KiB,
+// MiB or GiB (K, M, G, KB, MB and GB mean the same).
+type byteSize int64
+
+// String writes the size with the largest unit that divides it.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	switch {
+	case n > 0 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + "GiB"
+	case n > 0 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "MiB"
+	case n > 0 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "KiB"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Set reads a size.
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSpace(s)
+	unit := int64(1)
+	lower := strings.ToLower(t)
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{
+		{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
+		{"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
+	} {
+		if strings.HasSuffix(lower, u.suffix) {
+			t, unit = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/unit {
+		return fmt.Errorf("%q is not a size in bytes (1048576, 1MiB, 64KiB)", s)
+	}
+	*b = byteSize(n * unit)
+	return nil
+}
+
+// Type names the kind of value in the help.
+func (b *byteSize) Type() string { return "size" }
