@@ -119,6 +119,51 @@ func TestRatingsOrder(t *testing.T) {
 	}
 }
 
+// A chain of 400 players, each meeting only its neighbours (an ill-conditioned graph, as a
+// ladder of clubs makes), with self-play games besides: Newton's method with conjugate
+// gradients finds what the dense Newton finds.
+func TestRatingsSparseChain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	const players = 400
+	var games []RatedGame
+	for i := range 8000 {
+		o := rng.IntN(players - 1)
+		r := o + 1
+		if i%2 == 0 {
+			o, r = r, o
+		}
+		if i%10 == 0 {
+			r = o // a bot against itself
+		}
+		p := sigmoid((float64(o-r)*15 + 40) / EloPerLogit)
+		s := 0.0
+		if rng.Float64() < p {
+			s = 1
+		}
+		games = append(games, RatedGame{Opener: o, Responder: r, Swapped: i%3 == 0, Score: s})
+	}
+	dense, err := FitRatings(players, games, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { maxDense = n }(maxDense)
+	maxDense = 10
+	sparse, err := FitRatings(players, games, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range 2 {
+		if d, s := dense.Advantage[b], sparse.Advantage[b]; math.Abs(d.Elo-s.Elo) > 1e-3 || math.Abs(d.EloHi-s.EloHi) > 0.05 {
+			t.Errorf("branch %d: dense %+v, sparse %+v", b, d, s)
+		}
+	}
+	for i := range players {
+		if math.Abs(dense.Rating[i]-sparse.Rating[i]) > 1e-2 {
+			t.Fatalf("player %d: dense %.4f, sparse %.4f", i, dense.Rating[i], sparse.Rating[i])
+		}
+	}
+}
+
 // TestRatingsSparse checks the conjugate-gradient path of many players against the dense
 // one on the same archive.
 func TestRatingsSparse(t *testing.T) {
