@@ -26,6 +26,10 @@ type Filter struct {
 	Bots string `json:"bots,omitempty"`
 }
 
+// MaxBots bounds the names of Filter.Bots: each is a parameter of the queries, which
+// SQLite bounds.
+const MaxBots = 1000
+
 // BotNames returns the names in Bots, each trimmed of spaces, in the order given.
 func (f Filter) BotNames() []string {
 	if strings.TrimSpace(f.Bots) == "" {
@@ -56,7 +60,11 @@ func (f Filter) Validate() error {
 	default:
 		return fmt.Errorf("--population %q: want people, bots or all", f.Population)
 	}
-	for _, name := range f.BotNames() {
+	names := f.BotNames()
+	if len(names) > MaxBots {
+		return fmt.Errorf("--bots: %d names, at most %d", len(names), MaxBots)
+	}
+	for _, name := range names {
 		if name == "" {
 			return fmt.Errorf("--bots %q: an empty name (want NAME,NAME,…)", f.Bots)
 		}

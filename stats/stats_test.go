@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ponte/ponte/stats"
@@ -199,7 +200,7 @@ func TestFilter(t *testing.T) {
 			t.Errorf("%s: %d games, %d legal; want %d, %d", tc.f, r.Verification.Games, r.Verification.Legal, tc.games, tc.legal)
 		}
 	}
-	for _, bad := range []stats.Filter{{From: "March"}, {To: "2025-3-1"}, {Size: 4}, {Population: "robots"}, {Bots: "a,,b"}} {
+	for _, bad := range []stats.Filter{{From: "March"}, {To: "2025-3-1"}, {Size: 4}, {Population: "robots"}, {Bots: "a,,b"}, {Bots: strings.Repeat("bot,", stats.MaxBots) + "one too many"}} {
 		if _, err := stats.Compute(context.Background(), db, bad, stats.Options{}); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}

@@ -92,7 +92,7 @@ func addFilterFlags(cmd *cobra.Command, f *stats.Filter) {
 	fl.StringVar(&f.Source, "source", "", "only games read from a file whose name contains this")
 	fl.StringVar(&f.From, "from", "", "only games dated on or after this day (YYYY-MM-DD)")
 	fl.StringVar(&f.To, "to", "", "only games dated on or before this day (YYYY-MM-DD)")
-	fl.StringVar(&f.Population, "population", "", `"people", "bots" or "all" (default: people when there are people's games, else bots)`)
+	fl.StringVar(&f.Population, "population", "", `"people" (games without a bot player), "bots" or "all" (default: stats and report people when there are any, else bots; export all)`)
 	fl.StringVar(&f.Bots, "bots", "", "players that are bots, besides those the records mark: NAME,NAME,…")
 }
 
