@@ -133,7 +133,8 @@ type Swap struct {
 	// BestReply estimates the opener's expected result when the second player chooses
 	// well: over the openings seen both swapped and not (each side at least MinBranch
 	// games), the opener's score in the worse of the two, weighted by how often the opening
-	// was played.
+	// was played. The worse of two noisy rates leans low, the more so the fewer games each
+	// has; its interval does not allow for that.
 	BestReply Estimate `json:"best_reply"`
 	// Strength is the first-move advantage with the players' strength taken out (a
 	// Bradley–Terry fit); nil when it could not be fitted, and StrengthError says why.

@@ -7,7 +7,10 @@ import (
 
 // Strength is the pie rule's balance with the players' strength taken out: the rating
 // model (FitRatings) fitted to the decided games of one board size and population that
-// reached turn 2, players by name.
+// reached turn 2, players by name (the same name on two sites is one player). Where
+// strength and the opener's advantage cannot be told apart (two players who always meet
+// in the same roles) the ratings' prior decides between them, and the intervals are as
+// wide as that leaves them.
 type Strength struct {
 	Games int `json:"games"` // games fitted
 	// Unnamed counts the decided games that reached turn 2 but were left out of the fit: a
