@@ -53,5 +53,5 @@ func ExampleWrite() {
 	}
 	fmt.Printf("%d games, %d game pages, %d charts; open %s\n", out.Games, out.GamePages, out.Charts, filepath.Base(out.Index))
 	// Output:
-	// 12 games, 10 game pages, 14 charts; open index.html
+	// 12 games, 10 game pages, 17 charts; open index.html
 }

@@ -275,7 +275,7 @@ func heatMaps(b *stats.Board, f *folded) []heatMap {
 	}
 	out := make([]heatMap, len(kinds))
 	for i, k := range kinds {
-		out[i] = heatMap{Title: k.title, SVG: heatSVG(b.Size, f, k)}
+		out[i] = heatMap{Title: k.title, SVG: heatSVG(b.Size, boardKey(b), f, k)}
 	}
 	return out
 }
@@ -323,12 +323,14 @@ func compact(n int) string {
 // the uncertainty of that value where k fades, and labelled; below it a colour legend and
 // a line that says how the cells fade. The text is made only of numbers, cell names and
 // fixed words.
-func heatSVG(n int, f *folded, k heatKind) template.HTML {
+// key tells the board apart from the other boards of the page (boardKey): the ids of its
+// gradients and patterns are unique in the page.
+func heatSVG(n int, key string, f *folded, k heatKind) template.HTML {
 	side := 2*heatMargin + n*heatCell
 	h := side + legendH
 	width := max(side, minHeatW)
 	dx := (width - side) / 2 // the board stays at x = 0 … side, centred
-	gid := fmt.Sprintf("grad-%d-%s", n, k.id)
+	gid := fmt.Sprintf("grad-%s-%s", key, k.id)
 	var s strings.Builder
 	fmt.Fprintf(&s, `<svg class="heat" viewBox="%d 0 %d %d" role="img" aria-label="%s, %d×%d, folded by the board's symmetries">`, -dx, width, h, k.title, n, n)
 	fmt.Fprintf(&s, `<defs><linearGradient id="%s" x1="0" x2="1" y1="0" y2="0">`, gid)
@@ -338,7 +340,7 @@ func heatSVG(n int, f *folded, k heatKind) template.HTML {
 	}
 	s.WriteString(`</linearGradient>`)
 	// Cells without data are hatched, unlike any colour of a scale or a faded cell.
-	nid := fmt.Sprintf("none-%d-%s", n, k.id)
+	nid := fmt.Sprintf("none-%s-%s", key, k.id)
 	fmt.Fprintf(&s, `<pattern id="%s" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#fafafa"/><line x1="0" y1="0" x2="0" y2="5" stroke="#cfcfcf" stroke-width="1.5"/></pattern></defs>`, nid)
 	fmt.Fprintf(&s, `<rect class="empty" x="%d" y="%d" width="%d" height="%d"/>`, heatMargin, heatMargin, n*heatCell, n*heatCell)
 	for _, o := range f.orbits {

@@ -25,6 +25,7 @@ type indexData struct {
 	PagesLimit int
 	Selected   int
 	HasPage    map[int64]bool // the games of the verification table that have a page
+	Answer     answerData     // the cards: the answer first
 	Boards     []boardData
 }
 
@@ -56,6 +57,10 @@ func linkTo(g *game) pageLink {
 // boardData is the section of one board size.
 type boardData struct {
 	Size                     int
+	Key                      string // boardKey: unique in the page
+	Population               string // in a heading's words
+	PopWords                 string
+	Verdict                  string
 	Games, Decided, Finished int
 	Swap                     chart
 	PieRule                  string // the pie rule's numbers, as a sentence
@@ -70,6 +75,13 @@ type boardData struct {
 	ScoringCharts            []chart
 	TieBreaks, Endings       table
 	TurnCharts               []chart
+	Strength                 *strengthData // nil when the rating model was not fitted
+	StrengthError            string
+	Scatter                  *chart // which openings should be swapped
+	Secure                   string
+	Distance                 []chart
+	OverTime                 *chart
+	OverTimeNote             string
 }
 
 // openingRow is one line of the openings table.
@@ -79,8 +91,11 @@ type openingRow struct {
 }
 
 var funcs = template.FuncMap{
-	"pct":      pct,
-	"interval": interval,
+	"pct":            pct,
+	"shrunk":         shrunk,
+	"shrunkTip":      shrunkTip,
+	"shrunkInterval": shrunkInterval,
+	"interval":       interval,
 	"rateTip": func(r stats.Rate) string {
 		if r.N == 0 {
 			return "no games"
@@ -123,6 +138,7 @@ func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int
 		PagesLimit: opts.MaxGames,
 		Selected:   r.Verification.Games,
 		HasPage:    hasPage,
+		Answer:     answer(r),
 	}
 	charts := 0
 	for i := range r.Boards {
@@ -130,7 +146,13 @@ func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int
 		if err != nil {
 			return 0, fmt.Errorf("writing the report: board %d: %w", r.Boards[i].Size, err)
 		}
-		charts += 1 + len(bd.Heat) + len(bd.ScoringCharts) + len(bd.TurnCharts)
+		charts += 1 + len(bd.Heat) + len(bd.ScoringCharts) + len(bd.TurnCharts) + len(bd.Distance)
+		if bd.Scatter != nil {
+			charts++
+		}
+		if bd.OverTime != nil {
+			charts++
+		}
 		d.Boards = append(d.Boards, bd)
 	}
 	err := w.create("index.html", func(out io.Writer) error {
@@ -187,10 +209,24 @@ func shortResult(g *game) string {
 
 // boardSection draws the charts and tables of one board size.
 func boardSection(b *stats.Board) (boardData, error) {
-	d := boardData{Size: b.Size, Games: b.Games, Decided: b.Decided, Finished: b.Finished,
-		PieRule: pieRule(b.Size, b.Swap), Scoring: b.Scoring, OpeningsTotal: len(b.Openings)}
+	key := boardKey(b)
+	d := boardData{Size: b.Size, Key: key, Population: popShort(b.Population), PopWords: popWords(b.Population), Verdict: b.Swap.Verdict,
+		Games: b.Games, Decided: b.Decided, Finished: b.Finished,
+		PieRule: pieRule(b.Size, b.Swap), Scoring: b.Scoring, OpeningsTotal: len(b.Openings),
+		Strength: strengthSection(b.Swap.Strength), StrengthError: b.Swap.StrengthError, Secure: secureText(b.Secure)}
 	var err error
 	if d.Swap, err = swapChart(b.Size, b.Swap); err != nil {
+		return d, err
+	}
+	d.Swap.ID = "swap-" + key
+	if len(b.Openings) > 0 {
+		sc, err := openingScatter(key, b)
+		if err != nil {
+			return d, err
+		}
+		d.Scatter = &sc
+	}
+	if d.Distance, d.OverTime, d.OverTimeNote, err = curves(key, b); err != nil {
 		return d, err
 	}
 	if e := b.Swap.BestReply; e.Openings > 0 {
@@ -210,7 +246,7 @@ func boardSection(b *stats.Board) (boardData, error) {
 	}
 
 	sc := b.Scoring
-	size := strconv.Itoa(b.Size)
+	size := key
 	if len(sc.ScoreLight) > 0 || len(sc.ScoreDark) > 0 {
 		c, err := sideChart("score-"+size, "Final score", "score", sc.ScoreLight, sc.ScoreDark)
 		if err != nil {

@@ -181,7 +181,7 @@ func TestReadableIndex(t *testing.T) {
 				continue
 			}
 			for _, id := range []string{"islands-formed", "bridges-built"} {
-				f := figure(t, index, id+"-"+strconv.Itoa(b.Size))
+				f := figure(t, index, id+"-"+boardKey(&b))
 				for _, want := range []string{">opener (turns 1, 3, 5, …)</text>", ">second player (turns 2, 4, 6, …)</text>", "stroke-dasharray"} {
 					if !strings.Contains(f, want) {
 						t.Errorf("%s-%d lacks %q", id, b.Size, want)
@@ -196,7 +196,7 @@ func TestReadableIndex(t *testing.T) {
 			if len(b.ByTurn) == 0 {
 				continue
 			}
-			f := figure(t, index, "mobility-"+strconv.Itoa(b.Size))
+			f := figure(t, index, "mobility-"+boardKey(&b))
 			for _, want := range []string{">Light</text>", ">Dark</text>", "stroke-dasharray", "stroke:#d89b00", "stroke:#5b1010"} {
 				if !strings.Contains(f, want) && !strings.Contains(strings.ToLower(f), want) {
 					t.Errorf("mobility-%d lacks %q", b.Size, want)

@@ -101,7 +101,7 @@ func TestWriteIndex(t *testing.T) {
 	if w.Games != r.Verification.Games || w.Games < 25 {
 		t.Errorf("Written.Games = %d, report has %d games", w.Games, r.Verification.Games)
 	}
-	for _, want := range []string{`id="verification"`, `id="pages"`, `id="board-10"`, `id="board-12"`,
+	for _, want := range []string{`id="verification"`, `id="pages"`, `id="board-10-` + r.Population + `"`, `id="board-12-` + r.Population + `"`,
 		"Swap balance", "Openings", "Scoring", "By turn", "Where the opening tiles go", `id="illegal"`, `id="formats"`, "JSON Lines",
 		"<title>" + DefaultTitle + "</title>", "all games"} {
 		if !strings.Contains(index, want) {
@@ -399,7 +399,7 @@ func TestFilter(t *testing.T) {
 		t.Errorf("%d pages, %d games in the statistics, %d games of size 12", w.GamePages, r.Verification.Games, n)
 	}
 	index := readFile(t, w.Index)
-	if !strings.Contains(index, "size 12") || strings.Contains(index, `id="board-10"`) {
+	if !strings.Contains(index, "size 12") || strings.Contains(index, `id="board-10-`) {
 		t.Error("index.html does not show the selection")
 	}
 	pages, _ := filepath.Glob(filepath.Join(w.Dir, "games", "*.html"))
@@ -452,5 +452,83 @@ func TestThinkTimes(t *testing.T) {
 	}
 	if page := readFile(t, filepath.Join(w.Dir, "games", fmt.Sprintf("%d.html", other))); strings.Contains(page, `>think</th>`) {
 		t.Error("a game without think times has a think column")
+	}
+}
+
+// The answer comes first: the cards stand before every other section, one per card of
+// the report in its order, each with its verdict, n and interval; and every id of the
+// page is unique, though a board size may appear once per population.
+func TestAnswerFirst(t *testing.T) {
+	w, r, _ := writeFixture(t, stats.Filter{}, Options{})
+	index := readFile(t, w.Index)
+	first := strings.Index(index, `<section id="answer">`)
+	for _, other := range []string{`<section id="verification">`, `<section id="pages">`, `<section id="board-`} {
+		if i := strings.Index(index, other); first < 0 || i < first {
+			t.Errorf("%s comes before the cards (%d, cards at %d)", other, i, first)
+		}
+	}
+	if len(r.Cards) == 0 {
+		t.Fatal("the fixture has no cards")
+	}
+	cards := strings.Split(index[first:strings.Index(index, `<section id="verification">`)], `<article class="verdict-card`)[1:]
+	if len(cards) != len(r.Cards) {
+		t.Fatalf("%d cards on the page, %d in the report", len(cards), len(r.Cards))
+	}
+	for i, c := range r.Cards {
+		html := cards[i]
+		for _, want := range []string{
+			fmt.Sprintf("%d×%d", c.Size, c.Size),
+			`<p class="vc-verdict">` + c.Verdict + "</p>",
+			fmt.Sprintf("n = %d ", c.N),
+			fmt.Sprintf("95%% interval %.1f–%.1f%%", 100*c.Lo, 100*c.Hi),
+			"Estimate: " + c.Estimate,
+			"Covers " + popWords(c.Population),
+		} {
+			if !strings.Contains(html, want) {
+				t.Errorf("card %d (%d×%d %s) lacks %q:\n%s", i, c.Size, c.Size, c.Population, want, html)
+			}
+		}
+	}
+	ids := map[string]int{}
+	for _, m := range regexp.MustCompile(` id="([^"]+)"`).FindAllStringSubmatch(index, -1) {
+		ids[m[1]]++
+	}
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("id %q appears %d times", id, n)
+		}
+	}
+}
+
+func TestAnswerPopulations(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    stats.Report
+		want []string
+		not  []string
+	}{
+		{"bots only", stats.Report{Population: stats.PopulationBots, Cards: []stats.Card{{Size: 10, Population: stats.PopulationBots, N: 40, Value: 0.6, Lo: 0.52, Hi: 0.68, Verdict: stats.OpenerFavoured, Estimate: stats.EstimateRaw}}},
+			[]string{"No people's games: these are the bots' games.", "self-played games between bots"}, nil},
+		{"bots asked for", stats.Report{Filter: stats.Filter{Population: stats.PopulationBots}, Population: stats.PopulationBots},
+			[]string{"self-played games between bots"}, []string{"No people's games"}},
+		{"people", stats.Report{Population: stats.PopulationPeople}, []string{"games between people"}, []string{"No people's games"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := answer(&tc.r)
+			text := a.Note + " " + a.Population
+			for _, c := range a.Cards {
+				text += " " + c.PopWords + " " + c.Verdict + " " + c.Interval
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q lacks %q", text, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(text, w) {
+					t.Errorf("%q holds %q", text, w)
+				}
+			}
+		})
 	}
 }
