@@ -67,7 +67,7 @@ type cardData struct {
 	Verdict    string
 	Class      string // opener, responder, balanced or unknown
 	N          int
-	Games      int
+	Games      string
 	Sources    string
 	Value      string // "52.3%"
 	Interval   string // "48.1–56.4%"
@@ -103,7 +103,7 @@ func answer(r *stats.Report) answerData {
 	}
 	for _, c := range r.Cards {
 		cd := cardData{Board: fmt.Sprintf("%d×%d", c.Size, c.Size), Population: popShort(c.Population), PopWords: popWords(c.Population),
-			Verdict: c.Verdict, N: c.N, Games: c.Games, Few: c.Few, Why: c.Why, Disagree: c.Disagreements}
+			Verdict: c.Verdict, N: c.N, Games: thousands(c.Games), Few: c.Few, Why: c.Why, Disagree: c.Disagreements}
 		if sections[sizeKey(c.Size, c.Population)] {
 			cd.Href = "#board-" + sizeKey(c.Size, c.Population)
 		}
@@ -166,7 +166,8 @@ func strengthSection(st *stats.Strength) *strengthData {
 	if st == nil {
 		return nil
 	}
-	d := &strengthData{Fitted: fmt.Sprintf("Fitted to %s decided games between %s players", thousands(st.Games), thousands(st.Players))}
+	d := &strengthData{Fitted: fmt.Sprintf("Fitted to %s decided %s between %s %s", thousands(st.Games), plural(st.Games, "game", "games"),
+		thousands(st.Players), plural(st.Players, "player", "players"))}
 	if st.Unnamed > 0 {
 		d.Fitted += fmt.Sprintf("; %s left out (a player without a name)", thousands(st.Unnamed))
 	}
@@ -247,6 +248,7 @@ func openingScatter(key string, b *stats.Board) (chart, error) {
 		most = max(most, o.Games)
 	}
 	for _, l := range []plotter.XYs{{{X: 0.5, Y: 0}, {X: 0.5, Y: 1}}, {{X: 0, Y: 0.5}, {X: 1, Y: 0.5}}} {
+		// Clipped to the axes below.
 		half, err := plotter.NewLine(l)
 		if err != nil {
 			return chart{}, err
@@ -266,7 +268,13 @@ func openingScatter(key string, b *stats.Board) (chart, error) {
 		}
 		p.Add(sc)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	// The axes span the points and ½, padded: shrunk rates crowd near the average.
+	lo, hi := 0.5, 0.5
+	for _, xy := range xys {
+		lo, hi = math.Min(lo, math.Min(xy.X, xy.Y)), math.Max(hi, math.Max(xy.X, xy.Y))
+	}
+	lo, hi = math.Max(0, math.Floor((lo-0.05)*10)/10), math.Min(1, math.Ceil((hi+0.05)*10)/10)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
 	p.X.Tick.Marker = plot.TickerFunc(pctTicks)
 	p.Y.Tick.Marker = plot.TickerFunc(pctTicks)
 	svg, err := render(p, chartW, chartW*0.8, p.Title.Text)
