@@ -700,12 +700,10 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 
 	kept := len(ap.extra) + len(ap.players[0].extra) + len(ap.players[1].extra)
 	tags := make([]Tag, 0, 24+kept)
-	var names nameSet // the names in tags
-	names.grow(24 + kept)
+	var names nameSet // finds the names of tags
 	add := func(name, value string) {
 		if value = cleanValue(value); value != "" {
 			tags = append(tags, Tag{name, value})
-			names.add(name)
 		}
 	}
 	site := ap.siteName
@@ -795,7 +793,7 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 	add(tagDarkIsAI, dark.isAI)
 	// addKept adds a key kept as a tag, unless its name is taken: a slip then.
 	addKept := func(name string, t apTag) {
-		if names.has(name) {
+		if names.has(tags, name) {
 			slip(t.at, "key "+quote(t.name)+": the tag "+quote(name)+" is given already")
 			return
 		}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -540,3 +542,43 @@ func slicesEqual(a, b []string) bool {
 }
 
 func utf8Valid(s string) bool { return firstInvalid(s) < 0 }
+
+// TestLineReaderHigh checks the line reader's note of lines that hold bytes that are not
+// ASCII (only those are checked for UTF-8), whatever the lengths of lines and reads.
+func TestLineReaderHigh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 60 {
+		var data []byte
+		var want []bool
+		for range rng.IntN(200) {
+			n := rng.IntN(300)
+			if rng.IntN(10) == 0 {
+				n = rng.IntN(20_000)
+			}
+			line := bytes.Repeat([]byte{'a'}, n)
+			high := n > 0 && rng.IntN(3) == 0
+			if high {
+				line[rng.IntN(n)] = 0xe9
+			}
+			data = append(append(data, line...), '\n')
+			want = append(want, high)
+		}
+		var src io.Reader = bytes.NewReader(data)
+		switch round % 3 {
+		case 1:
+			src = iotest.HalfReader(src)
+		case 2:
+			src = iotest.OneByteReader(src)
+		}
+		var lr lineReader
+		lr.reset(src)
+		for i, w := range want {
+			if _, ok := lr.next(); !ok || lr.high != w {
+				t.Fatalf("round %d, line %d: ok %v, high %v, want %v", round, i+1, ok, lr.high, w)
+			}
+		}
+		if _, ok := lr.next(); ok {
+			t.Fatalf("round %d: a line too many", round)
+		}
+	}
+}

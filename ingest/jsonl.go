@@ -146,7 +146,7 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 		rec.slip(r.parseError(rec, rec.Line, at+1, kind, msg))
 		return true
 	}
-	if r.tagSet.has(name) {
+	if r.tagSet.has(r.tags, name) {
 		if _, ok := p.skip(0); !ok {
 			return false
 		}
@@ -158,7 +158,6 @@ func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int)
 	// add adds the tag (once it is known not to be given twice).
 	add := func(value string) {
 		r.tags = append(r.tags, Tag{name, value})
-		r.tagSet.add(name)
 	}
 	at := p.i
 	c := p.peek()

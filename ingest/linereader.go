@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 )
 
@@ -22,6 +23,13 @@ type lineReader struct {
 	skipping bool // discarding the rest of a cut line
 	pushed   bool // next returns line again
 	started  bool
+
+	// high says that the line last returned holds a byte that is not ASCII (then it may
+	// not be UTF-8). The buffer is searched for such bytes in long strides, each byte once:
+	// hi is the index of the first one found at or after the line being looked at (less
+	// than that line's start when none is known), hiScan where the search goes on.
+	high       bool
+	hi, hiScan int
 }
 
 // The buffer starts small, for the many small inputs, and grows to
@@ -32,11 +40,12 @@ const (
 )
 
 func (lr *lineReader) reset(r io.Reader) {
-	*lr = lineReader{r: r, buf: lr.buf, max: MaxLineLength}
+	*lr = lineReader{r: r, buf: lr.buf, max: MaxLineLength, hi: -1}
 }
 
 // fill reads more bytes into the buffer, moving or growing it if needed.
 func (lr *lineReader) fill() {
+	pos := lr.pos
 	if lr.pos > 0 && lr.pos == lr.end {
 		lr.pos, lr.end = 0, 0
 	}
@@ -53,6 +62,9 @@ func (lr *lineReader) fill() {
 			lr.buf = nb
 		}
 	}
+	// When the bytes moved to the start of the buffer, so did the indexes into it.
+	lr.hi -= pos - lr.pos
+	lr.hiScan = max(lr.hiScan-(pos-lr.pos), 0)
 	for range 100 {
 		n, err := lr.r.Read(lr.buf[lr.end:])
 		lr.end += n
@@ -100,6 +112,7 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		}
 		if i >= 0 {
 			line = lr.buf[lr.pos : lr.pos+i]
+			lr.high = lr.highIn(lr.pos, lr.pos+i)
 			lr.pos += i + 1
 			if len(line) > lr.max {
 				return lr.finish(line[:lr.max], true), true
@@ -108,6 +121,7 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		}
 		if lr.end-lr.pos > lr.max {
 			line = lr.buf[lr.pos : lr.pos+lr.max]
+			lr.high = lr.highIn(lr.pos, lr.pos+lr.max)
 			lr.pos += lr.max
 			lr.skipping = true
 			return lr.finish(line, true), true
@@ -115,6 +129,7 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		if lr.err != nil {
 			if lr.pos < lr.end && lr.err == io.EOF {
 				line = lr.buf[lr.pos:lr.end]
+				lr.high = lr.highIn(lr.pos, lr.end)
 				lr.pos = lr.end
 				return lr.finish(line, false), true
 			}
@@ -137,6 +152,50 @@ func (lr *lineReader) finish(line []byte, long bool) []byte {
 	}
 	lr.line, lr.long = line, long
 	return line
+}
+
+// highIn reports whether buf[a:b] holds a byte that is not ASCII. Successive calls
+// must look at successive parts of the buffer.
+func (lr *lineReader) highIn(a, b int) bool {
+	if lr.hi >= a {
+		return lr.hi < b
+	}
+	if lr.hiScan >= b {
+		return false
+	}
+	return lr.scanHigh(a, b)
+}
+
+// scanHigh is highIn when the part of the buffer is not yet searched.
+func (lr *lineReader) scanHigh(a, b int) bool {
+	lr.hiScan = max(lr.hiScan, a)
+	k := indexHigh(lr.buf[lr.hiScan:lr.end])
+	if k < 0 {
+		lr.hiScan = lr.end
+		return false
+	}
+	lr.hi = lr.hiScan + k
+	lr.hiScan = lr.hi + 1
+	return lr.hi < b
+}
+
+// indexHigh returns the index of the first byte of b that is not ASCII, or -1; it looks
+// at 32 bytes at a time.
+func indexHigh(b []byte) int {
+	const high = 0x8080808080808080
+	i := 0
+	for ; len(b)-i >= 32; i += 32 {
+		if (binary.LittleEndian.Uint64(b[i:])|binary.LittleEndian.Uint64(b[i+8:])|
+			binary.LittleEndian.Uint64(b[i+16:])|binary.LittleEndian.Uint64(b[i+24:]))&high != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			return i
+		}
+	}
+	return -1
 }
 
 // unread makes next return the line last returned once more.

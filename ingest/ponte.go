@@ -183,9 +183,21 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		}
 		return false
 	}
-	r.countBytes(line, off, ln)
+	if !g.over {
+		// The line, from off, and the line end before it: inline, as it is done for
+		// every line.
+		n := len(line) - off
+		if g.started {
+			n++
+		}
+		if g.bytes+n <= MaxRecordBytes {
+			g.bytes += n
+		} else {
+			r.countBytes(line, off, ln)
+		}
+	}
 	// Only a line that is not UTF-8 as a whole has its texts checked one by one.
-	r.badLine = !g.over && !utf8.Valid(line[off:])
+	r.badLine = !g.over && r.lr.high && !utf8.Valid(line[off:])
 	mark := len(r.raw)
 	g.started = true
 	r.raw = keepRaw(r.raw, line[off:])
@@ -404,20 +416,20 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 		case a < e && isResult(text):
 			r.fail(ln, a+1, ErrSyntax, "annotation on the result token")
 		}
-		if g.over {
-			g.pendNum = false
-			i = e
-			continue
-		}
-		if len(moves) >= MaxTurns {
-			r.moves = moves
-			r.overLimit(ln, i+1, tooManyTurns())
-			g.pendNum = false
-			i = e
-			continue
-		}
-		if r.badIn(text, ln, i+1, "a turn token") {
-			text = validText(text)
+		if g.over || len(moves) >= MaxTurns || r.badLine {
+			// Rare: the game is past a limit, reaches one, or the line is not UTF-8.
+			if !g.over && len(moves) >= MaxTurns {
+				r.moves = moves
+				r.overLimit(ln, i+1, tooManyTurns())
+			}
+			if g.over {
+				g.pendNum = false
+				i = e
+				continue
+			}
+			if r.badIn(text, ln, i+1, "a turn token") {
+				text = validText(text)
+			}
 		}
 		tok := Token{Text: text, Line: ln, Col: i + 1}
 		if g.pendNum {
@@ -616,11 +628,10 @@ func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
 		return
 	}
 	r.g.ntags++
-	if r.tagSet.has(name) {
+	if r.tagSet.has(r.tags, name) {
 		r.slipOrFail(name, ln, tagCol, ErrTag, "tag "+name+" given twice: the first value is kept")
 		return
 	}
-	r.tagSet.add(name)
 	value = normalDate(name, value)
 	if msg := checkTag(r.g.rec, name, value); msg != "" {
 		r.slipOrFail(name, ln, valCol, ErrTagValue, msg)

@@ -461,73 +461,48 @@ func sizeText(n int) string {
 	return strconv.Itoa(n) + " bytes"
 }
 
-// nameSet is the set of the tag names of the record being read, so that a name given
-// twice is found in constant time: a list while it is small (no allocation for the
-// usual dozen tags), a map past smallSet names.
+// nameSet finds a name among the tags of the record being read in constant time, so
+// that a tag given twice is found in time linear in the record: while the tags are few
+// (the usual dozen) it scans them, as that costs nothing; past smallSet it indexes them
+// in a map, catching up with the tags added since it last looked. The tags it is asked
+// about must have distinct names and only grow, until reset.
 type nameSet struct {
-	few []string
-	m   map[string]struct{}
-	big bool // the names are in m
+	m map[string]struct{}
+	n int // the tags in m
 }
 
 const smallSet = 16
 
-// reset empties the set for the next record, keeping its memory unless it grew large.
+// reset forgets the tags, for the next record, keeping the map unless it grew large.
 func (s *nameSet) reset() {
-	s.few = s.few[:0]
-	if s.big {
-		s.big = false
-		if len(s.m) > 1024 {
+	if s.n > 0 {
+		if s.n > 1024 {
 			s.m = nil
 		} else {
 			clear(s.m)
 		}
+		s.n = 0
 	}
 }
 
-// grow makes room in the set for n names, so that a large set does not grow step by step.
-func (s *nameSet) grow(n int) {
-	if n > smallSet && !s.big {
-		s.m = make(map[string]struct{}, n)
-		for _, n := range s.few {
-			s.m[n] = struct{}{}
+// has reports whether one of tags is named name.
+func (s *nameSet) has(tags []Tag, name string) bool {
+	if len(tags) <= smallSet {
+		for i := range tags {
+			if tags[i].Name == name {
+				return true
+			}
 		}
-		s.few, s.big = s.few[:0], true
-	}
-}
-
-// has reports whether name is in the set.
-func (s *nameSet) has(name string) bool {
-	if s.big {
-		_, ok := s.m[name]
-		return ok
-	}
-	for _, n := range s.few {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// add adds name to the set.
-func (s *nameSet) add(name string) {
-	if s.big {
-		s.m[name] = struct{}{}
-		return
-	}
-	if len(s.few) < smallSet {
-		s.few = append(s.few, name)
-		return
+		return false
 	}
 	if s.m == nil {
-		s.m = make(map[string]struct{}, 4*smallSet)
+		s.m = make(map[string]struct{}, max(2*len(tags), cap(tags)))
 	}
-	for _, n := range s.few {
-		s.m[n] = struct{}{}
+	for ; s.n < len(tags); s.n++ {
+		s.m[tags[s.n].Name] = struct{}{}
 	}
-	s.m[name] = struct{}{}
-	s.few, s.big = s.few[:0], true
+	_, ok := s.m[name]
+	return ok
 }
 
 // badUTF8 is the first text of the record being read that was not UTF-8, and how many
