@@ -242,7 +242,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				}
 				continue
 			}
-			if end := i + MaxRecordBytes - t.bytes; !t.over && end < len(line) {
+			if end := max(i+MaxRecordBytes-t.bytes, i); !t.over && end < len(line) {
 				// The tree crosses its limit on this line: read it to there, then on
 				// without keeping anything.
 				k := r.bsLex(t, line[:end], i, ln)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // checkReadWrite reads data and checks the properties every input must
@@ -23,12 +24,22 @@ func checkReadWrite(t *testing.T, data []byte) {
 		if err == io.EOF {
 			break
 		}
+		for _, no := range rd.Notices() {
+			if !utf8.ValidString(no.Error()) {
+				t.Fatalf("notice not UTF-8: %q", no.Error())
+			}
+		}
+		if rec != nil {
+			checkText(t, rec)
+		}
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			if rec == nil || pe.Line < 1 || pe.Column < 1 || pe.Game != rec.Index || pe.StartLine != rec.Line || len(rec.Raw) > MaxRaw {
 				t.Fatalf("bad ParseError %v for %+v", pe, rec)
 			}
-			_ = pe.Error()
+			if msg := pe.Error(); !utf8.ValidString(msg) {
+				t.Fatalf("error not UTF-8: %q", msg)
+			}
 			continue
 		}
 		if err != nil {
@@ -82,6 +93,30 @@ func checkReadWrite(t *testing.T, data []byte) {
 	for i := range back {
 		if d := sameGame(good[i], back[i], f == FormatPonte); d != "" {
 			t.Fatalf("record %d: %s", i+1, d)
+		}
+	}
+}
+
+// checkText checks that every text of rec that is stored is UTF-8: tag names and values,
+// tokens, comments, and the messages of its tag errors (docs/limits.md).
+func checkText(t *testing.T, rec *Record) {
+	t.Helper()
+	if !utf8.ValidString(rec.Comment) {
+		t.Fatalf("comment not UTF-8: %q", rec.Comment)
+	}
+	for _, tag := range rec.Tags {
+		if !utf8.ValidString(tag.Name) || !utf8.ValidString(tag.Value) {
+			t.Fatalf("tag not UTF-8: %q", tag)
+		}
+	}
+	for _, m := range rec.Moves {
+		if !utf8.ValidString(m.Text) || !utf8.ValidString(m.Comment) {
+			t.Fatalf("token not UTF-8: %+v", m)
+		}
+	}
+	for _, e := range rec.TagErrors {
+		if !utf8.ValidString(e.Error()) {
+			t.Fatalf("tag error not UTF-8: %q", e.Error())
 		}
 	}
 }

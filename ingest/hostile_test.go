@@ -582,3 +582,68 @@ func TestLineReaderHigh(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecordLimits reads any input (of any format) under small limits of one record and
+// checks what they promise: no panic, every record within the limits whether it reads or
+// not, errors of ErrTooLarge at positions within the input, reading that goes on after a
+// record too large, and text that is UTF-8.
+func FuzzRecordLimits(f *testing.F) {
+	setLimits(f, 200, 4, 4, 30)
+	entries, err := os.ReadDir(hostileDir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(hostileDir + e.Name())
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, seed := range []string{
+		"[Event \"x\"]\n\n1. a1,b1 {c} 2. c3,d4 {" + strings.Repeat("d", 40) + "} 3. e5,f6 4. pass 5. swap *\n\n1. a1,b1 *\n",
+		`{"a":1,"b":2,"c":3,"d":4,"moves":["a1,b1","c3,d4","e5,f6","pass","swap"]}` + "\n" + `{"moves":[]}` + "\n",
+		`[{"header":{"players":[{"name":"a"},{"name":"b"}],"x":1,"y":2},"moves":[["a1,b1","c3,d4"],["e5,f6","pass"],["swap"]]}]`,
+		"(;GM[PonteDelDiavolo]P0[id \"a\"]\n; P0[1 Pass]; P0[2 Done]; P1[3 Pass]; P1[4 Done]; P0[5 Pass]; P0[6 Done]; P1[7 Pass]; P1[8 Done]; P0[9 Pass]; P0[10 Done])\n(;GM[PonteDelDiavolo])",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rd := NewReader(bytes.NewReader(data), "fuzz")
+		for n := 0; ; n++ {
+			if n > len(data)+1 {
+				t.Fatalf("more records than bytes")
+			}
+			rec, err := rd.Read()
+			for _, no := range rd.Notices() {
+				if !utf8Valid(no.Error()) {
+					t.Fatalf("notice not UTF-8: %q", no.Error())
+				}
+			}
+			if err == io.EOF {
+				break
+			}
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) {
+				break // the stream cannot be read: not about one record
+			}
+			checkText(t, rec)
+			fixed := 0 // the tags a foreign record always gets
+			if !rec.Format.Writable() {
+				fixed = 24
+			}
+			comments := len(rec.Comment)
+			for _, m := range rec.Moves {
+				comments += len(m.Comment)
+			}
+			if len(rec.Moves) > MaxTurns || len(rec.Tags) > MaxTags+fixed || len(rec.Raw) > MaxRaw ||
+				rec.Format == FormatPonte && comments > MaxCommentBytes+len(rec.Moves)+1 {
+				t.Fatalf("record %d beyond the limits: %d turns, %d tags, %d bytes of comments, %d of raw text",
+					rec.Index, len(rec.Moves), len(rec.Tags), comments, len(rec.Raw))
+			}
+			if pe != nil && errors.Is(pe, ErrTooLarge) && (!inInput(data, pe.Line, pe.Column) || !strings.Contains(pe.Error(), "(--max-")) {
+				t.Fatalf("error %v", pe)
+			}
+		}
+	})
+}

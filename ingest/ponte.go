@@ -472,7 +472,7 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 		nameb := line[ns:k]
 		k = skipSpace(line, k)
 		if k >= len(line) || line[k] != '"' {
-			r.fail(ln, k+1, ErrTag, "the value of tag "+string(nameb)+" must be in double quotes")
+			r.fail(ln, k+1, ErrTag, "the value of tag "+validText(string(nameb))+" must be in double quotes")
 			return len(line)
 		}
 		q := k
@@ -486,13 +486,13 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 			k++
 		}
 		if k >= len(line) {
-			r.fail(ln, q+1, ErrTag, "value of tag "+string(nameb)+" not closed: '\"' missing")
+			r.fail(ln, q+1, ErrTag, "value of tag "+validText(string(nameb))+" not closed: '\"' missing")
 			return len(line)
 		}
 		valueb := line[q+1 : k]
 		k = skipSpace(line, k+1)
 		if k >= len(line) || line[k] != ']' {
-			r.fail(ln, k+1, ErrTag, "']' missing after the value of tag "+string(nameb))
+			r.fail(ln, k+1, ErrTag, "']' missing after the value of tag "+validText(string(nameb)))
 			return len(line)
 		}
 		if !g.over {
