@@ -647,3 +647,24 @@ func FuzzRecordLimits(f *testing.F) {
 		}
 	})
 }
+
+// TestHostileBlankThenError checks that a stream that gives blanks and then a read error
+// (a corrupt gzip stream, found by the fuzzer) ends with that error, at once.
+func TestHostileBlankThenError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, head := range []string{" ", "\r", "  \n \t", "\n\n"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := NewReader(io.MultiReader(strings.NewReader(head), iotest.ErrReader(boom)), "x").Read()
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != boom {
+				t.Errorf("%q: %v", head, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q: the reader does not return", head)
+		}
+	}
+}

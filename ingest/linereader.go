@@ -225,7 +225,8 @@ func (lr *lineReader) peekLine(limit int) (line []byte, whole, ok bool) {
 			return b[:limit], false, true
 		}
 		if lr.err != nil {
-			return bytes.TrimRight(b, "\r"), true, len(b) > 0
+			// The last line, without a line end; after a read error, none (as next).
+			return bytes.TrimRight(b, "\r"), true, len(b) > 0 && lr.err == io.EOF
 		}
 		lr.fill()
 	}

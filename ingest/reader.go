@@ -342,9 +342,9 @@ func (r *Reader) start() {
 			return // empty: no records
 		}
 		if skipSpace(line, 0) == len(line) {
-			full, _ := r.lr.next()
-			if whole || skipSpace(full, 0) == len(full) {
-				continue
+			full, ok := r.lr.next()
+			if !ok || whole || skipSpace(full, 0) == len(full) {
+				continue // (after the end or an error, peekLine says so)
 			}
 			// Blanks longer than the window, then text: the line is read here.
 			line = full
