@@ -94,6 +94,13 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		lr.pushed = false
 		return lr.line, true
 	}
+	if !lr.started {
+		// The byte order marks are no part of the first line, nor of its length.
+		lr.started = true
+		for bytes.HasPrefix(lr.peek(len(bom)), bom) {
+			lr.pos += len(bom)
+		}
+	}
 	for {
 		i := bytes.IndexByte(lr.buf[lr.pos:lr.end], '\n')
 		if lr.skipping {
@@ -141,12 +148,6 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 
 func (lr *lineReader) finish(line []byte, long bool) []byte {
 	lr.num++
-	if !lr.started {
-		lr.started = true
-		for bytes.HasPrefix(line, bom) {
-			line = line[len(bom):]
-		}
-	}
 	for len(line) > 0 && line[len(line)-1] == '\r' {
 		line = line[:len(line)-1]
 	}
