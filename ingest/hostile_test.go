@@ -668,3 +668,65 @@ func TestHostileBlankThenError(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainMovetext checks the lines that the rest of a game too large to keep passes over
+// without scanning them: none may hold what could end the game.
+func TestPlainMovetext(t *testing.T) {
+	for _, tt := range []struct {
+		line  string
+		plain bool
+	}{
+		{"1. a1,b1 2. c3-d4 3. e5,f6", true},
+		{"a1-b3 b2-c4 10-01 1-00 01-0 1-0!", true},
+		{"", true},
+		{"1. a1,b1 1-0", false},
+		{"0-1", false},
+		{"7.1-0", false},
+		{"1-0\t", false},
+		{"a1,b1 0-1{x}", false},
+		{"1/2-1/2", false},
+		{"*", false},
+		{"a1,b1 {c}", false},
+		{"a1,b1 ; c", false},
+		{"  [Event \"x\"]", false},
+	} {
+		if got := plainMovetext([]byte(tt.line)); got != tt.plain {
+			t.Errorf("%q: %v", tt.line, got)
+		}
+	}
+}
+
+// FuzzPlainMovetext checks that passing over the plain lines of a game too large to keep
+// finds the same records, errors and positions as scanning them.
+func FuzzPlainMovetext(f *testing.F) {
+	setLimits(f, 40, 3, 3, 10)
+	for _, seed := range []string{
+		"[Event \"x\"]\n\n1. a1,b1 2. c3,d4\n3. e5,f6 4. g7,h8\n5. a2,b3 7.1-0 x\n[Event \"y\"]\n\n1. a1,b1 *\n",
+		"1. a1,b1 2. c3,d4 3. e5-f6 4. pass 5. swap\na1,b1 {c\n} 1-0 {d} e\n\n1. a1,b1 0-1",
+		"[A \"1\"] [B \"2\"] [C \"3\"] [D \"4\"]\na1,b1 c3,d4\n[E \"5\"]\n\n*\n",
+		"1. a1,b1 2. b2,c3 3. c4,d5 4. e6,f7 ; x\n1/2-1/2 [Event \"z\"]\n1. a1,b1",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func() string {
+			var b strings.Builder
+			rd := NewReader(bytes.NewReader(data), "f")
+			for n := 0; n <= len(data)+1; n++ {
+				rec, err := rd.Read()
+				if rec == nil {
+					fmt.Fprintf(&b, "end %v\n", err)
+					break
+				}
+				fmt.Fprintf(&b, "%d %d %d %d %q %q %v\n", rec.Index, rec.Line, len(rec.Moves), len(rec.Tags), rec.Result, rec.Raw, err)
+			}
+			return b.String()
+		}
+		fast := read()
+		noPlainSkip = true
+		defer func() { noPlainSkip = false }()
+		if full := read(); fast != full {
+			t.Fatalf("passing over plain lines:\n%s\nscanning them:\n%s", fast, full)
+		}
+	})
+}

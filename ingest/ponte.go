@@ -202,6 +202,15 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 	g.started = true
 	r.raw = keepRaw(r.raw, line[off:])
 	i := off
+	if g.over && !g.inComment && !g.done && !noPlainSkip && plainMovetext(line[off:]) {
+		// Nothing on it can end the game, and nothing is kept: it is movetext.
+		if !g.content {
+			r.begin(ln)
+			g.content = true
+		}
+		g.sawMoves = true
+		return false
+	}
 	if g.inComment {
 		k := bytes.IndexByte(line[i:], '}')
 		if k < 0 {
@@ -262,6 +271,37 @@ func (r *Reader) countBytes(line []byte, off, ln int) {
 		return
 	}
 	g.bytes += n
+}
+
+// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
+// with the full scanner.
+var noPlainSkip = false
+
+// plainMovetext reports whether b, a line of movetext, holds nothing that could end a
+// game: no tag, no comment, no result token. It looks for the bytes that start them
+// with bytes.IndexByte, so that the rest of a game too large to keep is passed over
+// fast.
+func plainMovetext(b []byte) bool {
+	if j := skipSpace(b, 0); j < len(b) && b[j] == '[' {
+		return false
+	}
+	for _, c := range []byte{'{', ';', '*', '/'} {
+		if bytes.IndexByte(b, c) >= 0 {
+			return false
+		}
+	}
+	// 1-0 and 0-1, as words, or after a turn number ("7.1-0").
+	for k := 0; ; k++ {
+		d := bytes.IndexByte(b[k:], '-')
+		if d < 0 {
+			return true
+		}
+		k += d
+		if k >= 1 && k+1 < len(b) && (b[k-1] == '0' || b[k-1] == '1') && (b[k+1] == '0' || b[k+1] == '1') &&
+			(k == 1 || isDelim(b[k-2]) || b[k-2] == '.') && (k+2 == len(b) || isDelim(b[k+2])) {
+			return false
+		}
+	}
 }
 
 // commentLine adds part, read at line ln from byte i, to the comment that spans lines
