@@ -22,6 +22,7 @@ type Token struct {
 	// Number is the turn number written before the token ("7." gives 7), 0 when none
 	// was; NumberLine and NumberCol are where it stands. The reader does not judge
 	// it: a number that is not the token's turn is a notation error (R9) for the replay.
+	// A written 0, which is no turn's number, is the reader's error (ErrSyntax).
 	Number                int
 	NumberLine, NumberCol int
 	// Comment is the text of the comments that followed the token, trimmed
