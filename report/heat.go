@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -87,30 +88,11 @@ var (
 	rdBu = scale{{178, 24, 43}, {239, 138, 98}, {253, 219, 199}, {247, 247, 247}, {209, 229, 240}, {103, 169, 207}, {33, 102, 172}}
 )
 
-// The board's 8 symmetries (the dihedral group of the square), as stats folds openings:
-// each maps (col, row) on a board of side n to another square of it.
-var symmetries = [8]func(c, r, n int) (int, int){
-	func(c, r, n int) (int, int) { return c, r },
-	func(c, r, n int) (int, int) { return n - 1 - c, r },
-	func(c, r, n int) (int, int) { return c, n - 1 - r },
-	func(c, r, n int) (int, int) { return n - 1 - c, n - 1 - r },
-	func(c, r, n int) (int, int) { return r, c },
-	func(c, r, n int) (int, int) { return n - 1 - r, c },
-	func(c, r, n int) (int, int) { return r, n - 1 - c },
-	func(c, r, n int) (int, int) { return n - 1 - r, n - 1 - c },
-}
-
-// orbitKey names the class of the cell (col, row) under the board's symmetries: the
-// least of its images in reading order (row, then column), as col + 32*row.
+// orbitKey names the class of the cell (col, row) under the board's symmetries: its
+// canonical cell (stats.FoldCell, as stats folds openings), as col + 32*row.
 func orbitKey(col, row, n int) int {
-	best := -1
-	for _, sym := range symmetries {
-		c, r := sym(col, row, n)
-		if k := c + 32*r; best < 0 || r < best/32 || r == best/32 && c < best%32 {
-			best = k
-		}
-	}
-	return best
+	c := stats.FoldCell(replay.CellAt(col, row), n)
+	return c.Col() + 32*c.Row()
 }
 
 // orbit is one class of cells under the board's symmetries, with the opening statistics

@@ -36,6 +36,21 @@ func FoldPair(a, b replay.Cell, n int) (replay.Cell, replay.Cell) {
 	return replay.CellAt(best[1], best[0]), replay.CellAt(best[3], best[2])
 }
 
+// FoldCell returns the canonical cell of c's class under the board's symmetries on a board
+// of side n: the least of its 8 images in reading order (row, then column). Two cells fold
+// to the same cell exactly when a symmetry of the board maps one onto the other, as the
+// heat maps of cells are folded.
+func FoldCell(c replay.Cell, n int) replay.Cell {
+	bc, br := c.Col(), c.Row()
+	for _, sym := range symmetries[1:] {
+		col, row := sym(c.Col(), c.Row(), n)
+		if row < br || row == br && col < bc {
+			bc, br = col, row
+		}
+	}
+	return replay.CellAt(bc, br)
+}
+
 func less(x, y [4]int) bool {
 	for i := range x {
 		if x[i] != y[i] {

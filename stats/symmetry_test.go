@@ -64,3 +64,25 @@ func TestFoldPairExamples(t *testing.T) {
 		}
 	}
 }
+
+// FoldCell gives one cell per class of cells under the square's 8 symmetries: on a board of
+// side n there are m(m+1)/2 classes, m = ⌈n/2⌉, and every cell folds onto a cell of its class.
+func TestFoldCell(t *testing.T) {
+	for _, n := range []int{5, 6, 10, 12, 26} {
+		classes := map[replay.Cell]bool{}
+		for col := range n {
+			for row := range n {
+				c := replay.CellAt(col, row)
+				f := FoldCell(c, n)
+				if FoldCell(f, n) != f {
+					t.Fatalf("%d×%d: %v folds to %v, which folds further", n, n, c, f)
+				}
+				classes[f] = true
+			}
+		}
+		m := (n + 1) / 2
+		if len(classes) != m*(m+1)/2 {
+			t.Errorf("%d×%d: %d classes, want %d", n, n, len(classes), m*(m+1)/2)
+		}
+	}
+}
