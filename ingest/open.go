@@ -408,6 +408,15 @@ func readStream(r io.Reader, name string, fn func(*Record, error) error) error {
 	return readRecords(NewReader(r, name), name, fn)
 }
 
+// ReadStream reads the records of a stream that can be read only once (standard input, a
+// pipe), naming them name, and passes them to fn as [Open] does: each record with its
+// error, notices as fn(nil, notice), and an error that ends the stream (a corrupt
+// compressed stream, content in no format, a zip archive, which needs a file) as fn(nil,
+// *PathError). It reads no further than the records end.
+func ReadStream(r io.Reader, name string, fn func(*Record, error) error) error {
+	return readStream(r, name, fn)
+}
+
 // readRecords passes the records of rd to fn, each after the notices that
 // came before it.
 func readRecords(rd *Reader, name string, fn func(*Record, error) error) error {

@@ -323,7 +323,7 @@ func (r *Reader) start() {
 			r.lr.reset(r.limit(r.zr))
 		}
 	case bytes.HasPrefix(magic, []byte("PK\x03\x04")) || bytes.HasPrefix(magic, []byte("PK\x05\x06")):
-		err = fmt.Errorf("%w: a zip archive can only be read from a file path", ErrFormat)
+		err = fmt.Errorf("%w: a zip archive cannot be read from a pipe or standard input: give its file name", ErrFormat)
 	}
 	if err != nil {
 		r.err = err

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -482,39 +481,17 @@ func notStream(info os.FileInfo) string {
 }
 
 // readOnce reads the records of a stream that can be read only once (standard input, a
-// pipe), as ingest.OpenFrom reads a file, named name in records and errors. When the
-// records are read to their end, the rest of the stream is read too, so that its hash is
-// that of all of it. A zip archive cannot be read from a stream (it needs random access):
-// that is said.
+// pipe) with ingest.ReadStream, named name in records and errors. When the records are
+// read to their end without an error, the rest of the stream is read too, so that its hash
+// is that of all of it.
 func readOnce(hr *hashingReader, name string, fn func(*ingest.Record, error) error) error {
-	var head [4]byte
-	k, err := io.ReadFull(hr, head[:])
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return fn(nil, ingest.NewPathError("read", name, err))
-	}
-	if k == 4 && (string(head[:]) == "PK\x03\x04" || string(head[:]) == "PK\x05\x06") {
-		return fn(nil, ingest.NewPathError("read", name, errors.New("a zip archive cannot be read from a pipe or standard input: give its file name")))
-	}
-	rd := ingest.NewReader(io.MultiReader(bytes.NewReader(head[:k]), hr), name)
-	for {
-		rec, err := rd.Read()
-		for _, n := range rd.Notices() {
-			if e := fn(nil, n); e != nil {
-				return e
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *ingest.ParseError
-			if !errors.As(err, &pe) {
-				return fn(nil, ingest.NewPathError("read", name, err))
-			}
-		}
-		if e := fn(rec, err); e != nil {
-			return e
-		}
+	ended := false // the stream ended in an error, already passed to fn
+	err := ingest.ReadStream(hr, name, func(rec *ingest.Record, err error) error {
+		ended = ended || rec == nil && err != nil && !ingest.IsNotice(err)
+		return fn(rec, err)
+	})
+	if err != nil || ended {
+		return err
 	}
 	if _, err := io.Copy(io.Discard, hr); err != nil {
 		return fn(nil, ingest.NewPathError("read", name, err))
