@@ -7,6 +7,7 @@ package bot
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/replay"
@@ -31,10 +32,17 @@ type Options struct {
 	Workers int
 }
 
-// Names lists the bots New knows, weakest first.
+// Names lists the bots New knows, weakest first. The mcts bot may also be named with its
+// budget, "mcts-100": a search with more playouts plays stronger, and each budget is a
+// player of its own in a rating fit.
 var Names = []string{"random", "greedy", "mcts"}
 
-// New returns the bot called name.
+// MaxPlayouts bounds the mcts bot's budget, so that a typing slip cannot start a search
+// of days.
+const MaxPlayouts = 1_000_000
+
+// New returns the bot called name: random, greedy, mcts (with the options' budget) or
+// mcts-N (with a budget of N playouts, whatever the options say).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
@@ -44,5 +52,13 @@ func New(name string, o Options) (Bot, error) {
 	case "mcts":
 		return NewMCTS(o), nil
 	}
-	return nil, fmt.Errorf("unknown bot %q (known: %s)", name, strings.Join(Names, ", "))
+	if budget, ok := strings.CutPrefix(name, "mcts-"); ok {
+		n, err := strconv.Atoi(budget)
+		if err != nil || n < 1 || n > MaxPlayouts || strconv.Itoa(n) != budget {
+			return nil, fmt.Errorf("bot %q: the budget after mcts- must be a number of playouts from 1 to %d", name, MaxPlayouts)
+		}
+		o.Playouts = n
+		return NewMCTS(o), nil
+	}
+	return nil, fmt.Errorf("unknown bot %q (known: %s, or mcts-N for a budget of N playouts)", name, strings.Join(Names, ", "))
 }

@@ -99,7 +99,7 @@ func match(t *testing.T, a, b string, o Options, size, n int) (wa, wb, draws int
 		switch {
 		case g.Result == replay.Draw:
 			draws++
-		case (g.Result == replay.LightWins) == (g.Light() == a):
+		case (g.Result == replay.LightWins) == (g.Light() == mustNew(t, a, o).Name()):
 			wa++
 		default:
 			wb++
@@ -127,13 +127,26 @@ func TestStrengthOrder(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	for _, name := range Names {
-		b, err := New(name, Options{})
-		if err != nil || b.Name() != name {
-			t.Errorf("New(%q) = %v, %v", name, b, err)
+	for _, c := range []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"random", Options{}, "random"},
+		{"greedy", Options{}, "greedy"},
+		{"mcts", Options{}, "mcts-400"},
+		{"mcts", Options{Playouts: 50}, "mcts-50"},
+		{"mcts-25", Options{Playouts: 50}, "mcts-25"},
+		{"mcts-1000000", Options{}, "mcts-1000000"},
+	} {
+		b, err := New(c.name, c.o)
+		if err != nil || b.Name() != c.want {
+			t.Errorf("New(%q, %+v) = %v, %v; want the bot %s", c.name, c.o, b, err, c.want)
 		}
 	}
-	if _, err := New("alphazero", Options{}); err == nil {
-		t.Error("New accepted an unknown bot")
+	for _, name := range []string{"alphazero", "mcts-", "mcts-0", "mcts-x", "mcts-007", "mcts--5", "mcts-1000001", "mcts-99999999999999999999"} {
+		if _, err := New(name, Options{}); err == nil {
+			t.Errorf("New accepted the bot %q", name)
+		}
 	}
 }

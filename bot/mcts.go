@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"sync"
 
 	"github.com/ponte/ponte/replay"
@@ -41,8 +42,9 @@ func NewMCTS(o Options) *MCTS {
 	return m
 }
 
-// Name returns "mcts".
-func (*MCTS) Name() string { return "mcts" }
+// Name returns "mcts-" and the budget, "mcts-400": searches of different budgets are
+// players of different strength, and their records keep them apart.
+func (m *MCTS) Name() string { return "mcts-" + strconv.Itoa(m.Playouts) }
 
 type node struct {
 	move     replay.Move
