@@ -158,7 +158,7 @@ func TestIngestKillAndRerun(t *testing.T) {
 	}
 	// And once more: nothing to add.
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data")
-	if status != exitOK || !strings.Contains(errOut, "(15 already ingested, skipped)") {
+	if status != exitOK || !strings.Contains(errOut, "(23 already ingested, skipped)") {
 		t.Errorf("third run: exit status %d: %s", status, errOut)
 	}
 }
