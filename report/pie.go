@@ -88,14 +88,17 @@ type answerData struct {
 
 // answer makes the cards of a report.
 func answer(r *stats.Report) answerData {
-	a := answerData{Population: popWords(r.Population)}
-	if r.Population == stats.PopulationBots && r.Filter.Population == "" {
-		a.Note = "No people's games: these are the bots' games."
+	a := answerData{Population: popWords(r.Population), Note: r.MainNote()}
+	if r.Apart() {
+		a.Population = "people's games and bots' games apart; the sections below them cover " + popWords(r.Population)
 	}
 	people, bots := stats.PopulationGames(r.Populations, stats.PopulationPeople), stats.PopulationGames(r.Populations, stats.PopulationBots)
 	a.Counts = fmt.Sprintf("Legal games selected: %s between people, %s with a bot.", thousands(people), thousands(bots))
-	if r.Population == stats.PopulationPeople && bots > 0 {
+	if r.Filter.Population == stats.PopulationPeople && bots > 0 {
 		a.Counts += " The bots' games are left out here (ponte report --population bots or all shows them)."
+	}
+	if r.Filter.Population == stats.PopulationBots && people > 0 {
+		a.Counts += " People's games are left out here (ponte report --population people or all shows them)."
 	}
 	sections := map[string]bool{}
 	for i := range r.Boards {
@@ -156,7 +159,8 @@ type strengthData struct {
 	Fitted  string // what the fit rests on
 	Table   table  // kept, swapped, overall
 	Ratings table
-	More    int // ratings not listed
+	More    int    // ratings not listed
+	Groups  string // what a marked player's rating means, when the players fall into groups
 }
 
 // maxRatings is how many players the ratings table lists.
@@ -194,10 +198,20 @@ func strengthSection(st *stats.Strength) *strengthData {
 		fmt.Sprintf("%.1f%%", 100*o.Value), fmt.Sprintf("%.1f–%.1f%%", 100*o.Lo, 100*o.Hi)})
 	d.Ratings = table{Head: []string{"#", "player", "games", "rating (Elo)", "95% interval"}, Num: []bool{true, false, true, true, true}}
 	for i, p := range st.Ratings[:min(maxRatings, len(st.Ratings))] {
-		d.Ratings.Rows = append(d.Ratings.Rows, []string{strconv.Itoa(i + 1), cutText(orUnknown(p.Player), maxText), thousands(p.Games),
-			fmt.Sprintf("%+.0f", p.Rating), fmt.Sprintf("%+.0f to %+.0f", p.Lo, p.Hi)})
+		name := cutText(orUnknown(p.Player), maxText)
+		if p.Group > 0 {
+			name += " †" + strconv.Itoa(p.Group)
+		}
+		rating, interval := fmt.Sprintf("%+.0f", p.Rating), fmt.Sprintf("%+.0f to %+.0f", p.Lo, p.Hi)
+		if p.Alone {
+			rating, interval = "–", "met no one else"
+		}
+		d.Ratings.Rows = append(d.Ratings.Rows, []string{strconv.Itoa(i + 1), name, thousands(p.Games), rating, interval})
 	}
 	d.More = len(st.Ratings) - len(d.Ratings.Rows)
+	if st.Groups > 1 {
+		d.Groups = "† never met the unmarked players, nor anyone who did: rated only within its own group (†1, †2 …), whose mean is 0."
+	}
 	return d
 }
 

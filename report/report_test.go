@@ -507,8 +507,15 @@ func TestAnswerPopulations(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"bots only", stats.Report{Population: stats.PopulationBots, Cards: []stats.Card{{Size: 10, Population: stats.PopulationBots, N: 40, Value: 0.6, Lo: 0.52, Hi: 0.68, Verdict: stats.OpenerFavoured, Estimate: stats.EstimateRaw}}},
-			[]string{"No people's games: these are the bots' games.", "self-played games between bots"}, nil},
+		{"bots only", stats.Report{Population: stats.PopulationBots, Cards: []stats.Card{{Size: 10, Population: stats.PopulationBots, N: 40, Value: 0.6, Lo: 0.52, Hi: 0.68, Verdict: stats.OpenerFavoured, Estimate: stats.EstimateRaw}},
+			Populations: []stats.PopulationCount{{Population: stats.PopulationBots, Games: 40}}},
+			[]string{"The selection has no people's games: these are the bots' games.", "self-played games between bots"}, nil},
+		{"bots main, people few", stats.Report{Population: stats.PopulationBots, Cards: []stats.Card{
+			{Size: 10, Population: stats.PopulationBots, N: 2000, Value: 0.5, Lo: 0.48, Hi: 0.52, Verdict: "balanced within ±3%", Estimate: stats.EstimateAdjusted},
+			{Size: 10, Population: stats.PopulationPeople, N: 23, Value: 0.6, Lo: 0.3, Hi: 0.85, Verdict: stats.NotEnoughGames, Estimate: stats.EstimateAdjusted, Few: true}},
+			Populations: []stats.PopulationCount{{Population: stats.PopulationPeople, Games: 35}, {Population: stats.PopulationBots, Games: 3000}}},
+			[]string{"The bots' games are the main population here: no board has 30 people's games (there are 35 in all).",
+				"people's games and bots' games apart", "(every game with a bot player) balanced within ±3%", "games between people not enough games to tell"}, nil},
 		{"bots asked for", stats.Report{Filter: stats.Filter{Population: stats.PopulationBots}, Population: stats.PopulationBots},
 			[]string{"self-played games between bots"}, []string{"No people's games"}},
 		{"people", stats.Report{Population: stats.PopulationPeople}, []string{"games between people"}, []string{"No people's games"}},

@@ -48,14 +48,17 @@ type Reading struct {
 	Hi    float64 `json:"hi"`
 }
 
-// Disagreements lists, in words, the pairs of estimates that say different things: their
-// intervals do not overlap, or one favours a side that the other's interval excludes.
+// Disagreements lists, in words, the estimates that say something other than the first
+// (the primary estimate), and the two branches of the pie rule when they say different
+// things from each other: their intervals do not overlap, or one favours a side that the
+// other's interval does not. Each other pair would repeat these: at most one line per
+// estimate, and one for the branches.
 func Disagreements(es []Reading) []string {
 	var out []string
 	for i := range es {
 		for j := i + 1; j < len(es); j++ {
 			a, b := es[i], es[j]
-			if a.N == 0 || b.N == 0 {
+			if a.N == 0 || b.N == 0 || i > 0 && !(isBranch(a.Name) && isBranch(b.Name)) {
 				continue
 			}
 			ja, jb := Judge(a.Lo, a.Hi, a.N, BalanceMargin), Judge(b.Lo, b.Hi, b.N, BalanceMargin)

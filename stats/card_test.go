@@ -35,9 +35,27 @@ func TestDisagreements(t *testing.T) {
 		{Name: "against a good reply", N: 2019, Value: 0.441, Lo: 0.401, Hi: 0.481},
 		{Name: "kept", N: 654, Value: 0.593, Lo: 0.555, Hi: 0.630},
 	})
-	if len(got) != 3 || !strings.Contains(got[0], "raw opener's score says balanced within ±3%, against a good reply says responder favoured") ||
-		!strings.Contains(got[1], "do not overlap") || !strings.Contains(got[2], "do not overlap") {
+	if len(got) != 2 || !strings.Contains(got[0], "raw opener's score says balanced within ±3%, against a good reply says responder favoured") ||
+		!strings.Contains(got[1], "raw opener's score (49.4% [47.3–51.6]) and kept (59.3% [55.5–63.0]) disagree: their intervals do not overlap") {
 		t.Errorf("disagreements %q", got)
+	}
+	// Each estimate is compared with the primary one, and the branches with each other:
+	// the raw score, which agrees with the primary, does not repeat the primary's
+	// disagreements; the branches that disagree with each other say so once, with why.
+	got = Disagreements([]Reading{
+		{Name: ReadingAdjusted, N: 1000, Value: 0.50, Lo: 0.468, Hi: 0.532},
+		{Name: ReadingRaw, N: 1000, Value: 0.50, Lo: 0.47, Hi: 0.53},
+		{Name: ReadingKeptAdjusted, N: 400, Value: 0.43, Lo: 0.375, Hi: 0.487},
+		{Name: ReadingSwappedAdjusted, N: 600, Value: 0.53, Lo: 0.492, Hi: 0.568},
+		{Name: ReadingBestReply, N: 1000, Value: 0.44, Lo: 0.40, Hi: 0.48},
+	})
+	want := []string{
+		ReadingAdjusted + " says not enough games to tell, " + ReadingKeptAdjusted + " says responder favoured",
+		ReadingAdjusted + " says not enough games to tell, " + ReadingBestReply + " says responder favoured",
+		ReadingKeptAdjusted + " (43.0% [37.5–48.7]) and " + ReadingSwappedAdjusted + " (53.0% [49.2–56.8]) disagree: their intervals do not overlap: the second player's choice matters",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("disagreements\n%q\nwant\n%q", got, want)
 	}
 	if got := Disagreements([]Reading{{Name: "a", N: 10, Value: 0.5, Lo: 0.3, Hi: 0.7}, {Name: "b", N: 10, Value: 0.55, Lo: 0.35, Hi: 0.75}}); len(got) != 0 {
 		t.Errorf("agreeing estimates: %q", got)

@@ -45,6 +45,36 @@ func IsBotSQL(bots []string) (string, []any) {
 	return "(" + cond + ")", args
 }
 
+// mainPopulation is the population the default report details (Report.Population):
+// people's games, unless no board has FewGames of them while some board has FewGames of
+// the bots' (or there are no people's games at all): then the bots'. Both populations
+// still get their cards, apart.
+func mainPopulation(ctx context.Context, db *sql.DB, f Filter, counts []PopulationCount) (string, error) {
+	people, bots := PopulationGames(counts, PopulationPeople), PopulationGames(counts, PopulationBots)
+	if people == 0 && bots > 0 {
+		return PopulationBots, nil
+	}
+	if bots < FewGames {
+		return PopulationPeople, nil
+	}
+	most := map[string]int{}
+	for _, pop := range []string{PopulationPeople, PopulationBots} {
+		where, args := f.selection()
+		cond, condArgs := f.populationSQL(pop)
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM games g
+			WHERE legal AND `+where+` AND `+cond+` GROUP BY size)`, append(args, condArgs...)...).Scan(&n)
+		if err != nil {
+			return "", fmt.Errorf("populations: %w", err)
+		}
+		most[pop] = n
+	}
+	if most[PopulationPeople] < FewGames && most[PopulationBots] >= FewGames {
+		return PopulationBots, nil
+	}
+	return PopulationPeople, nil
+}
+
 // populationSQL is the condition that a game belongs to the population people or bots.
 func (f Filter) populationSQL(pop string) (string, []any) {
 	cond, args := IsBotSQL(f.BotNames())
@@ -157,6 +187,34 @@ func PopulationName(pop string) string {
 		return "people and bots together"
 	}
 	return pop
+}
+
+// Apart is true when the report's cards cover people's games and bots' games apart: the
+// default population, over a selection that holds both.
+func (r *Report) Apart() bool {
+	return r.Filter.Population == "" && PopulationGames(r.Populations, PopulationPeople) > 0 && PopulationGames(r.Populations, PopulationBots) > 0
+}
+
+// MainNote says in a sentence which population a report's tables cover and why, for the
+// default population ("" when a population was asked for): people's games, or the bots'
+// when people's are too few on every board, and that the other population has cards of
+// its own. The report and the commands print it beside the cards.
+func (r *Report) MainNote() string {
+	if r.Filter.Population != "" {
+		return ""
+	}
+	people, bots := PopulationGames(r.Populations, PopulationPeople), PopulationGames(r.Populations, PopulationBots)
+	switch {
+	case r.Population == PopulationBots && people == 0:
+		return "The selection has no people's games: these are the bots' games."
+	case r.Population == PopulationBots:
+		return fmt.Sprintf("The bots' games are the main population here: no board has %d people's games (there are %d in all). "+
+			"People's games have cards of their own, last; --population people gives their tables.", FewGames, people)
+	case bots > 0:
+		return fmt.Sprintf("People's games are the main population; the bots' %d games have cards of their own, apart; "+
+			"--population bots gives their tables.", bots)
+	}
+	return ""
 }
 
 func boolInt(b bool) int {

@@ -1,10 +1,15 @@
 package stats
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/graph/topo"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -80,6 +85,12 @@ type RatingFit struct {
 	AdvantageCov [2][2]float64
 	// Games is the number of games fitted.
 	Games int
+	// Group is each player's group: players are in one group when a chain of games links
+	// them. Ratings compare only within a group, so each group's ratings are centred on
+	// its own mean. Group 0 is the largest (the lowest player index breaks ties); a player
+	// who played only itself is a group alone. Groups counts them.
+	Group  []int
+	Groups int
 }
 
 // maxDense bounds the players for which the full inverse Hessian is computed
@@ -111,6 +122,11 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 			fit.PlayerGames[g.Responder]++
 		}
 		fit.Advantage[branch(g)].Games++
+	}
+	fit.Group, fit.Groups = playerGroups(players, games)
+	groupMembers := make([][]int, fit.Groups)
+	for i, g := range fit.Group {
+		groupMembers[g] = append(groupMembers[g], i)
 	}
 	n := players + 2 // θ_0 … θ_{n-3}, α_kept, α_swapped
 	alpha := func(g RatedGame) int { return players + branch(g) }
@@ -283,20 +299,23 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 		if !fc.Factorize(full) || fc.InverseTo(&cov) != nil {
 			return nil, errors.New("rating model: the information matrix is not positive definite")
 		}
-		// The variance of each rating less the players' mean, the centred rating shown:
-		// the level of all ratings together is set by the prior alone.
-		rowMean := make([]float64, players)
-		all := 0.0
-		for i := range players {
-			for j := range players {
-				rowMean[i] += cov.At(i, j)
+		// The variance of each rating less its group's mean, the centred rating shown: the
+		// level of a group's ratings together is set by the prior alone.
+		for _, members := range groupMembers {
+			k := float64(len(members))
+			rowMean := make([]float64, len(members))
+			all := 0.0
+			for a, i := range members {
+				for _, j := range members {
+					rowMean[a] += cov.At(i, j)
+				}
+				all += rowMean[a]
+				rowMean[a] /= k
 			}
-			all += rowMean[i]
-			rowMean[i] /= float64(players)
-		}
-		all /= float64(players * players)
-		for i := range players {
-			ratingVar[i] = cov.At(i, i) - 2*rowMean[i] + all
+			all /= k * k
+			for a, i := range members {
+				ratingVar[i] = cov.At(i, i) - 2*rowMean[a] + all
+			}
 		}
 	} else {
 		col := make([]float64, players)
@@ -343,15 +362,17 @@ func FitRatings(players int, games []RatedGame, prior float64) (*RatingFit, erro
 		a.Elo, a.EloLo, a.EloHi = est*EloPerLogit, (est-z*se)*EloPerLogit, (est+z*se)*EloPerLogit
 		a.Score, a.ScoreLo, a.ScoreHi = sigmoid(est), sigmoid(est-z*se), sigmoid(est+z*se)
 	}
-	mean := 0.0
-	for i := range players {
-		mean += x[i]
-	}
-	mean /= float64(players)
 	fit.Rating, fit.RatingSE = make([]float64, players), make([]float64, players)
-	for i := range players {
-		fit.Rating[i] = (x[i] - mean) * EloPerLogit
-		fit.RatingSE[i] = math.Sqrt(ratingVar[i]) * EloPerLogit
+	for _, members := range groupMembers {
+		mean := 0.0
+		for _, i := range members {
+			mean += x[i]
+		}
+		mean /= float64(len(members))
+		for _, i := range members {
+			fit.Rating[i] = (x[i] - mean) * EloPerLogit
+			fit.RatingSE[i] = math.Sqrt(max(ratingVar[i], 0)) * EloPerLogit
+		}
 	}
 	return fit, nil
 }
@@ -542,4 +563,40 @@ func (f *RatingFit) Overall() ExpectedScore {
 	}
 	l, half := math.Log(s/(1-s)), z*math.Sqrt(v)/d
 	return ExpectedScore{Value: s, Lo: sigmoid(l - half), Hi: sigmoid(l + half), N: n}
+}
+
+// playerGroups returns each player's group, the players linked by chains of games
+// (gonum's connected components), and the number of groups: group 0 the largest, then by
+// size, ties by the lowest player index.
+func playerGroups(players int, games []RatedGame) ([]int, int) {
+	g := simple.NewUndirectedGraph()
+	for i := range players {
+		g.AddNode(simple.Node(i))
+	}
+	for _, m := range games {
+		if m.Opener != m.Responder && !g.HasEdgeBetween(int64(m.Opener), int64(m.Responder)) {
+			g.SetEdge(simple.Edge{F: simple.Node(m.Opener), T: simple.Node(m.Responder)})
+		}
+	}
+	comps := topo.ConnectedComponents(g)
+	lowest := func(c []graph.Node) int64 {
+		low := c[0].ID()
+		for _, n := range c {
+			low = min(low, n.ID())
+		}
+		return low
+	}
+	slices.SortFunc(comps, func(a, b []graph.Node) int {
+		if c := cmp.Compare(len(b), len(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(lowest(a), lowest(b))
+	})
+	group := make([]int, players)
+	for k, c := range comps {
+		for _, n := range c {
+			group[n.ID()] = k
+		}
+	}
+	return group, len(comps)
 }

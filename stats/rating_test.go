@@ -345,3 +345,59 @@ func TestOverallOneBranch(t *testing.T) {
 		t.Errorf("covariance %v", c)
 	}
 }
+
+// TestRatingsGroups: two groups of players who never meet (the sample data's random bot
+// on 12×12 plays only itself; two clubs). Each group's ratings are centred on their own
+// mean, and a group that is poorly known does not widen the other's intervals: the main
+// group's standard errors are those of a fit of its games alone.
+func TestRatingsGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	planted := []float64{-200, 0, 200, 50, 100} // players 0–2 meet; 3 and 4 meet each other only
+	var games, main []RatedGame
+	play := func(o, r, n int) {
+		for range n {
+			s := 0.0
+			if rng.Float64() < sigmoid((planted[o]-planted[r])/EloPerLogit) {
+				s = 1
+			}
+			g := RatedGame{Opener: o, Responder: r, Score: s}
+			games = append(games, g)
+			if o < 3 {
+				main = append(main, g)
+			}
+		}
+	}
+	for _, p := range [][2]int{{0, 1}, {1, 0}, {1, 2}, {2, 1}, {0, 2}, {2, 0}} {
+		play(p[0], p[1], 300)
+	}
+	play(3, 4, 3)
+	play(4, 3, 3)
+	fit, err := FitRatings(5, games, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := FitRatings(3, main, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit.Groups != 2 || fmt.Sprint(fit.Group) != "[0 0 0 1 1]" {
+		t.Fatalf("groups %d %v, want 2 [0 0 0 1 1]", fit.Groups, fit.Group)
+	}
+	for _, members := range [][]int{{0, 1, 2}, {3, 4}} {
+		sum := 0.0
+		for _, i := range members {
+			sum += fit.Rating[i]
+		}
+		if math.Abs(sum) > 1e-6 {
+			t.Errorf("group %v: ratings %v sum to %g, want 0", members, fit.Rating, sum)
+		}
+	}
+	for i := range 3 {
+		if d := fit.RatingSE[i] / alone.RatingSE[i]; d < 0.95 || d > 1.05 {
+			t.Errorf("player %d: standard error %.1f with the other group, %.1f without", i, fit.RatingSE[i], alone.RatingSE[i])
+		}
+	}
+	if fit.RatingSE[3] < 3*fit.RatingSE[0] {
+		t.Errorf("a group of 6 games rated as precisely as one of 1800: %v", fit.RatingSE)
+	}
+}

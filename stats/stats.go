@@ -18,15 +18,16 @@ import (
 // Report is every statistic over the games a Filter selects.
 type Report struct {
 	Filter Filter `json:"filter"`
-	// Population is the population the Boards and Cards cover: Filter.Population, or its
-	// default (people when the selection holds any people's games, else bots).
+	// Population is the population the Boards cover: Filter.Population, or by default the
+	// main population (MainPopulation): people's games when some board has FewGames of
+	// them, else the bots' when there are any.
 	Population string `json:"population"`
 	// Populations counts the selection's legal games of every population (whatever
 	// Population is) by format and site: what a population left out holds.
 	Populations []PopulationCount `json:"populations"`
-	// Cards give the verdict on the pie rule, one per board size of the population, or,
-	// for population all, one per board size for each of people, bots and all: the answer
-	// first. Boards with few games (fewer than FewGames behind the estimate) come last,
+	// Cards give the verdict on the pie rule, one per board size of the population; by
+	// default one per board size for each of people and bots, apart; for population all,
+	// one per board size for each of people, bots and all: the answer first. Boards with few games (fewer than FewGames behind the estimate) come last,
 	// then the most games first.
 	Cards []Card `json:"cards"`
 	// Verification covers the selection's games of every population: a game that cannot
@@ -258,20 +259,25 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	if r.Populations, err = populations(ctx, db, f); err != nil {
 		return nil, err
 	}
-	r.Population = f.Population
-	if r.Population == "" {
-		r.Population = PopulationPeople
-		if PopulationGames(r.Populations, PopulationPeople) == 0 && PopulationGames(r.Populations, PopulationBots) > 0 {
-			r.Population = PopulationBots
-		}
-	}
 	where, args := f.selection()
 	if err := verification(ctx, db, where, args, opts, &r.Verification); err != nil {
 		return nil, err
 	}
-	tallied := []string{r.Population}
-	if r.Population == PopulationAll {
+	// The populations tallied into cards, and the one whose boards the report details.
+	// The default tallies people and bots apart, never mixed, and details the main one:
+	// people's games when some board has FewGames of them, else the bots' when there are
+	// any (an archive of self-play with a handful of people's games is studied through its
+	// bots, and says so).
+	tallied := []string{f.Population}
+	r.Population = f.Population
+	switch f.Population {
+	case PopulationAll:
 		tallied = []string{PopulationPeople, PopulationBots, PopulationAll}
+	case "":
+		tallied = []string{PopulationPeople, PopulationBots}
+		if r.Population, err = mainPopulation(ctx, db, f, r.Populations); err != nil {
+			return nil, err
+		}
 	}
 	boards := map[string]map[int]*boardTally{}
 	for _, pop := range tallied {
@@ -461,15 +467,15 @@ type selected struct {
 
 // games reads the legal games the filter selects into the tallies of their population and
 // board size, boards[population][size], and returns those of the population pop (all:
-// every game). boards holds a map for each population tallied: pop, and for all also
-// people and bots. The final components of pop's finished games are counted by replaying
-// them on all cores. A game whose board size is not one the rules allow is refused: only
+// every game). boards holds a map for each population tallied: pop alone (then only its
+// games are read), or people and bots (the default), or people, bots and all. The final
+// components of pop's finished games are counted by replaying them on all cores. A game whose board size is not one the rules allow is refused: only
 // an edited database holds one, and its size would size the heat map.
 func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
 	where, args := f.selection()
 	bot, botArgs := "0", []any(nil)
-	switch pop {
-	case PopulationPeople, PopulationBots:
+	switch {
+	case len(boards) == 1 && (pop == PopulationPeople || pop == PopulationBots):
 		cond, condArgs := f.populationSQL(pop)
 		where += " AND " + cond
 		args = append(args, condArgs...)
@@ -489,6 +495,7 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 	defer rows.Close()
 	sel := &selected{}
 	replays := newComponentCounter(ctx)
+	var read, prev int64
 	for rows.Next() {
 		var g gameRow
 		var id int64
@@ -502,16 +509,19 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 			replays.stop()
 			return nil, fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.size, replay.MinSize, replay.MaxSize, ErrEdited)
 		}
-		if n := len(sel.ids); n > 0 && id <= sel.ids[n-1] {
+		if read > 0 && id <= prev {
 			replays.stop()
-			return nil, fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, sel.ids[n-1], ErrEdited)
+			return nil, fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, prev, ErrEdited)
 		}
-		sel.ids = append(sel.ids, id)
-		sel.sizes = append(sel.sizes, uint8(g.size))
-		sel.turns = append(sel.turns, int32(min(max(g.turns, 0), maxTurn)))
+		read, prev = read+1, id
 		own := PopulationPeople
 		if g.bot {
 			own = PopulationBots
+		}
+		if own == pop || pop == PopulationAll {
+			sel.ids = append(sel.ids, id)
+			sel.sizes = append(sel.sizes, uint8(g.size))
+			sel.turns = append(sel.turns, int32(min(max(g.turns, 0), maxTurn)))
 		}
 		for p, bySize := range boards {
 			if p != own && p != PopulationAll {
@@ -524,7 +534,7 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 			}
 			b.add(&g)
 		}
-		if g.over {
+		if g.over && (own == pop || pop == PopulationAll) {
 			replays.send(componentJob{size: g.size, supply: g.supply, moves: g.moves})
 		}
 	}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 )
 
@@ -32,7 +33,9 @@ type Strength struct {
 	// Overall is the strength-adjusted opener's expected score between equal players:
 	// (1−w)·σ(α_kept) + w·σ(α_swapped), with its 95% interval (RatingFit.Overall).
 	Overall ExpectedScore `json:"overall"`
-	// Ratings are the players' ratings, best first.
+	// Groups counts the groups of players linked by chains of games (PlayerRating.Group).
+	Groups int `json:"groups"`
+	// Ratings are the players' ratings: the largest group first, best first within a group.
 	Ratings []PlayerRating `json:"ratings"`
 }
 
@@ -45,7 +48,19 @@ type PlayerRating struct {
 	SE     float64 `json:"se"`
 	Lo     float64 `json:"lo"`
 	Hi     float64 `json:"hi"`
+	// Group is 0 for the players linked by chains of games to the largest group; a
+	// player of another group never met it, and its rating compares only within its own
+	// group, centred on that group's mean (RatingFit.Group).
+	Group int `json:"group"`
+	// Alone is true for a player who met no one but itself: it has no rating to compare
+	// (Rating, SE, Lo and Hi are 0).
+	Alone bool `json:"alone"`
 }
+
+// MinRatedGames is the fewest fitted games for which the rating model is fitted: below
+// it the prior, not the games, would set the opener's advantage, and the card rests on
+// the raw score.
+const MinRatedGames = 10
 
 // ratingTally gathers the games of one board and population for the rating model.
 type ratingTally struct {
@@ -94,6 +109,9 @@ func (t *ratingTally) fit() (*Strength, string) {
 		}
 		return nil, "no decided game reached turn 2"
 	}
+	if len(t.games) < MinRatedGames {
+		return nil, fmt.Sprintf("too few games for the rating model: %d, it needs %d", len(t.games), MinRatedGames)
+	}
 	// The players in the order of their names, the games sorted: the fit depends on the
 	// games alone, not on the order they were stored in, to the last bit.
 	order := make([]int, len(t.names))
@@ -129,12 +147,19 @@ func (t *ratingTally) fit() (*Strength, string) {
 	}
 	s := &Strength{Games: f.Games, Unnamed: t.unnamed, Players: len(t.names), SelfGames: t.self,
 		Kept: f.Advantage[Kept], Swapped: f.Advantage[Swapped], AdvantageCov: f.AdvantageCov,
-		SwapRate: NewRate(float64(f.Advantage[Swapped].Games), f.Games), Overall: f.Overall()}
+		SwapRate: NewRate(float64(f.Advantage[Swapped].Games), f.Games), Overall: f.Overall(), Groups: f.Groups}
+	groupSize := make([]int, f.Groups)
+	for _, g := range f.Group {
+		groupSize[g]++
+	}
 	for i, name := range t.names {
 		r, se := f.Rating[i], f.RatingSE[i]
-		s.Ratings = append(s.Ratings, PlayerRating{Player: name, Games: f.PlayerGames[i], Rating: r, SE: se, Lo: r - z*se, Hi: r + z*se})
+		s.Ratings = append(s.Ratings, PlayerRating{Player: name, Games: f.PlayerGames[i], Rating: r, SE: se, Lo: r - z*se, Hi: r + z*se, Group: f.Group[i], Alone: groupSize[f.Group[i]] == 1})
 	}
 	slices.SortStableFunc(s.Ratings, func(a, b PlayerRating) int {
+		if c := cmp.Compare(a.Group, b.Group); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(b.Rating, a.Rating); c != 0 {
 			return c
 		}

@@ -27,14 +27,21 @@ func TestAnalyzeSampleData(t *testing.T) {
 	for _, want := range []string{
 		"report: " + index + "\n3054 games, ",
 		"500 game pages; ",
-		// The verdicts end the output, people's games only (the default), bots' named.
-		"\n\nPopulation: people (games without a bot player) (the default; --population bots or all for the others)\n" +
-			"  left out: 3000 legal games of bots\n\n" +
-			"Pie rule: the verdicts, people (boards of fewer than 30 games last)\n" +
-			"  10×10, people: not enough games to tell\n" +
+		// The verdicts end the output: people's games and bots' apart; the bots' the main
+		// population (no board has 30 people's games), and the output says so.
+		"\n\nPopulation: bots (games with a bot player) (the default)\n" +
+			"  The bots' games are the main population here: no board has 30 people's games (there are 35 in all). " +
+			"People's games have cards of their own, last; --population people gives their tables.\n\n" +
+			"Pie rule: the verdicts, people and bots apart (boards of fewer than 30 games last)\n" +
+			"  10×10, bots: balanced within ±3%\n" +
+			"    49.8% [47.4–52.2] of 2000 games: the opener's expected score against an equal player, strength-adjusted\n",
+		"  12×12, bots: not enough games to tell\n",
+		"  10×10, people: not enough games to tell\n" +
 			"    67.8% [35.9–88.8] of 23 games: the opener's expected score against an equal player, strength-adjusted\n",
 		"  12×12, people: not enough games to tell\n",
-		"  8×8, people: not enough games to tell\n    4.1% [0.0–99.9] of 1 game: ", // Abstract Play's 8x8 board, last
+		// Abstract Play's 8×8 board, last: one game, too few for the rating model.
+		"  8×8, people: not enough games to tell\n    0.0% [0.0–79.3] of 1 game: the opener's raw score " +
+			"(no strength-adjusted estimate: too few games for the rating model: 1, it needs 10)\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("standard output lacks %q:\n%s", want, stdout)
@@ -84,10 +91,11 @@ func TestAnalyzeJSON(t *testing.T) {
 	if r.Ingest.Games != 14 || r.Ingest.Legal != 12 || r.Report.GamePages != 3 || r.Report.Games != 14 {
 		t.Errorf("JSON %+v: want 14 games ingested, 12 legal, 3 pages", r)
 	}
-	// The verdicts the text output ends with: the people's 6×6 board (the bots' 5×5 games
-	// are counted, not mixed in).
-	if r.Population != "people" || len(r.Cards) != 1 || r.Cards[0].Size != 6 || r.Cards[0].N != 1 ||
-		r.Cards[0].Verdict != "not enough games to tell" || len(r.Populations) != 2 || r.Populations[1].Games != 10 {
+	// The verdicts the text output ends with: the people's 6×6 board and the bots' 5×5
+	// board, apart (the bots' ten games first: neither has 30).
+	if r.Population != "people" || len(r.Cards) != 2 || r.Cards[0].Size != 5 || r.Cards[0].Population != "bots" ||
+		r.Cards[1].Size != 6 || r.Cards[1].Population != "people" || r.Cards[1].N != 1 ||
+		r.Cards[1].Verdict != "not enough games to tell" || len(r.Populations) != 2 || r.Populations[1].Games != 10 {
 		t.Errorf("JSON population %q, cards %+v, populations %+v", r.Population, r.Cards, r.Populations)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -161,15 +162,12 @@ func writeStats(w io.Writer, db string, r *stats.Report, openings int, ratings b
 func writePopulation(w io.Writer, r *stats.Report) {
 	how := ""
 	if r.Filter.Population == "" {
-		how = " (the default"
-		if r.Population == stats.PopulationBots {
-			how += ": the selection has no people's games)"
-		} else {
-			how += "; --population bots or all for the others)"
-		}
+		how = " (the default)"
 	}
 	fmt.Fprintf(w, "Population: %s%s\n", stats.PopulationName(r.Population), how)
-	if r.Population != stats.PopulationAll {
+	if note := r.MainNote(); note != "" {
+		fmt.Fprintf(w, "  %s\n", note)
+	} else if r.Population != stats.PopulationAll {
 		for _, pop := range []string{stats.PopulationPeople, stats.PopulationBots} {
 			if n := stats.PopulationGames(r.Populations, pop); pop != r.Population && n > 0 {
 				fmt.Fprintf(w, "  left out: %d legal %s of %s\n", n, plural(n, "game", "games"), pop)
@@ -180,7 +178,11 @@ func writePopulation(w io.Writer, r *stats.Report) {
 
 // writeCards prints the verdict cards, the answer first: ponte stats and ponte analyze.
 func writeCards(w io.Writer, r *stats.Report) {
-	fmt.Fprintf(w, "Pie rule: the verdicts, %s (boards of fewer than %d games last)\n", r.Population, stats.FewGames)
+	pops := r.Population
+	if r.Apart() {
+		pops = "people and bots apart"
+	}
+	fmt.Fprintf(w, "Pie rule: the verdicts, %s (boards of fewer than %d games last)\n", pops, stats.FewGames)
 	if len(r.Cards) == 0 {
 		fmt.Fprintln(w, "  no legal games")
 	}
@@ -326,9 +328,20 @@ func writeRatings(w io.Writer, st *stats.Strength) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  player\tgames\trating\t95% interval\t")
 	for _, p := range st.Ratings {
-		fmt.Fprintf(tw, "  %s\t%d\t%+.0f\t[%+.0f, %+.0f]\t\n", safe(p.Player), p.Games, p.Rating, p.Lo, p.Hi)
+		mark := ""
+		if p.Group > 0 {
+			mark = " †" + strconv.Itoa(p.Group)
+		}
+		if p.Alone {
+			fmt.Fprintf(tw, "  %s%s\t%d\t–\t(met no one else)\t\n", safe(p.Player), mark, p.Games)
+			continue
+		}
+		fmt.Fprintf(tw, "  %s%s\t%d\t%+.0f\t[%+.0f, %+.0f]\t\n", safe(p.Player), mark, p.Games, p.Rating, p.Lo, p.Hi)
 	}
 	tw.Flush()
+	if st.Groups > 1 {
+		fmt.Fprintf(w, "  † never met the unmarked players, nor anyone who did: rated only within its own group (†1, †2 …), whose mean is 0\n")
+	}
 }
 
 // writeOpenings prints the most played openings with their shrunk rates, and what the

@@ -48,9 +48,10 @@ func TestStatsPopulations(t *testing.T) {
 		t.Fatalf("exit status %d", status)
 	}
 	lines := strings.Split(out, "\n")
-	if len(lines) < 6 || lines[1] != "Population: people (games without a bot player) (the default; --population bots or all for the others)" ||
-		lines[2] != "  left out: 10 legal games of bots" || lines[4] != "Pie rule: the verdicts, people (boards of fewer than 30 games last)" ||
-		lines[5] != "  6×6, people: not enough games to tell" {
+	if len(lines) < 9 || lines[1] != "Population: people (games without a bot player) (the default)" ||
+		lines[2] != "  People's games are the main population; the bots' 10 games have cards of their own, apart; --population bots gives their tables." ||
+		lines[4] != "Pie rule: the verdicts, people and bots apart (boards of fewer than 30 games last)" ||
+		lines[5] != "  5×5, bots: not enough games to tell" || lines[8] != "  6×6, people: not enough games to tell" {
 		t.Errorf("the output does not start with the population and the verdicts:\n%s", strings.Join(lines[:min(8, len(lines))], "\n"))
 	}
 	out, _, status = runPonte(t, "", "stats", "--db", db, "--bots", "Bob,Ann", "--json")
