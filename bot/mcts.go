@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -86,6 +87,7 @@ func (b *MCTS) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 		}
 		wg.Add(1)
 		go func() {
+			defer bug.Recover()
 			defer wg.Done()
 			visits[w] = b.search(g, root, budget, rand.New(rand.NewPCG(seeds[w][0], seeds[w][1])))
 		}()

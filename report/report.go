@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -284,6 +285,7 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 4)) {
 		wg.Go(func() {
+			defer bug.Recover()
 			for g := range jobs {
 				if ctx.Err() != nil {
 					continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -76,6 +77,7 @@ func (c *componentCounter) stop() {
 }
 
 func (c *componentCounter) work() {
+	defer bug.Recover()
 	defer c.wg.Done()
 	var g replay.Game
 	local := map[int][]int{}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -763,6 +764,7 @@ func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat,
 			continue
 		}
 		wg.Go(func() {
+			defer bug.Recover()
 			sums[p], errs[p] = turnSums(ctx, db, sel.ids[lo:hi], sel.sizes[lo:hi], sel.turns[lo:hi])
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/inorder"
 )
 
@@ -175,6 +176,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			defer bug.Recover()
 			var a analyzer
 			for b := range jobs {
 				for i := range b.items {
@@ -189,6 +191,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		})
 	}
 	go func() {
+		defer bug.Recover()
 		wg.Wait()
 		close(results)
 	}()
@@ -329,6 +332,7 @@ func (r *reader) send() bool {
 }
 
 func (r *reader) run(files []inputFile) {
+	defer bug.Recover()
 	defer close(r.jobs)
 	seen := make(map[string]bool) // contents met in this run
 	for _, f := range files {

@@ -15,6 +15,8 @@ import (
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ponte/ponte/internal/bug"
 )
 
 // GameRow is one row of the games table as games.parquet holds it: the same columns in the
@@ -203,6 +205,7 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, s
 	failed := make(chan struct{})
 	written := make(chan error, 1)
 	go func() {
+		defer bug.Recover()
 		var err error
 		for b := range batches {
 			if err == nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/inorder"
 	"github.com/ponte/ponte/replay"
 )
@@ -101,6 +102,7 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 	for range workers {
 		wg.Add(1)
 		go func() {
+			defer bug.Recover()
 			defer wg.Done()
 			var g replay.Game
 			for b := range jobs {
@@ -120,6 +122,7 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 		}()
 	}
 	go func() {
+		defer bug.Recover()
 		defer close(jobs)
 		seq := 0
 		cur := &batch{}
@@ -161,6 +164,7 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 		}
 	}()
 	go func() {
+		defer bug.Recover()
 		wg.Wait()
 		close(results)
 	}()
