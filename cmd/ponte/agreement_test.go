@@ -71,11 +71,11 @@ func TestVerifyIngestParquetAgree(t *testing.T) {
 	paths := []string{samples, "../../sample_data", slips}
 
 	out, errOut, status := runPonte(t, "", append([]string{"verify", "--json"}, paths...)...)
-	if status != exitIllegal {
+	if status != exitFindings {
 		t.Fatalf("verify: exit status %d: %s", status, errOut)
 	}
 	db, pq := filepath.Join(dir, "ponte.db"), filepath.Join(dir, "parquet")
-	if _, errOut, status := runPonte(t, "", append([]string{"ingest", "--quiet", "--db", db, "--parquet", pq}, paths...)...); status != exitIllegal {
+	if _, errOut, status := runPonte(t, "", append([]string{"ingest", "--quiet", "--db", db, "--parquet", pq}, paths...)...); status != exitOK {
 		t.Fatalf("ingest: exit status %d: %s", status, errOut)
 	}
 

@@ -32,9 +32,12 @@ stats prints them first; --json includes them).
 Illegal and unreadable games are not a failure here: they are stored and
 listed in the report's verification table.
 
-Exit status: 0 the report is written, 1 the ingest was interrupted (run the
-same command again), 2 a usage error, a path that cannot be read, or a
-database or report that cannot be written.`,
+` + formatsRead + `
+
+Exit status: 0 the report is written (illegal games are findings, not a
+failure), 2 a usage error, a path that cannot be read, or a database or report
+that cannot be written, 130 interrupted (run the same command again to finish),
+3 an internal error (a bug).`,
 		Example: `  ponte analyze
   ponte analyze --db club.db --out club-report club/*.ponte
   ponte analyze --no-parquet archive.jsonl.zst`,
@@ -86,7 +89,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	case len(ing.Summary.Errors) > 0:
 		return &exitError{exitUsage}
 	case ing.Summary.Interrupted:
-		return &exitError{exitIllegal}
+		return interrupted
 	}
 	opts.report.db = in.db
 	w, err := writeReport(s, "analyze", &opts.report)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -33,12 +32,13 @@ func newExportCmd(s *streams) *cobra.Command {
 the name of --out: .jsonl, .jsonl.gz and .jsonl.zst give JSON Lines, anything
 else .ponte; .gz and .zst compress).
 
-With paths, the games of the given files, directories, archives or standard
-input ("-") are written, in any format ponte reads: .ponte, JSON Lines,
-boardspace.net SGF, Abstract Play JSON. A game is written as it was read,
+With paths, the games of the given paths are written, in any format ponte
+reads (below). A game is written as it was read,
 legal or not (ponte verify judges it); the tags of the other sites' records
 (seats, clocks, the site's own result) are kept as tags. Think times and the
 other sites' comments have no place in the project's formats and are left out.
+
+` + formatsRead + `
 
 Without paths, the games stored in the database --db are written, as the
 filters --size, --site, --event, --player, --source, --from and --to select
@@ -48,9 +48,10 @@ A record that cannot be read, or that the format cannot hold, is not written:
 it is named on standard error. The file is written to a temporary name and
 renamed when complete.
 
-Exit status: 0 every game written, 1 some record not written, 2 a usage
-error, a path or database that cannot be read, or an output that cannot be
-written.`,
+Exit status: 0 done (a record that could not be written is named, and
+counted in the summary), 2 a usage error, a path or database that cannot be
+read, or an output that cannot be written, 130 interrupted (nothing is
+written), 3 an internal error (a bug).`,
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ../shared/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
@@ -111,7 +112,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		written++
 	}
 	if len(opts.paths) > 0 {
-		for rec, err := range records(opts.paths, s.in) {
+		for rec, err := range records(s.ctx, opts.paths, s.in) {
 			switch {
 			case ingest.IsNotice(err):
 				fmt.Fprintln(s.err, "ponte export: note:", safeErr(err))
@@ -137,7 +138,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		defer db.Close()
 		where, args := opts.filter.SQL()
-		err = store.Records(context.Background(), db, where, args, func(rec *ingest.Record, unreadable bool) error {
+		err = store.Records(s.ctx, db, where, args, func(rec *ingest.Record, unreadable bool) error {
 			if unreadable {
 				skipped++
 				fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: it could not be read when ingested\n", safe(rec.Source), rec.Line, rec.Index)
@@ -147,9 +148,15 @@ func runExport(s *streams, opts *exportOptions) error {
 			return writeErr
 		})
 		if err != nil && writeErr == nil {
+			if s.stopped("export", "; nothing written") {
+				return interrupted
+			}
 			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 			return &exitError{exitUsage}
 		}
+	}
+	if s.stopped("export", "; nothing written") {
+		return interrupted // the deferred abort removes the temporary file
 	}
 	if writeErr == nil {
 		if writeErr = w.Flush(); writeErr == nil {
@@ -167,11 +174,8 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		fmt.Fprintln(s.err)
 	}
-	switch {
-	case badPaths > 0:
+	if badPaths > 0 {
 		return &exitError{exitUsage}
-	case skipped > 0:
-		return &exitError{exitIllegal}
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ func TestExportRoundTrip(t *testing.T) {
 	const samples = "../../ingest/testdata/samples"
 	dir := t.TempDir()
 	want, _, status := runPonte(t, "", "verify", "--json", samples+"/boardspace", samples+"/abstractplay")
-	if status != exitIllegal { // ap-005.json claims a false result
+	if status != exitFindings { // ap-005.json claims a false result
 		t.Fatalf("verify: exit status %d", status)
 	}
 	// Source, index, line, format and where an error stands differ in a new file.
@@ -40,7 +40,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 
 	db := filepath.Join(dir, "ponte.db")
-	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, samples+"/boardspace", samples+"/abstractplay"); status != exitIllegal {
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, samples+"/boardspace", samples+"/abstractplay"); status != exitOK {
 		t.Fatalf("ingest: %d %s", status, errOut)
 	}
 	out := filepath.Join(dir, "stored.jsonl")
@@ -63,7 +63,7 @@ func TestExportRoundTrip(t *testing.T) {
 func TestExportUnreadable(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "x.ponte")
 	_, errOut, status := runPonte(t, "", "export", "--out", out, "../../sample_data/autumn-league.ponte")
-	if status != exitIllegal || !strings.Contains(errOut, "not written, cannot be read: ../../sample_data/autumn-league.ponte:286:") ||
+	if status != exitOK || !strings.Contains(errOut, "not written, cannot be read: ../../sample_data/autumn-league.ponte:286:") ||
 		!strings.Contains(errOut, "16 games written") {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}

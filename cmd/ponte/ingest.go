@@ -1,20 +1,14 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/ponte/ponte/store"
 )
@@ -44,11 +38,12 @@ func newIngestCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] PATH...",
 		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
-		Long: `Read every game of the given files, directories (recursively), .gz/.zst/.zip
-files or standard input ("-"), replay it on all cores, and store it in the
+		Long: `Read every game of the given paths, replay it on all cores, and store it in the
 SQLite database --db: the game with its tags and verdict, one row per turn with
 its features, every tag, and each file read. Illegal and unreadable records are
 stored too, with their verdict and their text.
+
+` + formatsRead + `
 
 The same game met twice (in two files, or twice in one) is stored once and
 counted. A file whose content was ingested before is skipped; a file whose
@@ -68,9 +63,10 @@ default, a folder "parquet" beside the database; --no-parquet skips them.
 A progress bar is shown on standard error when it is a terminal; a summary
 follows unless --quiet (--json prints it as JSON on standard output).
 
-Exit status: 0 every game legal, 1 some game illegal or unreadable (they are
-stored all the same) or the run was interrupted, 2 a usage error, a path that
-cannot be read, or a database that is busy or cannot be written.`,
+Exit status: 0 done (illegal and unreadable games are findings, stored with
+their verdicts, not a failure), 2 a usage error, a path that cannot be read, or
+a database that is busy or cannot be written, 130 interrupted (what was stored
+is kept: run the same command again to finish), 3 an internal error (a bug).`,
 		Example: `  ponte ingest sample_data
   ponte ingest --db games.db --parquet parquet/ archive.ponte.zst club/
   zcat export.jsonl.gz | ponte ingest -`,
@@ -119,9 +115,7 @@ func runIngest(s *streams, opts *ingestOptions) error {
 	case len(sum.Errors) > 0:
 		return &exitError{exitUsage}
 	case sum.Interrupted:
-		return &exitError{exitIllegal}
-	case sum.Illegal > 0 || sum.Unreadable > 0:
-		return &exitError{exitIllegal}
+		return interrupted
 	}
 	return nil
 }
@@ -144,41 +138,12 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 	defer db.Close()
 
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopSignals()
-	context.AfterFunc(ctx, stopSignals) // a second interrupt kills at once
+	ctx := s.ctx
 
-	var progress *mpb.Progress
-	var bar *mpb.Bar
-	var games atomic.Int64
-	start := time.Now()
 	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames, ParquetDir: outputDir(opts)}
-	if !opts.quiet && isTerminal(s.err) {
-		progress = mpb.New(mpb.WithOutput(s.err), mpb.WithWidth(30), mpb.WithRefreshRate(150*time.Millisecond))
-		sopts.Progress = func(p store.Progress) {
-			if bar == nil {
-				bar = progress.AddBar(int64(p.Files),
-					mpb.PrependDecorators(decor.Name("ingest "), decor.CountersNoUnit("%d/%d files")),
-					mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
-						n := games.Load()
-						return fmt.Sprintf("%d games, %s games/s", n, formatRate(float64(n)/max(time.Since(start).Seconds(), 1e-9)))
-					})))
-			}
-			games.Store(int64(p.Games))
-			bar.SetCurrent(int64(p.FilesDone))
-		}
-	}
+	bar := startIngestBar(s.err, opts.quiet, "ingest", &sopts)
 	sum, err := db.Ingest(ctx, opts.paths, sopts)
-	if progress != nil {
-		if bar != nil {
-			if err != nil || sum.Interrupted {
-				bar.Abort(false)
-			} else {
-				bar.SetTotal(-1, true) // complete, whatever files could not be read
-			}
-		}
-		progress.Wait()
-	}
+	bar.end(err == nil && !sum.Interrupted)
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
 		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
@@ -211,7 +176,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		}
 		var st *store.ParquetStats
 		if err == nil && !current {
-			st, err = db.WriteParquet(dir)
+			st, err = writeParquet(s.err, opts.quiet, db, dir)
 		}
 		if err != nil {
 			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))

@@ -57,8 +57,8 @@ func TestIngestSampleData(t *testing.T) {
 	db := filepath.Join(dir, "ponte.db")
 	pq := filepath.Join(dir, "parquet")
 	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "--parquet", pq, "../../sample_data")
-	if status != exitIllegal {
-		t.Errorf("exit status %d, want %d (sample_data holds illegal games)", status, exitIllegal)
+	if status != exitOK {
+		t.Errorf("exit status %d, want %d (sample_data's illegal games are findings, not a failure)", status, exitOK)
 	}
 	if out != "" {
 		t.Errorf("standard output %q, want nothing", out)
@@ -85,7 +85,7 @@ func TestIngestSampleData(t *testing.T) {
 func TestIngestJSON(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, status := runPonte(t, "", "ingest", "--json", "--db", filepath.Join(dir, "p.db"), "--parquet", dir, "../../sample_data/autumn-league.ponte")
-	if status != exitIllegal || errOut != "" {
+	if status != exitOK || errOut != "" {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}
 	var r struct {
@@ -142,7 +142,7 @@ func TestIngestStdin(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "p.db")
 	_, errOut, status := runPonte(t, string(text), "ingest", "--db", db, "-")
-	if status != exitIllegal || !strings.HasPrefix(errOut, "10 games: 10 new, 0 duplicates; 4 legal, 5 illegal, 1 unreadable\n") {
+	if status != exitOK || !strings.HasPrefix(errOut, "10 games: 10 new, 0 duplicates; 4 legal, 5 illegal, 1 unreadable\n") {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}
 	if n := queryInt(t, openDB(t, db), "SELECT count(*) FROM sources WHERE path = '-' AND status = 'complete' AND sha256 IS NOT NULL"); n != 1 {
@@ -191,8 +191,8 @@ func TestIngestDotSkipsOwnOutputs(t *testing.T) {
 			t.Errorf("first run: standard error lacks %q:\n%s", want, errOut)
 		}
 	}
-	if status != exitIllegal {
-		t.Errorf("first run: exit status %d, want %d: %s", status, exitIllegal, errOut)
+	if status != exitOK {
+		t.Errorf("first run: exit status %d, want %d: %s", status, exitOK, errOut)
 	}
 	_, errOut, status = runPonte(t, "", "ingest", ".")
 	for _, want := range []string{
@@ -236,7 +236,7 @@ func TestIngestRemovesStaleTemps(t *testing.T) {
 		os.Chtimes(p, old, old)
 	}
 	_, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
-	if status != exitIllegal {
+	if status != exitOK {
 		t.Fatalf("exit status %d: %s", status, errOut)
 	}
 	for name, removed := range names {

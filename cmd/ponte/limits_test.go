@@ -30,7 +30,7 @@ func TestLimitFlags(t *testing.T) {
 
 	game := "[Event \"a\"]\n\n1. a1,b1 2. c3,d4 3. e5,f6 *\n\n[Event \"b\"]\n\n1. a1,b1 *\n"
 	out, errOut, status := runPonte(t, game, "verify", "--max-turns", "2", "--max-record-bytes", "1KiB", "-")
-	if status != exitIllegal || out != "-:3:22: game 1: format: more than 2 turns in one record (--max-turns)\n" ||
+	if status != exitFindings || out != "-:3:22: game 1: format: more than 2 turns in one record (--max-turns)\n" ||
 		!strings.Contains(errOut, "2 games: 1 legal, 0 illegal, 1 unreadable") {
 		t.Errorf("status %d:\n%s%s", status, out, errOut)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"iter"
@@ -12,11 +13,12 @@ var errStopReading = errors.New("stop reading")
 
 // records turns ingest.OpenFrom's callbacks into an iterator of records and errors, in
 // order; stdin is what the path "-" reads. A path that does not exist ends the sequence
-// with its *ingest.PathError.
-func records(paths []string, stdin io.Reader) iter.Seq2[*ingest.Record, error] {
+// with its *ingest.PathError. The sequence ends early, between two records, once ctx is
+// done (Ctrl-C).
+func records(ctx context.Context, paths []string, stdin io.Reader) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
 		err := ingest.OpenFrom(paths, stdin, func(rec *ingest.Record, err error) error {
-			if !yield(rec, err) {
+			if ctx.Err() != nil || !yield(rec, err) {
 				return errStopReading
 			}
 			return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -86,13 +85,19 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, &exitError{exitUsage}
 	}
 	defer db.Close()
-	ctx := context.Background()
+	ctx := s.ctx
 	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
+	if s.stopped(command, "; no report written") {
+		return nil, interrupted
+	}
 	if err != nil {
 		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(opts.db), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter})
+	if s.stopped(command, "; no report written") {
+		return nil, interrupted
+	}
 	if err != nil {
 		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
 		return nil, &exitError{exitUsage}

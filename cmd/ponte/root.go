@@ -1,18 +1,31 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/internal/bug"
 )
 
-// Exit statuses.
+// Exit statuses: one contract for every command (README, "Exit status").
 const (
-	exitOK      = 0
-	exitIllegal = 1 // some game illegal or some input unreadable
-	exitUsage   = 2 // a usage error or a path that cannot be read
+	exitOK = 0 // done: findings such as illegal games are reported, not failures
+	// exitFindings is verify's alone: it found illegal or unreadable games, its job.
+	exitFindings = 1
+	// exitUsage is a usage error, or a path, database or folder that cannot be used.
+	exitUsage = 2
+	// exitInternal is a bug: a panic recovered and reported (bug.ExitStatus).
+	exitInternal = bug.ExitStatus
+	// exitInterrupted is Ctrl-C (SIGINT), after the command printed what was done: the
+	// shells' 128 + 2.
+	exitInterrupted = 130
 )
 
 // exitError carries an exit status up to main without printing anything more: the
@@ -21,11 +34,24 @@ type exitError struct{ code int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// streams are the command's standard streams, replaced by buffers in tests.
+// interrupted is the exit error of a command stopped by Ctrl-C, after it said so.
+var interrupted = &exitError{exitInterrupted}
+
+// streams are the command's standard streams, replaced by buffers in tests, and its
+// context, cancelled by the first Ctrl-C (a second one kills at once).
 type streams struct {
+	ctx      context.Context
 	in       io.Reader
 	out, err io.Writer
 }
+
+// formatsRead names every format and container the commands read, for their help texts.
+const formatsRead = `Formats read, told apart by their content whatever a file is named: the
+project's .ponte notation and JSON Lines (FORMATS.md), boardspace.net SGF
+records (and the .zip archives boardspace ships), and Abstract Play's JSON
+exports (one record, an array of them, or one per line). Each may be plain,
+gzip (.gz) or zstd (.zst) compressed, or inside a .zip; paths are files,
+directories (read recursively) or standard input ("-").`
 
 // newRootCmd builds the ponte command tree.
 func newRootCmd(s *streams) *cobra.Command {
@@ -34,14 +60,23 @@ func newRootCmd(s *streams) *cobra.Command {
 		Short: "Verify, store and study archives of Ponte del Diavolo games",
 		Long: `ponte turns archives of Ponte del Diavolo games into verified, queryable data.
 
-It reads the project's .ponte notation and JSON Lines (plain, .gz or .zst, from
-files, directories or standard input), replays every game with an exact rules
-engine, and says where a record goes wrong: file, line, column, turn and rule.
-ponte ingest stores the games, their verdicts and per-turn features in SQLite
-and Parquet.`,
+It replays every game with an exact rules engine and says where a record goes
+wrong: file, line, column, turn and rule (ponte verify); stores the games, their
+verdicts and per-turn features in SQLite and Parquet (ponte ingest); computes
+the statistics of the pie rule (ponte stats) and writes an HTML report (ponte
+report); ponte analyze does all of it at once.
+
+` + formatsRead + `
+
+Exit status, for every command: 0 done (illegal games are findings, reported,
+not failures), 1 verify found illegal or unreadable games, 2 a usage error or a
+path, database or folder that cannot be used, 130 interrupted (Ctrl-C, after
+saying what was done), 3 an internal error (a bug in ponte: please report it).`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("ponte {{.Version}}\n")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
@@ -53,13 +88,86 @@ and Parquet.`,
 	root.AddCommand(newReportCmd(s))
 	root.AddCommand(newAnalyzeCmd(s))
 	root.AddCommand(newExportCmd(s))
+	addCompletions(root)
 	return root
 }
 
-// run executes the command line and returns the exit status.
+// version is what ponte --version prints: the module's version (a tag, for a binary that
+// go install built from one; "(devel)" for a build in a checkout) and the VCS revision
+// that go build stamps into a binary built in a checkout (not go run, nor a copy of the
+// files without .git).
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown (built without module information)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	var modified bool
+	for _, st := range info.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.time":
+			at = st.Value
+		case "vcs.modified":
+			modified = st.Value == "true"
+		}
+	}
+	switch {
+	case rev != "":
+		v += ", revision " + rev[:min(12, len(rev))]
+		if at != "" {
+			v += " of " + at
+		}
+		if modified {
+			v += ", with uncommitted changes"
+		}
+	case v == "(devel)":
+		v += ", no VCS revision (go run, or built outside a git checkout: go build -o ponte ./cmd/ponte stamps one)"
+	}
+	return v + ", " + info.GoVersion
+}
+
+// stopped reports whether Ctrl-C stopped the command, and then says so on standard error,
+// with what was done: "ponte stats: interrupted".
+func (s *streams) stopped(command, done string) bool {
+	if s.ctx.Err() == nil {
+		return false
+	}
+	fmt.Fprintf(s.err, "ponte %s: interrupted%s\n", command, done)
+	return true
+}
+
+// run executes the command line and returns the exit status. The first interrupt (Ctrl-C)
+// cancels the commands' context: each stops, says what it did, and exits 130; a second
+// one kills at once.
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	s := &streams{in: in, out: out, err: errOut}
-	root := newRootCmd(s)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	context.AfterFunc(ctx, stop)
+	return runContext(ctx, args, in, out, errOut)
+}
+
+// runContext executes the command line with the context ctx.
+func runContext(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	s := &streams{ctx: ctx, in: in, out: out, err: errOut}
+	return execute(s, newRootCmd(s), args)
+}
+
+// execute runs the command tree root on args and returns the exit status. A panic of the
+// command's goroutine is reported as a bug, exit status 3; the goroutines the commands
+// start report their own (bug.Recover).
+func execute(s *streams, root *cobra.Command, args []string) (status int) {
+	defer func() {
+		if v := recover(); v != nil {
+			bug.Report(s.err, v, debug.Stack())
+			status = exitInternal
+		}
+	}()
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	var ee *exitError
@@ -68,8 +176,12 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
+		fmt.Fprintf(s.err, "%s: interrupted\n", cmd.CommandPath())
+		return exitInterrupted
 	}
-	fmt.Fprintln(errOut, "ponte:", safeErr(err))
-	fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	// A usage error: the command's name first, as the command's own errors have it.
+	fmt.Fprintf(s.err, "%s: %s\n", cmd.CommandPath(), safeErr(err))
+	fmt.Fprintf(s.err, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	return exitUsage
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/inorder"
 	"github.com/ponte/ponte/replay"
 )
@@ -61,9 +61,12 @@ A file is written to a temporary file next to it and renamed when every game is
 written. A progress bar is shown on standard error when it is a terminal; a
 summary follows unless --quiet.
 
-Exit status: 0 every game played and written, 1 a bot played an illegal turn
-(or the run was interrupted), 2 a usage error or an output that cannot be
-written.`,
+Ctrl-C stops the run: the games finished so far are written (whole records,
+games 1 to n), and the exit status is 130.
+
+Exit status: 0 every game played and written, 2 a usage error or an output
+that cannot be written, 130 interrupted (the finished games written), 3 an
+internal error (a bug, such as a bot that played an illegal turn).`,
 		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
   ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
   ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,
@@ -188,9 +191,7 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	}
 	defer out.abort() // removes the temporary file unless committed
 
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopSignals()
-	context.AfterFunc(ctx, stopSignals) // a second interrupt kills at once
+	ctx := s.ctx
 
 	var bar *mpb.Bar
 	var progress *mpb.Progress
@@ -224,12 +225,15 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	})
 	switch {
 	case writeErr != nil:
-	case botErr == nil && err == nil:
+	case botErr == nil:
+		// Every game played, or interrupted: the games finished so far are whole records
+		// in game order, 1 … n, and are kept.
 		if writeErr = w.Flush(); writeErr == nil {
 			writeErr = out.commit()
 		}
 	case out.path == "":
-		// Stopped early on standard output: end the stream after the last whole record.
+		// Stopped by a bot's bug on standard output: end the stream after the last whole
+		// record.
 		writeErr = w.Flush()
 	}
 	elapsed := time.Since(start)
@@ -242,18 +246,15 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 
 	switch {
 	case botErr != nil:
-		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(botErr))
-		return &exitError{exitIllegal}
+		fmt.Fprintf(s.err, "ponte selfplay: %s (a bug in the bot: please report it)\n", safeErr(botErr))
+		return &exitError{exitInternal}
 	case writeErr != nil:
 		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(writeErr))
 		return &exitError{exitUsage}
 	case err != nil: // interrupted
-		fmt.Fprintf(s.err, "ponte selfplay: interrupted after %d of %d games", tally.games, opts.games)
-		if out.path != "" {
-			fmt.Fprintf(s.err, "; %s not written", safe(out.path))
-		}
-		fmt.Fprintln(s.err)
-		return &exitError{exitIllegal}
+		fmt.Fprintf(s.err, "ponte selfplay: interrupted after %d of %d games; the %d finished %s written to %s\n",
+			tally.games, opts.games, tally.games, plural(tally.games, "game", "games"), safe(out.name()))
+		return interrupted
 	}
 	if !opts.quiet {
 		fmt.Fprintln(s.err, summary(opts, &tally, elapsed, safe(out.name())))
@@ -275,6 +276,7 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 	stop := make(chan struct{})
 
 	go func() {
+		defer bug.Recover()
 		defer close(jobs)
 		for i := 1; i <= opts.games && ctx.Err() == nil; i++ {
 			select {
@@ -290,12 +292,14 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			defer bug.Recover()
 			for i := range jobs {
 				results <- playGame(opts, su, i)
 			}
 		})
 	}
 	go func() {
+		defer bug.Recover()
 		wg.Wait()
 		close(results)
 	}()

@@ -341,10 +341,10 @@ func TestSelfplayBotError(t *testing.T) {
 		path := filepath.Join(dir, "games.ponte")
 		_, errOut, status := runPonte(t, "", "selfplay", "--light", "cheat", "--dark", "random", "--games", "40",
 			"--workers", workers, "--out", path)
-		if status != exitIllegal {
-			t.Errorf("exit status %d, want %d", status, exitIllegal)
+		if status != exitInternal {
+			t.Errorf("exit status %d, want %d (a bot's illegal turn is a bug)", status, exitInternal)
 		}
-		m := regexp.MustCompile(`^ponte selfplay: (game \d+): cheat played an illegal turn 1 \(pass\): R5\.1: .*\n$`).FindStringSubmatch(errOut)
+		m := regexp.MustCompile(`^ponte selfplay: (game \d+): cheat played an illegal turn 1 \(pass\): R5\.1: .* \(a bug in the bot: please report it\)\n$`).FindStringSubmatch(errOut)
 		if m == nil {
 			t.Fatalf("stderr %q", errOut)
 		}
@@ -364,7 +364,7 @@ func TestSelfplayBotError(t *testing.T) {
 	out, _, status := runPonte(t, "", "selfplay", "--light", "cheat", "--dark", "random", "--games", "40", "--workers", "3")
 	n, _ := strconv.Atoi(strings.TrimPrefix(first, "game "))
 	_, errOut, vstatus := runPonte(t, out, "verify", "-")
-	if want := fmt.Sprintf("%d games: %d legal,", n-1, n-1); status != exitIllegal || vstatus != exitOK || !strings.Contains(errOut, want) {
+	if want := fmt.Sprintf("%d games: %d legal,", n-1, n-1); status != exitInternal || vstatus != exitOK || !strings.Contains(errOut, want) {
 		t.Errorf("exit status %d, standard output verified with status %d: %q, want %q", status, vstatus, errOut, want)
 	}
 }

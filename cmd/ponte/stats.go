@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -110,7 +109,10 @@ func runStats(s *streams, opts *statsOptions) error {
 		return &exitError{exitUsage}
 	}
 	defer db.Close()
-	r, err := stats.Compute(context.Background(), db, opts.filter, stats.Options{})
+	r, err := stats.Compute(s.ctx, db, opts.filter, stats.Options{})
+	if s.stopped("stats", "") {
+		return interrupted
+	}
 	if err != nil {
 		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
 		return &exitError{exitUsage}

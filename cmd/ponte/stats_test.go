@@ -11,7 +11,7 @@ import (
 func fixtureDB(t *testing.T) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "ponte.db")
-	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../stats/testdata/fixture.ponte"); status != exitIllegal {
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../stats/testdata/fixture.ponte"); status != exitOK {
 		t.Fatalf("ingest: exit status %d: %s", status, errOut)
 	}
 	return db

@@ -95,7 +95,7 @@ func TestHostileNames(t *testing.T) {
 	path := filepath.Join(dir, hostileName)
 
 	out, errOut, status := runPonte(t, "", "verify", dir)
-	if status != exitIllegal {
+	if status != exitFindings {
 		t.Fatalf("verify: status %d, stderr %q", status, errOut)
 	}
 	noRawControls(t, "verify's output", out)
@@ -181,7 +181,7 @@ func TestWorkersCap(t *testing.T) {
 		for _, n := range []string{"1000000", "257", "0", "-3"} {
 			cmdline := append([]string{args[0], "--workers", n}, args[1:]...)
 			_, errOut, status := runPonte(t, "", cmdline...)
-			if status != exitUsage || !strings.Contains(errOut, "ponte: --workers must be from 1 to 256, not "+n+"\n") {
+			if status != exitUsage || !strings.Contains(errOut, "ponte "+args[0]+": --workers must be from 1 to 256, not "+n+"\n") {
 				t.Errorf("%q: status %d, %q", cmdline, status, errOut)
 			}
 		}

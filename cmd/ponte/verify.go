@@ -25,9 +25,10 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [flags] PATH...",
 		Short: "Replay every game and report the illegal and unreadable ones",
-		Long: `Replay every game of the given files, directories (recursively), .gz/.zst files,
-or standard input ("-"), and check every turn against the rules and every
-record's claimed result and score against the replay.
+		Long: `Replay every game of the given paths and check every turn against the rules
+and every record's claimed result and score against the replay.
+
+` + formatsRead + `
 
 By default one line is printed per illegal or unreadable game,
   FILE:LINE:COL: game N: RULE: turn T: message
@@ -35,8 +36,10 @@ and one more per tag value of the game that could not be read (rule "format"),
 followed by a summary on standard error. With --json, one JSON object per game,
 in input order, is printed on standard output.
 
-Exit status: 0 every game legal, 1 some game illegal or unreadable, 2 a usage
-error or a path that cannot be read.`,
+Exit status: 0 every game legal, 1 some game illegal or unreadable (the
+findings: verify's job), 2 a usage error or a path that cannot be read, 130
+interrupted (after the summary of what was verified), 3 an internal error (a
+bug).`,
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
@@ -64,7 +67,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := records(opts.paths, s.in)
+	records := records(s.ctx, opts.paths, s.in)
 	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
@@ -116,7 +119,11 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	if !opts.quiet {
+	stopped := s.ctx.Err() != nil
+	if stopped {
+		fmt.Fprint(s.err, "ponte verify: interrupted; verified so far: ")
+	}
+	if !opts.quiet || stopped {
 		fmt.Fprintf(s.err, "%d %s: %d legal, %d illegal, %d unreadable", n.games, plural(n.games, "game", "games"), n.legal, n.illegal, n.unreadable)
 		if n.badPaths > 0 {
 			fmt.Fprintf(s.err, "; %d %s could not be read", n.badPaths, plural(n.badPaths, "path", "paths"))
@@ -124,10 +131,12 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		fmt.Fprintln(s.err)
 	}
 	switch {
+	case stopped:
+		return interrupted
 	case n.badPaths > 0:
 		return &exitError{exitUsage}
 	case n.illegal > 0 || n.unreadable > 0:
-		return &exitError{exitIllegal}
+		return &exitError{exitFindings}
 	}
 	return nil
 }

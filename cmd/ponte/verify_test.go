@@ -43,8 +43,8 @@ func golden(t *testing.T, name, got string) {
 // TestVerifySampleData is the README's first command: its output is a golden file.
 func TestVerifySampleData(t *testing.T) {
 	out, errOut, status := runPonte(t, "", "verify", "../../sample_data")
-	if status != exitIllegal {
-		t.Errorf("exit status %d, want %d (sample_data holds illegal games)", status, exitIllegal)
+	if status != exitFindings {
+		t.Errorf("exit status %d, want %d (sample_data holds illegal games)", status, exitFindings)
 	}
 	golden(t, "verify-sample_data.txt", out+"-- stderr --\n"+errOut)
 }
@@ -63,7 +63,7 @@ func TestVerifyConformance(t *testing.T) {
 	for _, corpus := range []string{"corpus.ponte", "corpus.jsonl"} {
 		t.Run(corpus, func(t *testing.T) {
 			out, _, status := runPonte(t, "", "verify", "--json", "--workers", "3", "../../replay/testdata/conformance/random/"+corpus)
-			if status != exitIllegal {
+			if status != exitFindings {
 				t.Errorf("exit status %d, want 1", status)
 			}
 			got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -161,7 +161,7 @@ func TestVerifyExitStatus(t *testing.T) {
 		stderr string
 	}{
 		{"all legal", []string{"verify", "../../sample_data/club-2025.ponte.gz"}, exitOK, "17 games: 17 legal, 0 illegal, 0 unreadable"},
-		{"some illegal", []string{"verify", "../../sample_data/autumn-league.ponte"}, exitIllegal, "illegal"},
+		{"some illegal", []string{"verify", "../../sample_data/autumn-league.ponte"}, exitFindings, "illegal"},
 		{"missing path", []string{"verify", "no/such/file.ponte"}, exitUsage, "no/such/file.ponte"},
 		{"no path", []string{"verify"}, exitUsage, "requires at least 1 arg"},
 		{"bad flag", []string{"verify", "--frobnicate", "x"}, exitUsage, "unknown flag"},
@@ -188,7 +188,7 @@ func TestVerifyStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, status := runPonte(t, string(data), "verify", "-")
-	if status != exitIllegal || !strings.Contains(errOut, "10 games: 4 legal, 5 illegal, 1 unreadable") {
+	if status != exitFindings || !strings.Contains(errOut, "10 games: 4 legal, 5 illegal, 1 unreadable") {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}
 	if !strings.HasPrefix(out, "-:5:514: game 5: R4.4: turn 42: ") {
@@ -246,7 +246,7 @@ func TestVerifyForeignSamples(t *testing.T) {
 		want[dir+"/"+e["file"].(string)] = e
 	}
 	out, errOut, status := runPonte(t, "", "verify", "--json", dir+"/boardspace", dir+"/abstractplay")
-	if status != exitIllegal || !strings.Contains(errOut, `ap-004.json:1:2: record of the game "Hex" skipped`) ||
+	if status != exitFindings || !strings.Contains(errOut, `ap-004.json:1:2: record of the game "Hex" skipped`) ||
 		!strings.Contains(errOut, "14 games: 13 legal, 1 illegal, 0 unreadable") {
 		t.Fatalf("exit status %d: %s", status, errOut)
 	}
@@ -334,7 +334,7 @@ func TestVerifyTagErrors(t *testing.T) {
 	if out != want {
 		t.Errorf("output\n%s\nwant\n%s", out, want)
 	}
-	if status != exitIllegal || !strings.Contains(errOut, "3 games: 1 legal, 2 illegal, 0 unreadable") {
+	if status != exitFindings || !strings.Contains(errOut, "3 games: 1 legal, 2 illegal, 0 unreadable") {
 		t.Errorf("exit status %d, stderr %q", status, errOut)
 	}
 	out, _, _ = runPonte(t, text, "verify", "--json", "-")
