@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,32 +27,57 @@ var busyTimeout = 5000
 // DB is a ponte database opened for writing: the SQLite file with the schema, and the lock
 // that keeps a second ingest out while this one runs.
 type DB struct {
-	path string
-	db   *sql.DB
-	lock *os.File // held (flock) from Open to Close; closed after the database
+	path    string
+	db      *sql.DB
+	lock    *os.File // held (flock) from Open to Close; closed after the database
+	created bool     // Open created the file
+	id      string   // the database's identity (meta id)
+	closed  bool
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
 // takes an exclusive lock on the file that lasts until Close, so that two ingests never
 // write to one database at once: if another process holds it, Open returns an error
-// wrapping ErrBusy at once. Readers (sqlite3, DuckDB, a report) are never locked out.
+// wrapping ErrBusy at once. Readers (sqlite3, DuckDB, a report) are never locked out: the
+// database is in WAL mode from Open to Close (readers see the last committed transaction
+// while it is written), and back in SQLite's default rollback mode after Close, so that
+// a reader then needs and leaves no -wal or -shm file.
+//
+// A file that Open creates and cannot make a database of is removed again; [DB.Created]
+// says whether Open created the file, and [DB.CloseDiscard] removes such a file when
+// nothing was stored in it.
 func Open(path string) (*DB, error) {
-	lock, err := lockFile(path)
+	lock, created, err := lockFile(path)
 	if err != nil {
 		return nil, err
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		lock.Close()
+		if created {
+			removeFiles(path)
+		}
 		return nil, err
 	}
-	d := &DB{path: path, db: db, lock: lock}
-	if err := d.init(); err != nil {
-		d.Close()
+	d := &DB{path: path, db: db, lock: lock, created: created}
+	err = d.init()
+	if err == nil {
+		err = d.enterWAL()
+	}
+	if err != nil {
+		// A plain close: a database that fails its checks is left exactly as it was.
+		d.db.Close()
+		if created {
+			removeFiles(path)
+		}
+		d.lock.Close()
 		return nil, err
 	}
 	return d, nil
 }
+
+// ErrNoDatabase is returned by OpenReader when no file is at the path.
+var ErrNoDatabase = errors.New("no such database")
 
 // OpenReader opens the database at path for reading only, as statistics and reports do:
 // it takes no lock (an ingest may be writing at the same time; WAL readers see the last
@@ -59,6 +86,13 @@ func Open(path string) (*DB, error) {
 // connections keep a small page cache (8 MB): readers scan tables in order, so a larger
 // one only costs memory (stats read 100,000 games as fast with 8 MB as with 64 MB per
 // connection, in 59 MB instead of 276).
+//
+// A database at rest is in rollback mode ([DB.Close] leaves it so): it is read with a
+// shared lock and nothing is created beside it. A database being written is in WAL mode:
+// the reader uses the -wal and -shm files of the writer, which the writer removes when it
+// closes. (A database in WAL mode with no writer, as ponte left them before, gets -wal
+// and -shm files from a reader, which SQLite's reader leaves behind: the next ingest into
+// it puts it back in rollback mode.)
 //
 // A database that cannot be written (on read-only media, in a directory this user cannot
 // write to) is read all the same: SQLite's reader of a WAL database needs to create the
@@ -70,7 +104,7 @@ func OpenReader(path string) (*sql.DB, error) {
 	f, err := os.Open(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("%s: no such database (make one with ponte ingest)", path)
+		return nil, fmt.Errorf("%s: %w (make one with ponte ingest)", path, ErrNoDatabase)
 	case err != nil:
 		return nil, fmt.Errorf("%s: cannot read the database: %w", path, unwrapPath(err))
 	}
@@ -162,12 +196,31 @@ func escapePath(path string) string {
 }
 
 // dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
-// pooled connection gets them: WAL (readers never block the writer, a killed writer loses
-// only its open transaction), NORMAL synchronous (safe in WAL mode), a busy timeout, and
-// BEGIN IMMEDIATE for transactions.
+// pooled connection gets them: NORMAL synchronous (safe in WAL mode), a busy timeout, and
+// BEGIN IMMEDIATE for transactions. WAL mode is not among them: it is a mode of the file,
+// not of a connection, which Open sets once the database has passed its checks
+// (enterWAL), so that a database refused is left exactly as it was.
 func dsn(path string) string {
 	esc := escapePath(path)
-	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
+	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
+}
+
+// enterWAL puts the database in WAL mode for the time it is written: readers never block
+// the writer, and a killed writer loses only its open transaction. Every connection of
+// the pool opened from then on finds the file in WAL mode. It waits (the busy timeout)
+// for a reader in the middle of a read, as any write does.
+func (d *DB) enterWAL() error {
+	var mode string
+	if err := d.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+		if sqliteCode(err)&0xff == sqlite3.SQLITE_BUSY {
+			return fmt.Errorf("%w: %s: another program is reading or writing it (%v)", ErrBusy, d.path, err)
+		}
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("%s: cannot be put in WAL mode (journal mode %q)", d.path, mode)
+	}
+	return nil
 }
 
 // init creates the schema in a new database and checks the version of an existing one.
@@ -187,12 +240,18 @@ func (d *DB) init() error {
 	}
 	switch version {
 	case SchemaVersion:
-		return d.check(ctx, conn)
+		if err := d.check(ctx, conn); err != nil {
+			return err
+		}
+		return d.identify(ctx, conn)
 	case 1, 2:
 		if err := d.check(ctx, conn); err != nil {
 			return err
 		}
-		return d.upgrade(ctx, conn, version)
+		if err := d.upgrade(ctx, conn, version); err != nil {
+			return err
+		}
+		return d.identify(ctx, conn)
 	case 0:
 	default:
 		return fmt.Errorf("%s: schema version %d, this ponte knows version %d", d.path, version, SchemaVersion)
@@ -211,10 +270,53 @@ func (d *DB) init() error {
 		conn.ExecContext(ctx, "ROLLBACK")
 		return wrapBusy(err)
 	}
+	if err := d.newID(ctx, conn); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return wrapBusy(err)
+	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		conn.ExecContext(ctx, "ROLLBACK")
 		return wrapBusy(err)
 	}
+	return nil
+}
+
+// identify reads the database's identity from its meta table. A database made before
+// there was one (schema version 3 and older) gets the table and a new identity here, in
+// one transaction: the only change of this upgrade, which readers of every version
+// ignore, so the schema version stays the same.
+func (d *DB) identify(ctx context.Context, conn *sql.Conn) error {
+	err := conn.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'id'").Scan(&d.id)
+	if err == nil {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return wrapBusy(err)
+	}
+	if err := d.newID(ctx, conn); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("%s: adding the table meta: %w", d.path, wrapBusy(err))
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return wrapBusy(err)
+	}
+	return nil
+}
+
+// newID makes the meta table if needed and stores a new random identity in it, in the
+// connection's transaction.
+func (d *DB) newID(ctx context.Context, conn *sql.Conn) error {
+	var b [16]byte
+	rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	if _, err := conn.ExecContext(ctx, metaSQL); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('id', ?)", id); err != nil {
+		return err
+	}
+	d.id = id
 	return nil
 }
 
@@ -266,7 +368,8 @@ func (d *DB) check(ctx context.Context, conn *sql.Conn) error {
 //
 // SQLite cannot drop a NOT NULL constraint, so games is rebuilt the way SQLite documents
 // (create the new table, copy, drop the old one, rename the new one, create its indexes
-// again); the ids are kept, so turns and tags still refer to their games.
+// again); the ids are kept, so turns and tags still refer to their games. The table meta,
+// added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return wrapBusy(err)
@@ -336,15 +439,96 @@ func upgradeTx(ctx context.Context, conn *sql.Conn, version int) error {
 // Path returns the path the database was opened with.
 func (d *DB) Path() string { return d.path }
 
-// Close closes the database, then releases the lock. (Closing another descriptor of the
-// file would drop SQLite's own POSIX locks: the lock file is closed last.)
+// ID returns the database's identity: 32 random hex digits given when it was made (or when
+// a database made before identities was first opened by this version), kept in its meta
+// table. It survives a move or a rename of the file; a copy has the same.
+func (d *DB) ID() string { return d.id }
+
+// Created reports whether Open created the database's file: there was none at its path.
+func (d *DB) Created() bool { return d.created }
+
+// Empty reports whether nothing is stored in the database: no game and no source file.
+func (d *DB) Empty() (bool, error) {
+	var empty bool
+	err := d.db.QueryRow("SELECT NOT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM sources)").Scan(&empty)
+	return empty, wrapBusy(err)
+}
+
+// Close closes the database, puts it back in rollback mode (leaveWAL), then releases the
+// lock. (Closing another descriptor of the file would drop SQLite's own POSIX locks: the
+// lock file is closed last.)
 func (d *DB) Close() error {
-	err := d.db.Close()
-	if d.lock != nil {
-		d.lock.Close()
-		d.lock = nil
+	if d.closed {
+		return nil
 	}
+	d.closed = true
+	err := d.db.Close()
+	if err == nil {
+		d.leaveWAL()
+	}
+	d.lock.Close()
 	return err
+}
+
+// CloseDiscard closes the database and, when Open created its file and nothing is stored
+// in it (Empty), removes the file with its -wal, -shm and -journal files: a run that
+// failed or stored nothing leaves no new empty database behind. A database that was there
+// before Open is never removed. It reports whether the files were removed.
+func (d *DB) CloseDiscard() (removed bool, err error) {
+	if d.closed {
+		return false, nil
+	}
+	if !d.created {
+		return false, d.Close()
+	}
+	if empty, err := d.Empty(); err != nil || !empty {
+		return false, d.Close()
+	}
+	d.closed = true
+	err = d.db.Close()
+	// Removed while the lock is held: an ingest that opened the file meanwhile finds it
+	// gone once it has the lock, and makes another (lockFile).
+	rerr := removeFiles(d.path)
+	d.lock.Close()
+	if err == nil {
+		err = rerr
+	}
+	return rerr == nil, err
+}
+
+// removeFiles removes the database at path with its -wal, -shm and -journal files.
+func removeFiles(path string) error {
+	var first error
+	for _, suffix := range []string{"-wal", "-shm", "-journal", ""} {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// walTimeout is how long, in milliseconds, Close waits for readers to let the database
+// leave WAL mode.
+const walTimeout = 200
+
+// leaveWAL puts the closed database back in rollback mode, best effort. The last of the
+// writer's connections to close has checkpointed the write-ahead log and removed the -wal
+// and -shm files, but the file still says WAL mode: a reader would make them again and
+// leave them behind (a read-only connection cannot remove them). In rollback mode a
+// reader creates nothing. Leaving WAL mode needs the database to itself: while a reader
+// has it open, this gives up after walTimeout, and the next writer's Close does it.
+func (d *DB) leaveWAL() {
+	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)", escapePath(d.path), walTimeout))
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	var version int
+	var mode string
+	// Reading first makes SQLite see the file's mode (WAL), which the pragma then changes.
+	if db.QueryRow("PRAGMA user_version").Scan(&version) == nil {
+		db.QueryRow("PRAGMA journal_mode = DELETE").Scan(&mode)
+	}
 }
 
 // wrapBusy turns SQLite's SQLITE_BUSY into an error wrapping ErrBusy.

@@ -12,8 +12,15 @@
 // where it stopped, so a killed ingest is finished by running it again.
 //
 // [DB.WriteParquet] writes games.parquet and turns.parquet from one snapshot of the
-// database; [GameRow] and [TurnRow] are their rows.
+// database; [GameRow] and [TurnRow] are their rows. The folder belongs to the database:
+// by default beside it and named after it ([ParquetDirFor]: ponte.db → ponte.parquet),
+// with a marker file ([MarkerName]) naming the database and its identity ([DB.ID]); a
+// folder written from another database, or holding files that are not ponte's, is
+// refused ([DB.ClaimParquet], [ErrParquetDir]), never overwritten.
 //
 // One process writes a database at a time: [Open] takes a lock that a second ingest of
-// the same file finds taken ([ErrBusy]).
+// the same file finds taken ([ErrBusy]). The database is in WAL mode while it is written
+// and back in rollback mode after [DB.Close], so that readers ([OpenReader]) create no
+// -wal or -shm file beside it; [DB.CloseDiscard] removes a database that its run created
+// and stored nothing in.
 package store

@@ -123,9 +123,31 @@ type ParquetStats struct {
 // dir/turns.parquet (zstd, typed columns, bounded row groups), both from one snapshot of
 // the database. Each file is written under a temporary hidden name in dir and renamed
 // when complete, so a reader never sees a partial file; dir is created if needed.
+//
+// The folder belongs to the database: WriteParquet first claims it (ClaimParquet), and
+// writes nothing into a folder written from another database, or holding files that are
+// not its own.
 func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
+	return d.WriteParquetProgress(dir, nil)
+}
+
+// ParquetProgress is how far WriteParquetProgress is in the file it writes.
+type ParquetProgress struct {
+	File string // the file being written: "games.parquet", then "turns.parquet"
+	Rows int64  // rows of the file written so far
+	// Games is the number of games whose rows are written so far, of TotalGames, the games
+	// stored: both files hold the games in the order stored.
+	Games, TotalGames int64
+}
+
+// WriteParquetProgress is WriteParquet calling progress, when not nil, on the calling
+// goroutine: at the start of each file and after every thousand rows or so written to it.
+func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*ParquetStats, error) {
 	start := time.Now()
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	if err := d.ClaimParquet(dir); err != nil {
+		return nil, err
+	}
+	if err := d.writeMarker(dir); err != nil {
 		return nil, err
 	}
 	conn, err := d.db.Conn(context.Background())
@@ -146,12 +168,19 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 		if err != nil {
 			return err
 		}
-		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state, gamesBlobs...)
+		var games int64 // the games are numbered from 1, in the order stored
+		if err := c.query("SELECT coalesce(max(id), 0) FROM games", nil, func(row []driver.Value) error {
+			games, _ = row[0].(int64)
+			return nil
+		}); err != nil {
+			return err
+		}
+		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state, tableProgress(progress, "games.parquet", games), gamesBlobs...)
 		if err != nil {
 			return err
 		}
 		st.Games, st.Bytes = n, size
-		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup, state)
+		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup, state, tableProgress(progress, "turns.parquet", games))
 		st.Turns, st.Bytes = n, st.Bytes+size
 		return err
 	})
@@ -168,10 +197,25 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 // written.
 var gamesBlobs = []string{"error_message", "tag_errors", "moves", "raw"}
 
+// tableProgress returns the progress of the export of one file for exportTable, which
+// tells it the rows written and the first column of the last one (its game's id), or nil
+// when progress is nil.
+func tableProgress(progress func(ParquetProgress), file string, games int64) func(rows int64, game driver.Value) {
+	if progress == nil {
+		return nil
+	}
+	return func(rows int64, game driver.Value) {
+		id, _ := game.(int64)
+		progress(ParquetProgress{File: file, Rows: rows, Games: id, TotalGames: games})
+	}
+}
+
 // exportTable writes the rows of t, in the order given, to the Parquet file path.
 // state is the database's state that the file is written from, kept in its metadata under
-// stateKey (ParquetCurrent). The columns blobs get no bounds (gamesBlobs).
-func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string, blobs ...string) (rows, size int64, err error) {
+// stateKey (ParquetCurrent). The columns blobs get no bounds (gamesBlobs). progress, when
+// not nil, is told the rows written at the start and after each batch of rows, with the
+// first column of the last row (tableProgress).
+func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
 	plan, err := planOf[T](t)
 	if err != nil {
 		return 0, 0, err
@@ -223,6 +267,9 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, s
 	}()
 	buf := make([]T, 0, batchRows)
 	var sl slab
+	if progress != nil {
+		progress(0, int64(0))
+	}
 	send := func() error {
 		select {
 		case batches <- buf:
@@ -244,6 +291,9 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, s
 		}
 		rows++
 		if len(buf) == cap(buf) {
+			if progress != nil {
+				progress(rows, vals[0])
+			}
 			return send()
 		}
 		return nil
@@ -492,11 +542,20 @@ func (c *conn) state() (string, error) {
 }
 
 // ParquetCurrent reports whether dir already holds games.parquet and turns.parquet written
-// from the database as it is now: both files carry, in their metadata, the fingerprint of
-// the database they were written from (its games, turns, copies met again and sources), and
-// it is the database's. An ingest that read nothing new uses it to skip rewriting the
-// files. Any doubt (a file missing or unreadable, no fingerprint) is false.
+// from the database as it is now: the folder is this database's (its marker names it),
+// and both files carry, in their metadata, the fingerprint of the database they were
+// written from (its games, turns, copies met again and sources), and it is the
+// database's. An ingest that read nothing new uses it to skip rewriting the files. Any
+// doubt (a file missing or unreadable, no fingerprint, no marker) is false.
 func (d *DB) ParquetCurrent(dir string) (bool, error) {
+	if m, err := readMarker(dir); err != nil || m == nil || m.DatabaseID != d.id {
+		return false, nil
+	}
+	return d.filesCurrent(dir)
+}
+
+// filesCurrent reports whether the Parquet files of dir carry the database's fingerprint.
+func (d *DB) filesCurrent(dir string) (bool, error) {
 	var state string
 	if err := d.db.QueryRow(stateSQL).Scan(&state); err != nil {
 		return false, wrapBusy(err)

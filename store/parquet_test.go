@@ -97,9 +97,13 @@ func TestParquetReadBack(t *testing.T) {
 		st.Games != count(t, d.db, "SELECT count(*) FROM games") || st.Turns != count(t, d.db, "SELECT count(*) FROM turns") {
 		t.Fatalf("%d games and %d turns read, %+v written", len(games), len(turns), st)
 	}
+	var names []string
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Errorf("%d files in %s, want the two Parquet files", len(entries), dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != MarkerName+" games.parquet turns.parquet" {
+		t.Errorf("files in %s: %s, want the marker and the two Parquet files", dir, got)
 	}
 
 	// Every value, against SQLite as database/sql reads it.
@@ -251,11 +255,22 @@ func TestParquetCurrent(t *testing.T) {
 	other := openTemp(t) // another database's files of other rows, written later
 	defer other.Close()
 	ingestInto(t, other, Options{}, autumn)
-	if _, err := other.WriteParquet(dir); err != nil {
+	otherDir := t.TempDir()
+	if _, err := other.WriteParquet(otherDir); err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range []string{"games.parquet", "turns.parquet"} {
+		copyFile(t, filepath.Join(otherDir, name), filepath.Join(dir, name))
 	}
 	if current() {
 		t.Error("current with another database's files")
+	}
+	copyFile(t, filepath.Join(otherDir, MarkerName), filepath.Join(dir, MarkerName))
+	if current() {
+		t.Error("current with another database's files and marker")
+	}
+	for _, name := range []string{MarkerName, "games.parquet", "turns.parquet"} {
+		os.Remove(filepath.Join(dir, name))
 	}
 	if _, err := d.WriteParquet(dir); err != nil {
 		t.Fatal(err)

@@ -206,6 +206,11 @@ var (
 	tables = []*table{&gamesTable, &turnsTable, &tagsTable, &sourcesTable}
 )
 
+// metaSQL makes the table meta: what the database says of itself, one value per key. Its
+// one key is "id", the database's identity ([DB.ID]), which the Parquet folder written
+// from it records. It is not one of the documented tables: no query of the games needs it.
+const metaSQL = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID"
+
 // schemaSQL is the DDL of the whole schema.
 func schemaSQL() string {
 	var b strings.Builder

@@ -1,0 +1,183 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ParquetDirFor returns the default Parquet folder of the database at path: beside it,
+// named after it with the extension .parquet in place of its own (ponte.db →
+// ponte.parquet, club/big.db → club/big.parquet, games → games.parquet). Each database
+// has its own, so that ingesting one never overwrites another's files.
+func ParquetDirFor(path string) string {
+	dir, base := filepath.Split(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if stem == "" {
+		stem = base // ".db"
+	}
+	name := stem + ".parquet"
+	if name == base { // a database named x.parquet
+		name = base + ".parquet"
+	}
+	return filepath.Join(dir, name)
+}
+
+// MarkerName is the name of the file, in a Parquet folder, that says which database the
+// folder's files were written from (a hidden file: `ponte ingest` of a directory does not
+// read it, and globs such as *.parquet do not meet it).
+const MarkerName = ".ponte-database.json"
+
+// marker is what MarkerName holds.
+type marker struct {
+	Note       string `json:"note"`
+	Database   string `json:"database"`    // the database's absolute path when last written
+	DatabaseID string `json:"database_id"` // its identity (DB.ID), which survives a move
+	Written    string `json:"written"`     // when (UTC, RFC 3339)
+}
+
+const markerNote = "The Parquet files of this folder were written by ponte from the database named here. ponte writes into this folder from that database only."
+
+// ErrParquetDir is returned (wrapped, with what to do) by ClaimParquet and WriteParquet for
+// a folder that is not the database's to write: written from another database, holding
+// files ponte did not write, or not a folder.
+var ErrParquetDir = errors.New("not this database's Parquet folder")
+
+// ClaimParquet checks that the database may write its Parquet files into dir, and says why
+// not (an error wrapping ErrParquetDir, naming the other database or the files in the
+// way, and what to do). It may when dir does not exist, is empty (hidden files aside), or
+// is this database's: its marker file (MarkerName) names the database's identity, which
+// survives a move of the database (the marker then gets the new path). It may not when
+// the marker names another database (a copy of the same database is the same), when dir
+// holds files other than games.parquet and turns.parquet (hidden files are left alone
+// and not counted: the temporary files of a write, a desktop's own), or when it holds
+// Parquet files without a marker, written by a ponte older than markers, unless those
+// are current for this database (ParquetCurrent's fingerprint): the folder is then
+// adopted, and the marker written.
+func (d *DB) ClaimParquet(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	case !info.IsDir():
+		return fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	}
+	var files, foreign []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."):
+		case (name == "games.parquet" || name == "turns.parquet") && e.Type().IsRegular():
+			files = append(files, name)
+		default:
+			foreign = append(foreign, name)
+		}
+	}
+	if len(foreign) > 0 {
+		names := foreign
+		if len(names) > 3 {
+			names = append(names[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
+		}
+		return fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
+			ErrParquetDir, dir, strings.Join(names, ", "))
+	}
+	m, err := readMarker(dir)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v: nothing is written there; remove %s, or give --parquet another folder", ErrParquetDir, filepath.Join(dir, MarkerName), err, dir)
+	}
+	switch {
+	case m != nil && m.DatabaseID == d.id:
+		if abs, _ := filepath.Abs(d.path); m.Database != abs {
+			return d.writeMarker(dir) // the database was moved
+		}
+		return nil
+	case m != nil:
+		other := "another database, " + m.Database
+		if abs, _ := filepath.Abs(d.path); m.Database == abs {
+			other = "an earlier database at this same path, " + m.Database + ", not this one (made since)"
+		}
+		return fmt.Errorf("%w: %s holds the Parquet files of %s, written %s: they are not overwritten; write this database's files to another folder with --parquet DIR, or remove %s first",
+			ErrParquetDir, dir, other, m.Written, dir)
+	case len(files) == 0:
+		return nil
+	}
+	// Files written before markers: this database's only if they are current for it.
+	if current, err := d.filesCurrent(dir); err != nil {
+		return err
+	} else if current {
+		if empty, err := d.Empty(); err != nil {
+			return err
+		} else if !empty {
+			return d.writeMarker(dir)
+		}
+	}
+	return fmt.Errorf("%w: %s holds Parquet files that do not say which database they were written from (an older ponte wrote them) and are not those of %s as it is: they are not overwritten; remove %s first, or give --parquet another folder",
+		ErrParquetDir, dir, d.path, dir)
+}
+
+// readMarker reads the marker of dir; nil when there is none.
+func readMarker(dir string) (*marker, error) {
+	b, err := os.ReadFile(filepath.Join(dir, MarkerName))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	var m marker
+	if err := json.Unmarshal(b, &m); err != nil || m.DatabaseID == "" {
+		return nil, errors.New("not a marker ponte wrote (no database_id)")
+	}
+	return &m, nil
+}
+
+// writeMarker writes the marker of dir, naming this database, creating dir if needed; it
+// replaces an earlier one at once (renamed into place).
+func (d *DB) writeMarker(dir string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(d.path)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(marker{Note: markerNote, Database: abs, DatabaseID: d.id,
+		Written: time.Now().UTC().Format(time.RFC3339)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, MarkerName)
+	var f *os.File
+	for {
+		f, err = os.OpenFile(filepath.Join(dir, fmt.Sprintf(".ponte-database.%08x.tmp", rand.Uint32())), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, os.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
