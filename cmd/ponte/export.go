@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
+	"github.com/ponte/ponte/verdict"
 )
 
 // exportOptions are the flags and arguments of `ponte export`.
@@ -21,6 +23,10 @@ type exportOptions struct {
 	formatSet bool
 	quiet     bool
 	filter    stats.Filter
+	// only is "legal" or "illegal": the games written; "" writes both.
+	only string
+	// keepDuplicates writes a game each time the paths hold it, not once.
+	keepDuplicates bool
 }
 
 func newExportCmd(s *streams) *cobra.Command {
@@ -67,6 +73,11 @@ written), 3 an internal error (a bug).`,
 	f.StringVarP(&opts.out, "out", "o", "-", `the file to write ("-" for standard output); .gz or .zst compresses`)
 	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
+	f.StringVar(&opts.only, "only", "", `"legal" or "illegal": write only the games of that verdict (default both)`)
+	f.BoolVar(&opts.keepDuplicates, "keep-duplicates", false, "with paths, write a game as often as the paths hold it (default: once, as ingest stores it)")
+	_ = cmd.RegisterFlagCompletionFunc("only", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"legal\tthe games every rule allows", "illegal\tthe games that break a rule"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	addFilterFlags(cmd, &opts.filter)
 	return cmd
 }
@@ -84,7 +95,11 @@ func runExport(s *streams, opts *exportOptions) error {
 		return errors.New(`--out must name a file, or "-" for standard output`)
 	}
 	if len(opts.paths) > 0 && (opts.dbSet || opts.filter != (stats.Filter{})) {
-		return errors.New("give paths to read, or --db and filters to export stored games, not both")
+		return errors.New("the filters select stored games, and --db names where they are: give them without paths " +
+			"(to filter the games of files, store them first: ponte ingest PATH..., then ponte export with the filters)")
+	}
+	if opts.only != "" && opts.only != "legal" && opts.only != "illegal" {
+		return fmt.Errorf(`--only %q: want "legal" or "illegal"`, opts.only)
 	}
 	if err := opts.filter.Validate(); err != nil {
 		return err
@@ -97,7 +112,7 @@ func runExport(s *streams, opts *exportOptions) error {
 	defer out.abort()
 	w := ingest.NewWriter(out.w, format)
 
-	var written, skipped, badPaths int
+	var written, skipped, badPaths, duplicates, unselected int
 	var writeErr error
 	write := func(rec *ingest.Record) {
 		if err := w.Write(rec); err != nil {
@@ -112,6 +127,8 @@ func runExport(s *streams, opts *exportOptions) error {
 		written++
 	}
 	if len(opts.paths) > 0 {
+		seen := map[string]bool{} // the games written, by game_id: a few dozen bytes each
+		var g replay.Game
 		for rec, err := range records(s.ctx, opts.paths, s.in) {
 			switch {
 			case ingest.IsNotice(err):
@@ -126,6 +143,18 @@ func runExport(s *streams, opts *exportOptions) error {
 				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %s\n", safeErr(err))
 				continue
 			}
+			if !opts.keepDuplicates {
+				id := verdict.GameID(rec)
+				if seen[id] {
+					duplicates++
+					continue
+				}
+				seen[id] = true
+			}
+			if opts.only != "" && verdict.Of(rec, &g).Legal != (opts.only == "legal") {
+				unselected++
+				continue
+			}
 			if write(rec); writeErr != nil {
 				break
 			}
@@ -138,6 +167,12 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		defer db.Close()
 		where, args := opts.filter.SQL()
+		switch opts.only {
+		case "legal":
+			where += " AND g.legal"
+		case "illegal":
+			where += " AND NOT g.legal AND NOT g.unreadable"
+		}
 		err = store.Records(s.ctx, db, where, args, func(rec *ingest.Record, unreadable bool) error {
 			if unreadable {
 				skipped++
@@ -171,6 +206,12 @@ func runExport(s *streams, opts *exportOptions) error {
 		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
+		}
+		if duplicates > 0 {
+			fmt.Fprintf(s.err, "; %d %s of a game written before left out (--keep-duplicates writes them)", duplicates, plural(duplicates, "copy", "copies"))
+		}
+		if unselected > 0 {
+			fmt.Fprintf(s.err, "; %d %s left out (--only %s)", unselected, plural(unselected, "game", "games"), opts.only)
 		}
 		fmt.Fprintln(s.err)
 	}

@@ -78,12 +78,46 @@ func TestExportUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"export", "--format", "boardspace", "x"}, `--format "boardspace": must be "ponte" or "jsonl"`},
-		{[]string{"export", "--db", "x.db", "y.ponte"}, "not both"},
+		{[]string{"export", "--db", "x.db", "y.ponte"}, "give them without paths (to filter the games of files, store them first: ponte ingest PATH..."},
 		{[]string{"export", "--db", filepath.Join(t.TempDir(), "none.db")}, "make one with ponte ingest"},
 	} {
 		_, errOut, status := runPonte(t, "", tc.args...)
 		if status != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit status %d, standard error %q, want 2 and %q", tc.args, status, errOut, tc.want)
+		}
+	}
+}
+
+// A game the paths hold twice is written once (as ingest stores it), unless
+// --keep-duplicates; --only selects the legal or the illegal games, from files as from the
+// database, and the summary counts what was left out.
+func TestExportDuplicatesAndOnly(t *testing.T) {
+	const league = "../../sample_data/autumn-league.ponte" // 17 records: 5 legal, 11 illegal, 1 unreadable
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ponte.db")
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, league); status != exitOK {
+		t.Fatalf("ingest: exit status %d: %s", status, errOut)
+	}
+	for _, c := range []struct {
+		args  []string
+		games int
+		says  string
+	}{
+		{[]string{league, league}, 16, "16 games written to standard output (ponte); 2 not written; 16 copies of a game written before left out (--keep-duplicates writes them)\n"},
+		{[]string{"--keep-duplicates", league, league}, 32, "32 games written to standard output (ponte); 2 not written\n"},
+		{[]string{"--only", "legal", league}, 5, "5 games written to standard output (ponte); 1 not written; 11 games left out (--only legal)\n"},
+		{[]string{"--only", "illegal", league}, 11, "11 games written to standard output (ponte); 1 not written; 5 games left out (--only illegal)\n"},
+		{[]string{"--only", "legal", "--db", db}, 5, "5 games written to standard output (ponte)\n"},
+		{[]string{"--only", "illegal", "--db", db}, 11, "11 games written to standard output (ponte)\n"},
+	} {
+		out, errOut, status := runPonte(t, "", append([]string{"export"}, c.args...)...)
+		if n := strings.Count(out, "[Event "); status != exitOK || n != c.games || !strings.HasSuffix(errOut, c.says) {
+			t.Errorf("export %q: exit status %d, %d games, standard error %q; want %d games and %q", c.args, status, n, errOut, c.games, c.says)
+		}
+	}
+	for _, args := range [][]string{{"--only", "drawn", league}, {"--size", "10", league}, {"--db", db, league}} {
+		if _, errOut, status := runPonte(t, "", append([]string{"export"}, args...)...); status != exitUsage {
+			t.Errorf("export %q: exit status %d, %q", args, status, errOut)
 		}
 	}
 }
