@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// The README documents the schema: its tables of columns are made from the schema's own
-// descriptions, and this test keeps them in step (go test ./store -update rewrites them
+// docs/schema.md documents the schema: its tables of columns are made from the schema's
+// own descriptions, and this test keeps them in step (go test ./store -update rewrites them
 // between their markers).
-func TestREADMESchema(t *testing.T) {
-	const path = "../README.md"
+func TestDocsSchema(t *testing.T) {
+	const path = "../docs/schema.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestREADMESchema(t *testing.T) {
 				readme = readme[:i] + want + readme[i+j:]
 				continue
 			}
-			t.Errorf("the README's %s table differs from the schema (go test ./store -update rewrites it):\n%s", tb.name, want)
+			t.Errorf("the %s table of docs/schema.md differs from the schema (go test ./store -update rewrites it):\n%s", tb.name, want)
 		}
 	}
 	if *update && readme != string(b) {

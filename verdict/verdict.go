@@ -12,7 +12,7 @@ import (
 
 // Verdict is what the replay of one record says. Its JSON form is one line of
 // `ponte verify --json`, with the fields in this order and the names of the columns of
-// the store's games table that hold the same values (README, "The verdict object").
+// the store's games table that hold the same values (docs/verdict.md).
 // Score, Islands and Bridges are [light, dark] in the last legal position, nil when there
 // was no board to replay on (an unreadable record).
 type Verdict struct {
