@@ -1,6 +1,5 @@
 // Package store keeps verified games in a SQLite database and exports them as Parquet
-// files, with one schema: the tables games, turns, tags and sources (README, "ponte
-// ingest").
+// files, with one schema: the tables games, turns, tags and sources (docs/schema.md).
 //
 // [DB.Ingest] streams the records of files, directories, archives and standard input
 // (every reader of package ingest), replays them on all cores with their per-turn

@@ -20,7 +20,7 @@ import (
 )
 
 // GameRow is one row of the games table as games.parquet holds it: the same columns in the
-// same order (see the README), with SQL NULL as a nil pointer and BOOLEAN as bool. The
+// same order (docs/schema.md), with SQL NULL as a nil pointer and BOOLEAN as bool. The
 // columns that `ponte verify --json` also prints hold the same values under the same names.
 type GameRow struct {
 	ID                int64   `parquet:"id,delta"`

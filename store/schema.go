@@ -11,7 +11,7 @@ import (
 const SchemaVersion = 3
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
-// NULL, and what it means (the README's schema tables are made from these).
+// NULL, and what it means (the tables of docs/schema.md are made from these).
 type column struct {
 	name string
 	typ  string // INTEGER, TEXT or BOOLEAN (stored as 0/1)
@@ -328,7 +328,7 @@ func (t *table) boundPerRow() int {
 	return len(t.columns)
 }
 
-// markdown returns the README table of t's columns.
+// markdown returns the docs/schema.md table of t's columns.
 func (t *table) markdown() string {
 	var b strings.Builder
 	b.WriteString("| column | type | meaning |\n|---|---|---|\n")
