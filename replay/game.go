@@ -125,7 +125,13 @@ func (g *Game) ReadTurn(number int, token string) (Move, error) {
 		return Move{}, err
 	}
 	if number != 0 && number != turn {
-		return Move{}, &RuleError{Rule: RuleNotation, Turn: turn, Message: fmt.Sprintf("turn number %d written before turn %d (%s)", number, turn, token)}
+		msg := fmt.Sprintf("turn number %d written before turn %d (%s)", number, turn, token)
+		if number == (turn+1)/2 {
+			// 1. e5,f5 d4,d3 2. …: two turns under one number, as chess writes a move of
+			// each side.
+			msg += fmt.Sprintf(": one number per turn (1. e5,f5 2. d4,d3), not one per pair of turns as in chess; this is turn %d", turn)
+		}
+		return Move{}, &RuleError{Rule: RuleNotation, Turn: turn, Message: msg}
 	}
 	m, err := ParseMove(token, g.size)
 	if err != nil {

@@ -403,3 +403,28 @@ func TestCheckClaim(t *testing.T) {
 		})
 	}
 }
+
+// The chess habit, two turns under one number (1. e5,f5 d4,d3 2. a1,a2), gets the hint
+// that each turn has its own number; another wrong number does not.
+func TestTurnNumberHint(t *testing.T) {
+	for _, c := range []struct {
+		numbers []int
+		hint    bool
+	}{
+		{[]int{1, 0, 2}, true},  // 1. e5,f5 d4,d3 2. …: turn 3 written as 2
+		{[]int{1, 2, 1}, false},
+		{[]int{1, 2, 7}, false},
+	} {
+		g, _ := NewGame(10, Unlimited)
+		var err error
+		for i, n := range c.numbers {
+			if err = g.PlayNumbered(n, []string{"e5,f5", "d4,d3", "a1,a2"}[i]); err != nil {
+				break
+			}
+		}
+		re, ok := err.(*RuleError)
+		if !ok || re.Rule != RuleNotation || re.Turn != 3 || strings.Contains(re.Message, "one number per turn (1. e5,f5 2. d4,d3)") != c.hint {
+			t.Errorf("numbers %v: %v, want the hint: %v", c.numbers, err, c.hint)
+		}
+	}
+}
