@@ -1,11 +1,17 @@
 // Command ponte turns archives of Ponte del Diavolo games into verified, queryable data.
 //
-//	ponte verify [--json] [--workers N] PATH...
-//	ponte selfplay [--games N] [--light BOT] [--dark BOT] [--seed S] [--out FILE] ...
-//	ponte ingest [--db FILE] [--parquet DIR] [--workers N] [--json] PATH...
+//	ponte analyze [PATH...]              ingest, statistics and report at once
+//	ponte verify [--json] PATH...        every game replayed; where a record goes wrong
+//	ponte ingest [--db FILE] PATH...     games, verdicts and features into SQLite and Parquet
+//	ponte stats [--ratings] [filters]    the pie rule's statistics, answer first
+//	ponte report [--out DIR] [filters]   a static HTML report
+//	ponte export [--only legal] ...      games as .ponte or JSON Lines
+//	ponte selfplay [--games N] ...       games between bots
 //
-// Exit status: 0 all good, 1 some game illegal or some input unreadable, 2 a usage error,
-// a path that cannot be read, or (ingest) a database that is busy.
+// Exit status, for every command: 0 done (illegal games are findings, reported, not
+// failures), 1 verify found illegal or unreadable games, 2 a usage error or a path,
+// database or folder that cannot be used, 130 interrupted (after saying what was done),
+// 3 an internal error (a bug in ponte).
 package main
 
 import (
