@@ -52,7 +52,7 @@ that cannot be written, 130 interrupted (run the same command again to finish),
 	f := cmd.Flags()
 	f.StringVar(&opts.ingest.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
 	f.StringVarP(&opts.report.out, "out", "o", "ponte-report", "the folder to write the report into")
-	f.StringVar(&opts.ingest.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
+	f.StringVar(&opts.ingest.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default: beside the database, named after it: ponte.db, ponte.parquet)`)
 	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
 	f.IntVar(&opts.ingest.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.IntVar(&opts.report.maxGames, "games", report.DefaultMaxGames, "the most game pages written")

@@ -47,7 +47,7 @@ func TestAnalyzeSampleData(t *testing.T) {
 			t.Errorf("standard output lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, name := range []string{index, filepath.Join(out, "games", "5.html"), filepath.Join(dir, "parquet", "turns.parquet")} {
+	for _, name := range []string{index, filepath.Join(out, "games", "5.html"), filepath.Join(dir, "ponte.parquet", "turns.parquet")} {
 		if info, err := os.Stat(name); err != nil || info.Size() == 0 {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -126,7 +126,7 @@ func TestReportUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, "make one with ponte ingest"},
+		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, "none.db: run `ponte analyze --db "},
 		{[]string{"report", "--games", "0"}, "--games must be at least 1"},
 		{[]string{"report", "--size", "3"}, "board sizes are 5 to 26"},
 		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), filepath.Join(dir, "missing")}, "missing"},

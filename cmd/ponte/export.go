@@ -160,10 +160,9 @@ func runExport(s *streams, opts *exportOptions) error {
 			}
 		}
 	} else {
-		db, err := store.OpenReader(opts.db)
+		db, err := openStored(s, "export", opts.db)
 		if err != nil {
-			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-			return &exitError{exitUsage}
+			return err
 		}
 		defer db.Close()
 		where, args := opts.filter.SQL()

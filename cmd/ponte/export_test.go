@@ -79,7 +79,7 @@ func TestExportUsage(t *testing.T) {
 	}{
 		{[]string{"export", "--format", "boardspace", "x"}, `--format "boardspace": must be "ponte" or "jsonl"`},
 		{[]string{"export", "--db", "x.db", "y.ponte"}, "give them without paths (to filter the games of files, store them first: ponte ingest PATH..."},
-		{[]string{"export", "--db", filepath.Join(t.TempDir(), "none.db")}, "make one with ponte ingest"},
+		{[]string{"export", "--db", filepath.Join(t.TempDir(), "none.db")}, "none.db: run `ponte analyze --db "},
 	} {
 		_, errOut, status := runPonte(t, "", tc.args...)
 		if status != exitUsage || !strings.Contains(errOut, tc.want) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -58,7 +57,13 @@ note.
 
 The games and turns tables are then written to DIR/games.parquet and
 DIR/turns.parquet (for DuckDB, Spark, pandas), DIR being --parquet or, by
-default, a folder "parquet" beside the database; --no-parquet skips them.
+default, a folder beside the database named after it (ponte.db: ponte.parquet);
+--no-parquet skips them. The folder belongs to its database: a file in it
+(.ponte-database.json) names the database, and a folder written from another
+database, or holding other files, is refused, never overwritten.
+
+A database that the run made and stored nothing in (a path that cannot be
+read, no games found) is removed again; one that was there before is kept.
 
 A progress bar is shown on standard error when it is a terminal; a summary
 follows unless --quiet (--json prints it as JSON on standard output).
@@ -68,7 +73,7 @@ their verdicts, not a failure), 2 a usage error, a path that cannot be read, or
 a database that is busy or cannot be written, 130 interrupted (what was stored
 is kept: run the same command again to finish), 3 an internal error (a bug).`,
 		Example: `  ponte ingest sample_data
-  ponte ingest --db games.db --parquet parquet/ archive.ponte.zst club/
+  ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
   zcat export.jsonl.gz | ponte ingest -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -78,7 +83,7 @@ is kept: run the same command again to finish), 3 an internal error (a bug).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
-	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default "parquet" beside the database)`)
+	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default: beside the database, named after it: ponte.db, ponte.parquet)`)
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write the Parquet files")
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
@@ -93,6 +98,8 @@ var commitGames int
 // ingestReport is the summary, as --json prints it.
 type ingestReport struct {
 	DB string `json:"db"`
+	// DBRemoved: the run made the database and stored nothing in it, so it was removed.
+	DBRemoved bool `json:"db_removed,omitempty"`
 	*store.Summary
 	Parquet *parquetReport `json:"parquet,omitempty"`
 }
@@ -136,7 +143,16 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
-	defer db.Close()
+	// A database this run made and stored nothing in (the run failed, or found no game)
+	// is not left behind; one that was there before is always kept.
+	defer db.CloseDiscard()
+	if dir := parquetDir(opts); dir != "" {
+		// Another database's Parquet folder is refused before anything is stored.
+		if err := db.ClaimParquet(dir); err != nil {
+			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
+			return nil, &exitError{exitUsage}
+		}
+	}
 
 	ctx := s.ctx
 
@@ -157,7 +173,13 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 
 	report := ingestReport{DB: opts.db, Summary: sum}
-	if dir := parquetDir(opts); dir != "" {
+	if db.Created() {
+		if empty, err := db.Empty(); err == nil && empty {
+			report.DBRemoved = true
+			fmt.Fprintf(s.err, "ponte %s: note: nothing was stored: %s, made by this run, is removed\n", opts.command(), safe(opts.db))
+		}
+	}
+	if dir := parquetDir(opts); dir != "" && !report.DBRemoved {
 		// A killed run leaves its half-written files behind, under hidden temporary names.
 		removed, err := store.RemoveStaleTemps(dir, runStart)
 		for _, p := range removed {
@@ -167,7 +189,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		}
 	}
-	if dir := parquetDir(opts); dir != "" && !sum.Interrupted {
+	if dir := parquetDir(opts); dir != "" && !sum.Interrupted && !report.DBRemoved {
 		// A run that read nothing leaves files that are already current alone: rewriting
 		// 100,000 games takes longer than ingesting them.
 		current, err := false, error(nil)
@@ -251,11 +273,11 @@ func outputDir(opts *ingestOptions) string {
 	if opts.parquet != "" {
 		return opts.parquet
 	}
-	return filepath.Join(filepath.Dir(opts.db), "parquet")
+	return store.ParquetDirFor(opts.db)
 }
 
-// parquetDir is where the Parquet files go: --parquet, else "parquet" beside the database;
-// "" with --no-parquet.
+// parquetDir is where the Parquet files go: --parquet, else the database's own folder
+// beside it (store.ParquetDirFor: ponte.db, ponte.parquet); "" with --no-parquet.
 func parquetDir(opts *ingestOptions) string {
 	switch {
 	case opts.noParquet:

@@ -84,7 +84,8 @@ func TestIngestSampleData(t *testing.T) {
 // --json prints the summary as one JSON object on standard output.
 func TestIngestJSON(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, status := runPonte(t, "", "ingest", "--json", "--db", filepath.Join(dir, "p.db"), "--parquet", dir, "../../sample_data/autumn-league.ponte")
+	pq := filepath.Join(dir, "pq")
+	out, errOut, status := runPonte(t, "", "ingest", "--json", "--db", filepath.Join(dir, "p.db"), "--parquet", pq, "../../sample_data/autumn-league.ponte")
 	if status != exitOK || errOut != "" {
 		t.Errorf("exit status %d, standard error %q", status, errOut)
 	}
@@ -102,7 +103,7 @@ func TestIngestJSON(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if r.Files != 1 || r.Games != 17 || r.New != 17 || r.Duplicates == nil || *r.Duplicates != 0 || r.Legal != 5 || r.Illegal != 11 ||
-		r.Unreadable != 1 || r.TurnRows == 0 || r.Parquet.Dir != dir || r.Parquet.Games != 17 || r.Parquet.Turns != r.TurnRows {
+		r.Unreadable != 1 || r.TurnRows == 0 || r.Parquet.Dir != pq || r.Parquet.Games != 17 || r.Parquet.Turns != r.TurnRows {
 		t.Errorf("summary %s", out)
 	}
 }
@@ -151,7 +152,7 @@ func TestIngestStdin(t *testing.T) {
 }
 
 // Without a terminal there is no progress bar: standard error holds the summary alone. The
-// Parquet files go, by default, to a folder beside the database.
+// Parquet files go, by default, to a folder beside the database named after it.
 func TestIngestNoProgressBarOnPipe(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "p.db")
 	_, errOut, _ := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
@@ -159,7 +160,7 @@ func TestIngestNoProgressBarOnPipe(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "17 games: ") || !strings.HasPrefix(lines[2], "parquet: ") || strings.Contains(errOut, "\r") || strings.Contains(errOut, "\x1b") {
 		t.Errorf("standard error %q, want the summary's three lines (games, files, parquet)", errOut)
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "parquet", "turns.parquet")); err != nil {
+	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "p.parquet", "turns.parquet")); err != nil {
 		t.Errorf("no Parquet beside the database: %v", err)
 	}
 	_, errOut, _ = runPonte(t, "", "ingest", "--quiet", "--no-parquet", "--db", db, "../../sample_data/autumn-league.ponte")
@@ -183,7 +184,6 @@ func TestIngestDotSkipsOwnOutputs(t *testing.T) {
 	_, errOut, status := runPonte(t, "", "ingest", ".")
 	for _, want := range []string{
 		"ponte ingest: note: ponte.db: the database being written, not read\n",
-		"ponte ingest: note: ponte.db-wal: the write-ahead log of the database being written, not read\n",
 		"17 games: 17 new",
 		"\n1 file; ",
 	} {
@@ -196,8 +196,8 @@ func TestIngestDotSkipsOwnOutputs(t *testing.T) {
 	}
 	_, errOut, status = runPonte(t, "", "ingest", ".")
 	for _, want := range []string{
-		"ponte ingest: note: parquet/games.parquet: the Parquet output of the database being written, not read\n",
-		"ponte ingest: note: parquet/turns.parquet: the Parquet output of the database being written, not read\n",
+		"ponte ingest: note: ponte.parquet/games.parquet: the Parquet output of the database being written, not read\n",
+		"ponte ingest: note: ponte.parquet/turns.parquet: the Parquet output of the database being written, not read\n",
 		"ponte ingest: note: ponte.db: the database being written, not read\n",
 		"1 file (1 already ingested, skipped)",
 	} {
@@ -218,14 +218,13 @@ var sampleLeague, _ = filepath.Abs("../../sample_data/autumn-league.ponte")
 func TestIngestRemovesStaleTemps(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "p.db")
-	pq := filepath.Join(dir, "parquet")
+	pq := filepath.Join(dir, "p.parquet")
 	os.Mkdir(pq, 0o777)
 	old := time.Now().Add(-time.Minute)
 	names := map[string]bool{ // removed?
 		".games.parquet.0a1b2c3d.tmp":  true,
 		".turns.parquet.99999999.tmp":  true,
 		".turns.parquet.99999999.tmp~": false,
-		"keep.txt":                     false,
 		".games.parquet.tmp":           false,
 	}
 	for name := range names {

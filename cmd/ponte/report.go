@@ -10,7 +10,6 @@ import (
 
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
-	"github.com/ponte/ponte/store"
 )
 
 // reportOptions are the flags of `ponte report`.
@@ -79,10 +78,9 @@ func runReport(s *streams, opts *reportOptions) error {
 // command's name and returned as exit status 2.
 func writeReport(s *streams, command string, opts *reportOptions) (*reportResult, error) {
 	start := time.Now()
-	db, err := store.OpenReader(opts.db)
+	db, err := openStored(s, command, opts.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, err
 	}
 	defer db.Close()
 	ctx := s.ctx

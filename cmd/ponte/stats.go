@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/stats"
-	"github.com/ponte/ponte/store"
 )
 
 // statsOptions are the flags of `ponte stats`.
@@ -103,10 +102,9 @@ func runStats(s *streams, opts *statsOptions) error {
 	if opts.openings < 0 {
 		return fmt.Errorf("--openings %d: want 0 or more", opts.openings)
 	}
-	db, err := store.OpenReader(opts.db)
+	db, err := openStored(s, "stats", opts.db)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte stats:", safeErr(err))
-		return &exitError{exitUsage}
+		return err
 	}
 	defer db.Close()
 	r, err := stats.Compute(s.ctx, db, opts.filter, stats.Options{})

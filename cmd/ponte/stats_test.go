@@ -140,7 +140,7 @@ func TestStatsUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"stats", "--db", filepath.Join(t.TempDir(), "missing.db")}, "make one with ponte ingest"},
+		{[]string{"stats", "--db", filepath.Join(t.TempDir(), "missing.db")}, "missing.db: run `ponte analyze --db "},
 		{[]string{"stats", "--from", "last week"}, `--from "last week": want a date`},
 		{[]string{"stats", "extra"}, "unknown command"},
 		{[]string{"stats", "--openings", "-1"}, "--openings -1: want 0 or more"},

@@ -1,8 +1,9 @@
 // Asks DuckDB the queries of expected.json (made by `go run ./scripts/duckdb-check DB`)
-// on the Parquet files that `ponte ingest --parquet DIR` wrote, and compares the answers
-// with SQLite's. Needs the npm package @duckdb/node-api next to it (.ci/run installs it).
+// on the Parquet files that `ponte ingest` wrote from the same database (DB.parquet beside
+// DB.db, or --parquet DIR), and compares the answers with SQLite's. Needs the npm package
+// @duckdb/node-api next to it (.ci/run installs it).
 //
-//   node check.mjs DIR expected.json
+//   node check.mjs ponte.parquet expected.json
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';

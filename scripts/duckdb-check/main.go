@@ -1,9 +1,10 @@
 // Command duckdb-check prints the answers of a few queries on a ponte database, as JSON,
-// for check.mjs to ask DuckDB the same queries on the Parquet files that `ponte ingest
-// --parquet` wrote and compare (.ci/run):
+// for check.mjs to ask DuckDB the same queries on the Parquet files that `ponte ingest`
+// wrote from it (into ponte.parquet beside ponte.db, or --parquet DIR) and compare
+// (.ci/run):
 //
 //	go run ./scripts/duckdb-check ponte.db > expected.json
-//	node check.mjs PARQUET_DIR expected.json
+//	node check.mjs ponte.parquet expected.json
 //
 // The queries are written in the SQL that SQLite and DuckDB share, over the tables games
 // and turns (DuckDB sees the Parquet files as views of those names). Some read every text

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/ponte/ponte/store"
+)
+
+// defaultDB is the database of every command when --db is not given.
+const defaultDB = "ponte.db"
+
+// openStored opens the database of a command that reads the stored games (stats, report,
+// export, and the report of analyze). When there is no database at the path, or it holds
+// no game at all, it says so with what to do, and returns exit status 2: a report of
+// nothing is not an answer. (Filters that select no game are another matter: the command
+// goes on, and says what it found.) Any other error is printed as it is, exit status 2.
+func openStored(s *streams, command, path string) (*sql.DB, error) {
+	db, err := store.OpenReader(path)
+	if errors.Is(err, store.ErrNoDatabase) && command == "analyze" {
+		// Its ingest stored nothing in a database it made, and removed it.
+		fmt.Fprintf(s.err, "ponte analyze: %s\n", firstRun(command, path))
+		return nil, &exitError{exitUsage}
+	}
+	if errors.Is(err, store.ErrNoDatabase) {
+		where := safe(path)
+		if filepath.Dir(path) == "." {
+			where += " here"
+		}
+		fmt.Fprintf(s.err, "ponte %s: no database %s: %s\n", command, where, firstRun(command, path))
+		return nil, &exitError{exitUsage}
+	}
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
+		return nil, &exitError{exitUsage}
+	}
+	var games bool
+	if err := db.QueryRow("SELECT EXISTS (SELECT 1 FROM games)").Scan(&games); err != nil {
+		db.Close()
+		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(path), safeErr(err))
+		return nil, &exitError{exitUsage}
+	}
+	if !games {
+		db.Close()
+		fmt.Fprintf(s.err, "ponte %s: %s holds no games: %s\n", command, safe(path), firstRun(command, path))
+		return nil, &exitError{exitUsage}
+	}
+	return db, nil
+}
+
+// firstRun says how to store games in the database at path: the command to run first, or,
+// for analyze, which has just run the ingest, that its paths held none.
+func firstRun(command, path string) string {
+	if command == "analyze" {
+		return "no game was found in the paths given: no report written"
+	}
+	db := ""
+	if path != defaultDB {
+		db = " --db " + safe(path)
+	}
+	return fmt.Sprintf("run `ponte analyze%s` or `ponte ingest%s PATH` first", db, db)
+}
