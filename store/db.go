@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -205,13 +206,28 @@ func dsn(path string) string {
 	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
 }
 
+// walAttempts is how many times enterWAL tries, each time for the busy timeout.
+var walAttempts = 12
+
 // enterWAL puts the database in WAL mode for the time it is written: readers never block
 // the writer, and a killed writer loses only its open transaction. Every connection of
-// the pool opened from then on finds the file in WAL mode. It waits (the busy timeout)
-// for a reader in the middle of a read, as any write does.
+// the pool opened from then on finds the file in WAL mode.
+//
+// In rollback mode a reader holds a shared lock while a statement of its runs, and the
+// switch waits for the statements under way (new ones wait for it). A statement may run
+// longer than the busy timeout (the statistics of a large database): enterWAL tries
+// again, walAttempts times, letting the readers waiting meanwhile go on between tries, so
+// that an ingest started while a report runs waits for its turn instead of failing.
 func (d *DB) enterWAL() error {
 	var mode string
-	if err := d.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+	var err error
+	for range walAttempts {
+		if err = d.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); sqliteCode(err)&0xff != sqlite3.SQLITE_BUSY {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
 		if sqliteCode(err)&0xff == sqlite3.SQLITE_BUSY {
 			return fmt.Errorf("%w: %s: another program is reading or writing it (%v)", ErrBusy, d.path, err)
 		}

@@ -442,3 +442,50 @@ func TestClaimParquet(t *testing.T) {
 		t.Error("a hidden file was removed")
 	}
 }
+
+// A writer that starts while a reader is in the middle of a long statement (the database
+// at rest, in rollback mode) waits for it, however long past the busy timeout, and the
+// reader goes on: neither fails.
+func TestOpenWaitsForALongRead(t *testing.T) {
+	defer func(ms int) { busyTimeout = ms }(busyTimeout)
+	path := filepath.Join(t.TempDir(), "p.db")
+	fixture(t, path)
+	busyTimeout = 100
+	r, err := OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A read transaction stands for a statement that runs long: it holds the shared lock.
+	tx, err := r.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, r, "SELECT count(*) FROM games"); n != 17 {
+		t.Fatalf("%d games", n)
+	}
+	var held int
+	if err := tx.QueryRow("SELECT count(*) FROM turns").Scan(&held); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(600 * time.Millisecond) // six busy timeouts
+		tx.Commit()
+		close(done)
+	}()
+	start := time.Now()
+	d, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open while a reader reads: %v", err)
+	}
+	defer d.Close()
+	<-done
+	if took := time.Since(start); took < 500*time.Millisecond {
+		t.Errorf("Open took %v: it did not wait for the reader", took)
+	}
+	ingestInto(t, d, Options{}, online)
+	if n := count(t, r, "SELECT count(*) FROM games"); n != 27 {
+		t.Errorf("the reader after the writer: %d games", n)
+	}
+}
