@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Open reads the records of every path, in order, and calls fn for each
@@ -65,6 +66,17 @@ func Open(paths []string, fn func(*Record, error) error) error {
 
 // OpenFrom is Open with the stream that the path "-" names.
 func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) error {
+	return OpenCounted(paths, stdin, nil, fn)
+}
+
+// OpenCounted is OpenFrom that also adds to *read, as it reads them, the bytes it reads
+// of the inputs, for a progress bar to compare with their sizes: every byte of a plain or
+// compressed file (of a compressed one, the compressed bytes: one large archive moves
+// from 0 to its size), the compressed data of the entries of a zip archive that are read
+// (not its directory, nor the entries skipped), what is read of standard input. The count
+// is added from the goroutine that calls OpenCounted, while it reads; another goroutine
+// may load it at any time. A nil read counts nothing.
+func OpenCounted(paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
 	inputs, err := Inputs(paths)
 	if err != nil {
 		return err
@@ -74,9 +86,9 @@ func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) er
 		case in.Err != nil:
 			err = fn(nil, in.Err)
 		case in.Path == "-":
-			err = readStream(stdin, "-", fn)
+			err = readStream(counted(stdin, read), "-", fn)
 		default:
-			err = openFile(in.Path, fn)
+			err = openFile(in.Path, read, fn)
 		}
 		if err != nil {
 			return err
@@ -170,8 +182,9 @@ func skipName(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "README") || name == "__MACOSX"
 }
 
-// openFile reads one file, a zip archive or a stream.
-func openFile(path string, fn func(*Record, error) error) error {
+// openFile reads one file, a zip archive or a stream, adding the bytes read to *read
+// (OpenCounted).
+func openFile(path string, read *atomic.Int64, fn func(*Record, error) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fn(nil, NewPathError("open", path, err))
@@ -184,9 +197,30 @@ func openFile(path string, fn func(*Record, error) error) error {
 		if err != nil {
 			return fn(nil, NewPathError("read", path, err))
 		}
-		return readZip(f, info.Size(), path, fn)
+		return readZip(f, info.Size(), path, read, fn)
 	}
-	return readStream(f, path, fn)
+	return readStream(counted(f, read), path, fn)
+}
+
+// counted returns r, counting what is read of it into *read when read is not nil.
+func counted(r io.Reader, read *atomic.Int64) io.Reader {
+	if read == nil || r == nil {
+		return r
+	}
+	return progressReader{r, read}
+}
+
+// progressReader adds the bytes read through it to a count that another goroutine may
+// load (OpenCounted).
+type progressReader struct {
+	r    io.Reader
+	read *atomic.Int64
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.read.Add(int64(n))
+	return n, err
 }
 
 // readZip reads the entries of a zip archive in name order, within the
@@ -197,7 +231,7 @@ func openFile(path string, fn func(*Record, error) error) error {
 // limits of the archive (MaxZipTotal, MaxZipRatio past ZipTotalRatioFloor),
 // or at an entry whose compressed data overlaps another's, the entry is
 // reported the same way and the rest of the archive is not read.
-func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) error) error {
+func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn func(*Record, error) error) error {
 	// The directory is loaded whole by zip.NewReader (about 460 bytes an entry): an
 	// archive that declares far more entries than are ever read is refused before it.
 	if n, ok := zipDeclaredEntries(ra, size); ok && n > 2*uint64(MaxZipEntries) {
@@ -212,10 +246,10 @@ func readZip(ra io.ReaderAt, size int64, path string, fn func(*Record, error) er
 	// Count the compressed bytes actually read for the entry being read.
 	cur := &budget{arch: arch}
 	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
-		return io.NopCloser(countReader{r, &cur.raw})
+		return io.NopCloser(countReader{counted(r, read), &cur.raw})
 	})
 	zr.RegisterDecompressor(zip.Deflate, func(r io.Reader) io.ReadCloser {
-		return flate.NewReader(countReader{r, &cur.raw})
+		return flate.NewReader(countReader{counted(r, read), &cur.raw})
 	})
 	entries := zipEntries(zr.File)
 	overlaps := zipOverlaps(entries)

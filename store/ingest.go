@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ponte/ponte/ingest"
@@ -26,8 +27,8 @@ type Options struct {
 	Workers int
 	// Stdin is what the path "-" reads.
 	Stdin io.Reader
-	// Progress, when not nil, is called from the writer goroutine as records are stored
-	// and files finished.
+	// Progress, when not nil, is called on the goroutine that called Ingest: once before
+	// anything is read, then as records are stored and files finished.
 	Progress func(Progress)
 	// CommitGames bounds the games of one transaction; 0 means 2,000. A transaction also
 	// ends after a second. Smaller transactions lose less to a kill and cost some speed.
@@ -44,6 +45,15 @@ type Progress struct {
 	Files     int // files to read, from the walk of the paths
 	FilesDone int // files read to their end, or skipped
 	Games     int // records stored so far (new games, duplicates and unreadable records)
+	// Bytes is how much of the inputs is read and its records stored: the bytes read of
+	// the files, as they are on disk (the compressed bytes of a compressed file, so that
+	// one large archive moves from 0 to its size), the whole size of a file finished,
+	// skipped or given up, and the bytes read of standard input and pipes.
+	Bytes int64
+	// TotalBytes is the size of the files to read, taken before reading, which Bytes
+	// reaches at the end; -1 when it is not known: standard input or a pipe is among the
+	// inputs, whose size is known only once read.
+	TotalBytes int64
 }
 
 // Summary is what an ingest did. Games counts every record read in this run: New ones
@@ -108,6 +118,7 @@ type batch struct {
 	seq   int
 	items []item
 	bytes int64 // of its records (Record.Bytes), taken from the flight budget
+	read  int64 // of the inputs, read when the batch was sent (Progress.Bytes)
 }
 
 // fileJob is a file being ingested, as the reader found it.
@@ -152,6 +163,11 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	sum := &Summary{Errors: []string{}}
 	files = d.dropOutputs(files, opts.ParquetDir, sum)
 	sum.Files = len(files)
+	var totalBytes int64
+	if opts.Progress != nil {
+		totalBytes = inputSize(files)
+		opts.Progress(Progress{Files: sum.Files, TotalBytes: totalBytes})
+	}
 	for _, e := range walkErrs {
 		sum.Errors = append(sum.Errors, e.Error())
 	}
@@ -196,7 +212,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		close(results)
 	}()
 
-	w := &writer{sum: sum, progress: opts.Progress, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
+	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
 		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64)}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&turnsTable)
@@ -277,6 +293,41 @@ type reader struct {
 	seq         int
 	stopped     bool
 	interrupted bool
+
+	// For Progress.Bytes: the sizes of the files done (read, skipped or given up), and of
+	// the file being read its bytes read so far (fileRead, or stream.n) and its size.
+	bytesDone int64
+	fileRead  atomic.Int64
+	fileSize  int64
+	stream    *hashingReader
+}
+
+// position is how far the reader is in the inputs, in bytes (Progress.Bytes).
+func (r *reader) position() int64 {
+	if r.stream != nil {
+		return r.bytesDone + r.stream.n
+	}
+	return r.bytesDone + min(r.fileRead.Load(), r.fileSize)
+}
+
+// inputSize is the size of the regular files among files, or -1 when one is standard
+// input or not a regular file (a pipe, a FIFO): its size is not known before it is read.
+func inputSize(files []inputFile) int64 {
+	var total int64
+	for _, f := range files {
+		if f.stdin {
+			return -1
+		}
+		info, err := os.Stat(f.path)
+		if err != nil {
+			continue // said when it is read
+		}
+		if !info.Mode().IsRegular() {
+			return -1
+		}
+		total += info.Size()
+	}
+	return total
 }
 
 var errStop = errors.New("stop reading")
@@ -325,6 +376,7 @@ func (r *reader) send() bool {
 		return false
 	}
 	r.cur.seq = r.seq
+	r.cur.read = r.position()
 	r.seq++
 	r.jobs <- r.cur
 	r.cur = nil
@@ -398,6 +450,7 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			return r.emit(item{kind: itemPathError, err: err})
 		}
 		if seen[hash] {
+			r.bytesDone += size
 			return r.emit(item{kind: itemSkipped})
 		}
 		seen[hash] = true
@@ -408,6 +461,7 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			return false
 		}
 		if done {
+			r.bytesDone += size
 			return r.emit(item{kind: itemSkipped})
 		}
 	}
@@ -444,9 +498,12 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 	}
 	var err error
 	if hr != nil {
+		r.stream = hr
 		err = readOnce(hr, f.path, fn)
 	} else {
-		err = ingest.OpenFrom([]string{f.path}, nil, fn)
+		r.fileRead.Store(0)
+		r.fileSize = job.size
+		err = ingest.OpenCounted([]string{f.path}, nil, &r.fileRead, fn)
 	}
 	switch {
 	case errors.Is(err, errStop):
@@ -459,7 +516,12 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 	end := item{kind: itemFileEnd, file: job}
 	if hr != nil {
 		end.hash, end.size = hr.sum(), hr.n
+		r.bytesDone += hr.n
+	} else {
+		r.bytesDone += job.size // read to its end, or as far as it could be
 	}
+	r.stream, r.fileSize = nil, 0
+	r.fileRead.Store(0)
 	return r.emit(end)
 }
 
@@ -542,6 +604,7 @@ type writer struct {
 	c           *conn
 	sum         *Summary
 	progress    func(Progress)
+	totalBytes  int64 // Progress.TotalBytes
 	commitGames int
 	filesDone   int
 	interrupted bool
@@ -644,7 +707,7 @@ func (w *writer) batch(b *batch) error {
 		b.items[i] = item{} // let the rows go
 	}
 	if w.progress != nil {
-		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games})
+		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: b.read, TotalBytes: w.totalBytes})
 	}
 	if w.txGames >= w.commitGames || time.Since(w.txStart) >= commitEvery {
 		return w.commit()
