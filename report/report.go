@@ -30,6 +30,10 @@ type Options struct {
 	// Filter says in the page what was selected (normally r.Filter); the game pages are
 	// chosen with the same filter.
 	Filter stats.Filter
+	// Progress, when not nil, is called after each game page is written, with the pages
+	// written so far and the pages to write (MaxGames, or fewer when the statistics count
+	// fewer games). It is called from several goroutines, one call at a time, in order.
+	Progress func(pages, total int)
 }
 
 // Written says what Write made.
@@ -99,7 +103,7 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 			os.RemoveAll(tmp)
 		}
 	}()
-	w := &writer{dir: tmp}
+	w := &writer{dir: tmp, games: r.Verification.Games}
 	// The marker goes first: it tells removeStale that a folder a killed run left is a
 	// report's.
 	if err := w.file(marker, []byte("a report written by ponte; the folder is replaced as a whole by the next report\n")); err != nil {
@@ -183,6 +187,7 @@ func replaceDir(tmp, dir string) error {
 // writer writes the files of one report and counts their bytes.
 type writer struct {
 	dir   string
+	games int // in the statistics: the most game pages (Options.Progress)
 	mu    sync.Mutex
 	bytes int64
 }
@@ -282,6 +287,18 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 		errOnce.Do(func() { werr = err })
 		cancel()
 	}
+	// Progress: the pages written, told one at a time, in order.
+	total := min(opts.MaxGames, w.games)
+	var written int // pages written, under progress
+	var progress sync.Mutex
+	pageDone := func() {
+		if opts.Progress != nil {
+			progress.Lock()
+			written++
+			opts.Progress(written, max(total, written))
+			progress.Unlock()
+		}
+	}
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), 4)) {
 		wg.Go(func() {
@@ -295,7 +312,9 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 					return templates.ExecuteTemplate(out, "game.html", page)
 				}); err != nil {
 					fail(fmt.Errorf("game %d: %w", g.ID, err))
+					continue
 				}
+				pageDone()
 			}
 		})
 	}

@@ -92,6 +92,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return interrupted
 	}
 	opts.report.db = in.db
+	opts.report.quiet = in.quiet // no bars either
 	w, err := writeReport(s, "analyze", &opts.report)
 	if err != nil {
 		return err

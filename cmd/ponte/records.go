@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"sync/atomic"
 
 	"github.com/ponte/ponte/ingest"
 )
@@ -16,8 +17,14 @@ var errStopReading = errors.New("stop reading")
 // with its *ingest.PathError. The sequence ends early, between two records, once ctx is
 // done (Ctrl-C).
 func records(ctx context.Context, paths []string, stdin io.Reader) iter.Seq2[*ingest.Record, error] {
+	return countedRecords(ctx, paths, stdin, nil)
+}
+
+// countedRecords is records adding to *read, when read is not nil, the bytes read of the
+// inputs as they are read (ingest.OpenCounted), for a progress bar.
+func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
-		err := ingest.OpenFrom(paths, stdin, func(rec *ingest.Record, err error) error {
+		err := ingest.OpenCounted(paths, stdin, read, func(rec *ingest.Record, err error) error {
 			if ctx.Err() != nil || !yield(rec, err) {
 				return errStopReading
 			}

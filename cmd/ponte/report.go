@@ -84,7 +84,9 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	}
 	defer db.Close()
 	ctx := s.ctx
+	statsBar := statisticsStage(s.err, opts.quiet)
 	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
+	statsBar.end(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}
@@ -92,7 +94,10 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(opts.db), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
-	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter})
+	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
+	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter,
+		Progress: pages.progress()})
+	pages.end(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}

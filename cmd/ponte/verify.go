@@ -64,16 +64,18 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if err := checkWorkers(opts.workers); err != nil {
 		return err
 	}
-	out := bufio.NewWriterSize(s.out, 64<<10)
+	bar := startVerifyBar(s, opts.quiet, opts.paths)
+	stdout, stderr := bar.writers(s.out, s.err) // above the bar while it is drawn
+	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := records(s.ctx, opts.paths, s.in)
+	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter())
 	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			fmt.Fprintln(s.err, "ponte verify: note:", safeErr(err))
+			fmt.Fprintln(stderr, "ponte verify: note:", safeErr(err))
 			return nil
 		}
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
@@ -81,10 +83,11 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			fmt.Fprintln(s.err, "ponte verify:", safeErr(err))
+			fmt.Fprintln(stderr, "ponte verify:", safeErr(err))
 			return nil
 		}
 		n.games++
+		bar.game(n.games)
 		switch {
 		case v.Legal:
 			n.legal++
@@ -116,6 +119,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
+	bar.end(err == nil && s.ctx.Err() == nil)
 	if err != nil {
 		return err
 	}
