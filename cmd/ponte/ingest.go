@@ -175,8 +175,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	report := ingestReport{DB: opts.db, Summary: sum}
 	if db.Created() {
 		if empty, err := db.Empty(); err == nil && empty {
-			report.DBRemoved = true
-			fmt.Fprintf(s.err, "ponte %s: note: nothing was stored: %s, made by this run, is removed\n", opts.command(), safe(opts.db))
+			report.DBRemoved = true // said after the summary
 		}
 	}
 	if dir := parquetDir(opts); dir != "" && !report.DBRemoved {
@@ -216,6 +215,9 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 	if sum.Interrupted && !opts.quiet {
 		fmt.Fprintf(s.err, "ponte %s: interrupted: run the same command again to finish\n", opts.command())
+	}
+	if report.DBRemoved {
+		fmt.Fprintf(s.err, "ponte %s: note: nothing was stored, so %s, made by this run, is removed\n", opts.command(), safe(opts.db))
 	}
 	return &report, nil
 }

@@ -72,7 +72,7 @@ func TestNothingStoredNothingLeft(t *testing.T) {
 	t.Chdir(dir)
 	os.Mkdir("empty", 0o777)
 	_, errOut, status := runPonte(t, "", "ingest", "empty")
-	if status != exitOK || !strings.Contains(errOut, "ponte ingest: note: nothing was stored: ponte.db, made by this run, is removed\n") {
+	if status != exitOK || !strings.Contains(errOut, "\nponte ingest: note: nothing was stored, so ponte.db, made by this run, is removed\n") {
 		t.Errorf("ingest of no games: exit status %d: %s", status, errOut)
 	}
 	out, _, _ := runPonte(t, "", "ingest", "--json", "empty")
