@@ -43,7 +43,10 @@ type game struct {
 // with an error is read to that same end, so that the next game is found.
 func (r *Reader) readPonte() (*Record, error) {
 	g := &r.g
-	*g = game{rec: newRecord(r.source, FormatPonte)}
+	if r.pool == nil {
+		r.pool = new(recordPool)
+	}
+	*g = game{rec: r.pool.take(r.source, FormatPonte, r.textHint)}
 	r.tags, r.moves, r.raw = r.tags[:0], r.moves[:0], r.raw[:0]
 	r.tagSet.reset()
 	r.com, r.comStr, r.comAt = r.com[:0], "", -1
@@ -83,21 +86,21 @@ func (r *Reader) endGame() (*Record, error) {
 	r.index = rec.Index
 	r.flushComment()
 	r.noteReplaced()
-	rec.Tags = clone(r.tags)
-	rec.Moves = clone(r.moves)
+	rec.Tags = fill(rec.tagBuf, r.tags)
+	rec.Moves = fill(rec.moveBuf, r.moves)
+	rec.tagBuf, rec.moveBuf = rec.Tags, rec.Moves
+	// A new record has room for this one's text, and a quarter more.
+	r.textHint = len(rec.text) + len(rec.text)/4
 	rec.finishTermination()
 	if g.err != nil {
-		rec.Raw = bytes.Clone(r.raw)
+		rec.Raw = append(rec.rawBuf[:0], r.raw...)
+		if rec.Raw == nil {
+			rec.Raw = []byte{}
+		}
+		rec.rawBuf = rec.Raw
 		return rec, g.err
 	}
 	return rec, nil
-}
-
-func clone[T any](s []T) []T {
-	if len(s) == 0 {
-		return nil
-	}
-	return append(make([]T, 0, len(s)), s...)
 }
 
 // begin marks the record as started at line ln.
@@ -250,7 +253,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		// Nothing of the line is kept: it is read in place.
 		s = unsafe.String(unsafe.SliceData(line), len(line))
 	} else {
-		s = string(line)
+		s = g.rec.keepText(line)
 	}
 	return r.scanMovetext(line, s, j, ln, off, mark)
 }
@@ -536,12 +539,15 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 			return len(line)
 		}
 		if !g.over {
-			name := tagName(nameb)
+			name, ok := tagName(nameb)
+			if !ok {
+				name = g.rec.keepText(nameb)
+			}
 			var value string
 			if esc {
 				value = r.unescape(valueb)
-			} else {
-				value = tagValue(valueb)
+			} else if value, ok = tagValue(valueb); !ok {
+				value = g.rec.keepText(valueb)
 			}
 			if r.badLine {
 				if r.badIn(name, ln, ns+1, "the name of tag "+quote(validText(name))) {
@@ -569,35 +575,35 @@ func (r *Reader) parseTags(line []byte, i, ln int) int {
 	}
 }
 
-// tagName returns the name of a tag, without allocating for known tags.
-func tagName(b []byte) string {
+// tagName returns the name of a known tag as a constant; ok is false for another name.
+func tagName(b []byte) (name string, ok bool) {
 	switch string(b) {
 	case tagEvent:
-		return tagEvent
+		return tagEvent, true
 	case tagSite:
-		return tagSite
+		return tagSite, true
 	case tagDate:
-		return tagDate
+		return tagDate, true
 	case tagRound:
-		return tagRound
+		return tagRound, true
 	case tagGameID:
-		return tagGameID
+		return tagGameID, true
 	case tagLight:
-		return tagLight
+		return tagLight, true
 	case tagDark:
-		return tagDark
+		return tagDark, true
 	case tagSize:
-		return tagSize
+		return tagSize, true
 	case tagSupply:
-		return tagSupply
+		return tagSupply, true
 	case tagResult:
-		return tagResult
+		return tagResult, true
 	case tagTermination:
-		return tagTermination
+		return tagTermination, true
 	case tagScore:
-		return tagScore
+		return tagScore, true
 	}
-	return string(b)
+	return "", false
 }
 
 // smallInts are the strings of 0..99.
@@ -608,41 +614,43 @@ var smallInts = func() (t [100]string) {
 	return t
 }()
 
-// tagValue returns b as a string, without allocating for common values.
-func tagValue(b []byte) string {
+// tagValue returns a common tag value as a constant; ok is false for another value.
+func tagValue(b []byte) (value string, ok bool) {
 	switch len(b) {
 	case 0:
-		return ""
+		return "", true
 	case 1, 2:
 		if n, ok := atoi(string(b), 2); ok && (len(b) == 1 || b[0] != '0') {
-			return smallInts[n]
+			return smallInts[n], true
 		}
 	}
 	switch string(b) {
 	case "?":
-		return "?"
+		return "?", true
 	case "*":
-		return "*"
+		return "*", true
 	case "1-0":
-		return "1-0"
+		return "1-0", true
 	case "0-1":
-		return "0-1"
+		return "0-1", true
 	case "1/2-1/2":
-		return "1/2-1/2"
+		return "1/2-1/2", true
 	case "unlimited":
-		return "unlimited"
+		return "unlimited", true
 	case "40/15":
-		return "40/15"
+		return "40/15", true
 	case "normal":
-		return "normal"
+		return "normal", true
 	case "resign":
-		return "resign"
+		return "resign", true
 	case "time":
-		return "time"
+		return "time", true
 	case "abandoned":
-		return "abandoned"
+		return "abandoned", true
+	case "agreement":
+		return "agreement", true
 	}
-	return string(b)
+	return "", false
 }
 
 // unescape resolves \" and \\ in a tag value; other backslashes stay.
@@ -655,7 +663,7 @@ func (r *Reader) unescape(v []byte) string {
 		b = append(b, v[i])
 	}
 	r.esc = b
-	return string(b)
+	return r.g.rec.keepText(b)
 }
 
 // addTag adds a tag read at line ln, the tag at column tagCol and its value

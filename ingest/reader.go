@@ -46,6 +46,10 @@ type Reader struct {
 	heldLast  int    // the line of the last one
 	queue     []held // records to return before reading on
 
+	// the records given back by Release, and the room for text a new record starts with
+	pool     *recordPool
+	textHint int
+
 	// scratch space of the .ponte reader, reused from record to record
 	g      game
 	tags   []Tag
@@ -195,7 +199,9 @@ type held struct {
 // maxHeld bounds the objects that are no game records held back at the start of a file.
 const maxHeld = 64
 
-// Read reads the next record. It returns io.EOF after the last one. A record
+// Read reads the next record. It returns io.EOF after the last one. The record is the
+// caller's to keep; a caller done with it may give it back ([Record.Release]) for a
+// later Read to fill again, without allocating. A record
 // that cannot be read is returned together with a [*ParseError]: the record
 // holds what could be read of it (always Source, Format, Index, Line and
 // Raw), and the next call of Read goes on with the next record. Any other

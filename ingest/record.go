@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strconv"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -82,6 +83,114 @@ type Record struct {
 	// bytes, line ends as \n), kept so that it can be reported and stored;
 	// nil for a record read without error.
 	Raw []byte
+
+	// The memory of a record that its Reader may fill again (Release): the pool it goes
+	// back to (nil for a record no Reader read, or once released), the record itself
+	// (so that a copy of it, which shares its memory, is not taken for it), the text its
+	// strings are cut from, the score Score points to, and the buffers of Tags, Moves and
+	// Raw.
+	pool    *recordPool
+	self    *Record
+	text    []byte
+	score   [2]int
+	tagBuf  []Tag
+	moveBuf []Token
+	rawBuf  []byte
+}
+
+// Release hands the record back to the [Reader] that read it: a later [Reader.Read] of
+// that Reader may fill it again, reusing its memory (the record, its tags, its turns
+// and the text of its strings), so that a program that is done with each record before
+// it needs many more, such as `ponte verify`, reads an archive without allocating.
+//
+// Call it only when the record is yours alone, and you are done with it: after Release,
+// neither the record nor any string or slice taken from it (a tag value, a turn's Text)
+// may be used by anyone, since the next record's text will be written over them. When in
+// doubt, do not call it: a record never released is garbage collected as usual, and keeps
+// what it holds for as long as it is used. Release does nothing for a record that no
+// Reader read, for one whose format's reader does not reuse records (only .ponte records
+// are reused today), for a record already released, and for a copy of a record (a
+// Record value copied from the one Read returned), which shares its memory: a program that
+// hands its records to code that releases them (verdict.Check) and keeps them can hand
+// over copies.
+func (r *Record) Release() {
+	if p := r.pool; p != nil && r.self == r {
+		r.pool = nil
+		p.put(r)
+	}
+}
+
+// recordPool holds the records given back to a Reader by Release, for its next records.
+// Release may be called from any goroutine.
+type recordPool struct {
+	mu   sync.Mutex
+	free []*Record
+}
+
+// maxPooled bounds the records a pool keeps; more released at once are left to the
+// garbage collector. verify's pipeline holds at most a few hundred records at a time.
+const maxPooled = 4096
+
+func (p *recordPool) put(r *Record) {
+	p.mu.Lock()
+	if len(p.free) < maxPooled {
+		p.free = append(p.free, r)
+	}
+	p.mu.Unlock()
+}
+
+// get returns a released record, or nil when there is none.
+func (p *recordPool) get() *Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	r := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	return r
+}
+
+// take returns a record of the pool, emptied, or a new one: the defaults of the typed
+// fields, and room for textHint bytes of text.
+func (p *recordPool) take(source string, f Format, textHint int) *Record {
+	if r := p.get(); r != nil {
+		*r = Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p, self: r,
+			text: r.text[:0], tagBuf: r.tagBuf[:0], moveBuf: r.moveBuf[:0], rawBuf: r.rawBuf[:0]}
+		return r
+	}
+	r := &Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p,
+		text: make([]byte, 0, textHint)}
+	r.self = r
+	return r
+}
+
+// keepText returns b as a string that the record holds: a copy in its text, which is not
+// written over until the record is released.
+func (r *Record) keepText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	n := len(r.text)
+	r.text = append(r.text, b...)
+	return unsafe.String(&r.text[n], len(b))
+}
+
+func clone[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// fill returns the elements of s in buf (grown if need be), nil when s is empty.
+func fill[T any](buf, s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(buf[:0], s...)
 }
 
 // The limits of one record (docs/limits.md). A record beyond one of them is a
@@ -325,7 +434,8 @@ func checkTag(r *Record, name, value string) string {
 			return "Score " + quote(value) + ": must be L-D, two integers"
 		}
 		if r != nil {
-			r.Score = &[2]int{l, d}
+			r.score = [2]int{l, d}
+			r.Score = &r.score
 		}
 	case tagDate:
 		if !validDate(value) {
