@@ -26,14 +26,16 @@ import (
 // Parquet file, computed once per record without allocating but for the id itself.
 func GameID(rec *ingest.Record) string {
 	var buf [2048]byte
-	b := buf[:0]
+	return hashID(appendIDText(buf[:0], rec))
+}
+
+// appendIDText appends the text that GameID hashes.
+func appendIDText(b []byte, rec *ingest.Record) []byte {
 	if rec.Raw != nil {
 		b = append(b, "ponte unreadable record\x00"...)
-		b = append(b, rec.Raw...)
-	} else {
-		b = appendTokens(appendGameHead(b, rec), rec, 0)
+		return append(b, rec.Raw...)
 	}
-	return hashID(b)
+	return appendTokens(appendGameHead(b, rec), rec, 0)
 }
 
 // The text GameID hashes is built by the functions below, which analyze also uses to hash
@@ -87,8 +89,12 @@ func appendMove(b []byte, m replay.Move) []byte {
 
 // hashID returns the id of the hashed text b: 32 hex digits of its SHA-256.
 func hashID(b []byte) string {
-	sum := sha256.Sum256(b)
 	var id [32]byte
-	hex.Encode(id[:], sum[:16])
-	return string(id[:]) // the only allocation
+	return string(appendID(id[:0], b)) // the only allocation
+}
+
+// appendID appends the id of the hashed text b to dst.
+func appendID(dst, b []byte) []byte {
+	sum := sha256.Sum256(b)
+	return hex.AppendEncode(dst, sum[:16])
 }

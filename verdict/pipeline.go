@@ -1,7 +1,6 @@
 package verdict
 
 import (
-	"errors"
 	"iter"
 	"runtime"
 	"sync"
@@ -87,6 +86,11 @@ func (b *budget) stop() {
 // in flight (read but not yet emitted) are bounded in bytes by ingest.MaxInFlight (one record
 // larger than that passes alone) and in number, so memory stays flat for any archive and
 // any record. If emit returns an error, Check stops reading and returns it.
+//
+// The records are Check's once given: as soon as a record's verdict is made, Check
+// releases it (ingest.Record.Release), so that the Reader that read it fills it again
+// and verify reads without allocating. A caller that keeps a record it gives to Check
+// gives a copy of it (c := *rec; yield(&c, err)), which Release leaves alone.
 func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verdict, error) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -109,12 +113,13 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 				b.out = make([]Verdict, len(b.items))
 				vals := make([]values, len(b.items)) // what the verdicts' pointers point to
 				for i, it := range b.items {
-					var pe *ingest.ParseError
-					switch {
-					case it.err == nil:
+					if it.err == nil {
 						b.out[i], _ = analyze(it.rec, &g, nil, nil, &vals[i])
-					case errors.As(it.err, &pe):
+					} else if pe := asParseError(it.err); pe != nil {
 						b.out[i] = unreadable(it.rec, pe, &vals[i])
+					}
+					if it.rec != nil {
+						it.rec.Release() // the verdict holds nothing of it
 					}
 				}
 				results <- b
@@ -183,9 +188,8 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 				break
 			}
 			for i, it := range p.items {
-				var pe *ingest.ParseError
 				var err error
-				if it.err != nil && !errors.As(it.err, &pe) {
+				if it.err != nil && asParseError(it.err) == nil {
 					err = it.err
 				}
 				if failed == nil {

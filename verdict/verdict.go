@@ -5,6 +5,8 @@ package verdict
 
 import (
 	"errors"
+	"strings"
+	"unsafe"
 
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
@@ -40,12 +42,61 @@ type Verdict struct {
 	TagErrors []Error `json:"tag_errors"`
 }
 
-// values holds what the pointers of one Verdict point to, so that a verdict costs one
-// allocation for all of them, and Check one per batch of verdicts.
+// values holds what the pointers of one Verdict point to, and the text of its strings,
+// so that a verdict costs one allocation for all of them, and Check one per batch of
+// verdicts. A verdict holds nothing of its record: the record may be released
+// (ingest.Record.Release) as soon as its verdict is made.
 type values struct {
 	score, islands, bridges [2]int
 	recordID, termination   string
 	result                  string
+	gameID                  [32]byte // the text of GameID
+	recordText              [48]byte // the text of RecordID, when it fits
+}
+
+// keepGameID makes the verdict's GameID the id of the hashed text b, its text in vals.
+func keepGameID(v *Verdict, vals *values, b []byte) {
+	appendID(vals.gameID[:0], b)
+	v.GameID = unsafe.String(&vals.gameID[0], len(vals.gameID))
+}
+
+// keepRecordGameID makes the verdict's GameID that of rec, as GameID computes it.
+func keepRecordGameID(v *Verdict, vals *values, rec *ingest.Record) {
+	var buf [2048]byte
+	keepGameID(v, vals, appendIDText(buf[:0], rec))
+}
+
+// keepRecordID makes id, a tag value of the record, the verdict's RecordID, copied into
+// vals (or, when longer than that holds, into a string of its own).
+func keepRecordID(v *Verdict, vals *values, id string) {
+	switch {
+	case id == "":
+		vals.recordID = ""
+	case len(id) <= len(vals.recordText):
+		n := copy(vals.recordText[:], id)
+		vals.recordID = unsafe.String(&vals.recordText[0], n)
+	default:
+		vals.recordID = strings.Clone(id)
+	}
+	v.RecordID = &vals.recordID
+}
+
+// termination returns a record's Termination as a constant when it is one of the words
+// a reader accepts (it always is), so that the verdict holds nothing of the record.
+func termination(t string) string {
+	switch t {
+	case "normal":
+		return "normal"
+	case "resign":
+		return "resign"
+	case "time":
+		return "time"
+	case "abandoned":
+		return "abandoned"
+	case "agreement":
+		return "agreement"
+	}
+	return strings.Clone(t)
 }
 
 // Error is the first thing wrong with a record: the rule it breaks, the turn (nil for a
@@ -84,17 +135,18 @@ func Analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 // head returns the verdict's fields that come from the record alone but its GameID, their
 // values in vals.
 func head(rec *ingest.Record, vals *values) Verdict {
+	// The claimed result, one of the four result tokens, as a constant.
+	claimed, _ := replay.ParseResult(rec.ClaimedResult())
 	v := Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, Format: rec.Format.String(),
-		ClaimedResult: rec.ClaimedResult(), TagErrors: []Error{}}
+		ClaimedResult: claimed.String(), TagErrors: []Error{}}
 	for i := range rec.Tags {
 		if rec.Tags[i].Name == "GameId" {
-			vals.recordID = rec.Tags[i].Value
-			v.RecordID = &vals.recordID
+			keepRecordID(&v, vals, rec.Tags[i].Value)
 			break
 		}
 	}
 	if rec.Termination != "" {
-		vals.termination = rec.Termination
+		vals.termination = termination(rec.Termination)
 		v.Termination = &vals.termination
 	}
 	if len(rec.TagErrors) > 0 {
@@ -118,12 +170,12 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	v = head(rec, vals)
 	supply, ok := replay.ParseSupply(rec.Supply)
 	if !ok {
-		v.GameID = GameID(rec)
+		keepRecordGameID(&v, vals, rec)
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: "unknown supply " + rec.Supply}
 		return v, turns
 	}
 	if err := g.Reset(rec.Size, supply); err != nil || rec.Raw != nil {
-		v.GameID = GameID(rec)
+		keepRecordGameID(&v, vals, rec)
 		if err != nil {
 			v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: err.Error()}
 			return v, turns
@@ -164,7 +216,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 		}
 	}
 	if v.GameID == "" {
-		v.GameID = hashID(id)
+		keepGameID(&v, vals, id)
 	}
 	v.Turns, v.Over = g.Turn(), g.Over()
 	vals.score, vals.islands, vals.bridges = g.Score(), g.Islands(), g.Bridges()
@@ -194,6 +246,19 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	return v, turns
 }
 
+// asParseError returns err as a *ingest.ParseError, nil when it is none. Only an error
+// costs an allocation (that of errors.As's target).
+func asParseError(err error) *ingest.ParseError {
+	if err == nil {
+		return nil
+	}
+	var pe *ingest.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
 // Unreadable returns the verdict of a record that could not be read: rec is what the
 // reader returned with pe (nil when nothing), and the verdict's Score, Islands and Bridges
 // are nil.
@@ -206,7 +271,7 @@ func unreadable(rec *ingest.Record, pe *ingest.ParseError, vals *values) Verdict
 		rec = UnreadableRecord(pe)
 	}
 	v := head(rec, vals)
-	v.GameID = GameID(rec)
+	keepRecordGameID(&v, vals, rec)
 	v.Source, v.Index, v.Line, v.Unreadable = pe.Source, pe.Game, pe.StartLine, true
 	rule := RuleFormat
 	if errors.Is(pe.Err, ingest.ErrSyntax) {

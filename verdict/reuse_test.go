@@ -1,0 +1,99 @@
+package verdict_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/verdict"
+)
+
+// A verdict holds nothing of its record: once the record is released and filled again
+// with the next one, the verdict says what it said.
+func TestVerdictOutlivesItsRecord(t *testing.T) {
+	long := strings.Repeat("x", 60) // longer than a verdict keeps in place
+	text := "[GameId \"first-game\"]\n[Size \"6\"]\n[Result \"0-1\"]\n[Termination \"agreement\"]\n\n1. a1,a2 2. f1,f2 0-1\n\n" +
+		"[GameId \"" + long + "\"]\n[Size \"6\"]\n[Result \"1-0\"]\n[Termination \"resign\"]\n\n1. b1,b2 2. e1,e2 1-0\n\n" +
+		"[GameId \"third-game\"]\n[Size \"6\"]\n[Result \"1/2-1/2\"]\n[Termination \"time\"]\n\n1. c1,c2 2. d1,d2 1/2-1/2\n\n" +
+		"[GameId \"fourth-game\"]\n[Size \"6\"]\n[Result \"0-1\"]\n[Termination \"abandoned\"]\n\n1. c1,c2 2. d1,d2 3. } 0-1\n\n"
+	rd := ingest.NewReader(strings.NewReader(text), "t.ponte")
+	var g replay.Game
+	var verdicts []verdict.Verdict
+	var want []string
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		var v verdict.Verdict
+		if pe := (*ingest.ParseError)(nil); err != nil {
+			pe = err.(*ingest.ParseError)
+			v = verdict.Unreadable(rec, pe)
+		} else {
+			v = verdict.Of(rec, &g)
+		}
+		b, _ := json.Marshal(v)
+		verdicts, want = append(verdicts, v), append(want, string(b))
+		rec.Release()
+	}
+	if len(verdicts) != 4 {
+		t.Fatalf("%d verdicts", len(verdicts))
+	}
+	for i, v := range verdicts {
+		if b, _ := json.Marshal(v); string(b) != want[i] {
+			t.Errorf("verdict %d changed once its record was reused:\n%s\nwas\n%s", i+1, b, want[i])
+		}
+	}
+	if *verdicts[1].RecordID != long || *verdicts[0].RecordID != "first-game" || *verdicts[0].Termination != "agreement" {
+		t.Errorf("%s", want)
+	}
+}
+
+// Check reads an archive of .ponte games without allocating per game: the records are
+// released and reused, and the verdicts of a batch share one allocation.
+func TestCheckAllocationsPerGame(t *testing.T) {
+	const games = 20000
+	game := "[GameId \"g-%d\"]\n[Light \"greedy\"]\n[Score \"0-0\"]\n[Size \"6\"]\n\n" +
+		"1. a1,a2 2. f1,f2 3. b4,b5\n4. e5,e6 *\n\n"
+	var text strings.Builder
+	for i := range games {
+		fmt.Fprintf(&text, game, i)
+	}
+	for _, workers := range []int{1, 2} {
+		rd := ingest.NewReader(strings.NewReader(text.String()), "t.ponte")
+		records := func(yield func(*ingest.Record, error) bool) {
+			for {
+				rec, err := rd.Read()
+				if err == io.EOF || !yield(rec, err) {
+					return
+				}
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := 0
+		err := verdict.Check(records, workers, func(v verdict.Verdict, err error) error {
+			id, _ := strings.CutPrefix(*v.RecordID, "g-")
+			if k, err := strconv.Atoi(id); !v.Legal || err != nil || k != n {
+				return fmt.Errorf("game %d: %+v", n, v)
+			}
+			n++
+			return err
+		})
+		runtime.ReadMemStats(&after)
+		if err != nil || n != games {
+			t.Fatalf("%v after %d games", err, n)
+		}
+		// The batches of 64 verdicts (3 allocations each) and the records in flight when
+		// the first are released.
+		if per := float64(after.Mallocs-before.Mallocs) / games; per > 0.25 {
+			t.Errorf("%d workers: %.2f allocations per game, want at most 0.25", workers, per)
+		}
+	}
+}
