@@ -22,7 +22,7 @@ import (
 
 // Options tune Write.
 type Options struct {
-	// MaxGames is the most game pages written; 0 means 500. Illegal and unreadable games
+	// MaxGames is the most game pages written; 0 means 500, and a negative number none. Illegal and unreadable games
 	// come first (the verification table links to them), then legal games in stored order.
 	MaxGames int
 	// Title is the page title; "" means "Ponte del Diavolo games".
@@ -77,8 +77,11 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if r == nil {
 		return nil, errors.New("writing the report: no statistics")
 	}
-	if opts.MaxGames <= 0 {
+	switch {
+	case opts.MaxGames == 0:
 		opts.MaxGames = DefaultMaxGames
+	case opts.MaxGames < 0: // no game pages
+		opts.MaxGames = 0
 	}
 	if opts.Title == "" {
 		opts.Title = DefaultTitle

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -43,6 +44,12 @@ that cannot be written, 130 interrupted (run the same command again to finish),
   ponte analyze --no-parquet archive.jsonl.zst`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
+				// The README's first command, run in the repository. Elsewhere there
+				// is no sample_data: say what to do rather than which file is missing.
+				if _, err := os.Stat("sample_data"); err != nil {
+					fmt.Fprintln(s.err, "ponte analyze: no sample_data folder here: run it in the ponte repository, or name your archives: ponte analyze PATH...")
+					return &exitError{exitUsage}
+				}
 				args = []string{"sample_data"}
 			}
 			opts.ingest.paths = args
@@ -55,7 +62,7 @@ that cannot be written, 130 interrupted (run the same command again to finish),
 	f.StringVar(&opts.ingest.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default: beside the database, named after it: ponte.db, ponte.parquet)`)
 	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
 	f.IntVar(&opts.ingest.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
-	f.IntVar(&opts.report.maxGames, "games", report.DefaultMaxGames, "the most game pages written")
+	addPagesFlag(cmd, &opts.report.maxGames)
 	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&opts.report.json, "json", false, "print the ingest's summary and what the report holds as JSON on standard output")
@@ -75,8 +82,8 @@ type analyzeResult struct {
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
-	if opts.report.maxGames < 1 {
-		return fmt.Errorf("--games must be at least 1, not %d", opts.report.maxGames)
+	if opts.report.maxGames < 0 {
+		return fmt.Errorf("--pages must be 0 or more, not %d", opts.report.maxGames)
 	}
 	in := &opts.ingest
 	in.analyze = true

@@ -61,7 +61,7 @@ func TestAnalyzeSampleData(t *testing.T) {
 
 func TestAnalyzeJSON(t *testing.T) {
 	dir := t.TempDir()
-	stdout, stderr, status := runPonte(t, "", "analyze", "--json", "--no-parquet", "--games", "3",
+	stdout, stderr, status := runPonte(t, "", "analyze", "--json", "--no-parquet", "--pages", "3",
 		"--db", filepath.Join(dir, "ponte.db"), "--out", filepath.Join(dir, "r"), "../../stats/testdata/fixture.ponte")
 	if status != exitOK || stderr != "" {
 		t.Fatalf("exit status %d, standard error %q", status, stderr)
@@ -127,7 +127,7 @@ func TestReportUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, "none.db: run `ponte analyze --db "},
-		{[]string{"report", "--games", "0"}, "--games must be at least 1"},
+		{[]string{"report", "--pages", "-1"}, "--pages must be 0 or more, not -1"},
 		{[]string{"report", "--size", "3"}, "board sizes are 5 to 26"},
 		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), filepath.Join(dir, "missing")}, "missing"},
 	} {

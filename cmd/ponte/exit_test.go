@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,12 +45,13 @@ func TestExitStatus(t *testing.T) {
 		{"verify findings", []string{"verify", illegal}, exitFindings, "illegal"},
 		{"verify usage", []string{"verify", "--bogus", legal}, exitUsage, "ponte verify: unknown flag: --bogus"},
 		{"verify path", []string{"verify", missing}, exitUsage, "no-such-file.ponte"},
+		{"verify empty", []string{"verify", "-q", t.TempDir()}, exitUsage, "ponte verify: no game record in "},
 		{"ingest done", []string{"ingest", "--db", tmp("a.db"), legal}, exitOK, "17 legal"},
 		{"ingest findings", []string{"ingest", "--db", tmp("b.db"), illegal}, exitOK, "illegal"},
 		{"ingest usage", []string{"ingest", "--workers", "0", "--db", tmp("c.db"), legal}, exitUsage, "ponte ingest: --workers must be from 1"},
 		{"ingest path", []string{"ingest", "--db", tmp("d.db"), missing}, exitUsage, "no-such-file.ponte"},
 		{"analyze findings", []string{"analyze", "--no-parquet", "--db", tmp("e.db"), "--out", tmp("r"), illegal}, exitOK, "illegal"},
-		{"analyze usage", []string{"analyze", "--games", "0", "--db", tmp("f.db"), illegal}, exitUsage, "ponte analyze: --games"},
+		{"analyze usage", []string{"analyze", "--pages", "-1", "--db", tmp("f.db"), illegal}, exitUsage, "ponte analyze: --pages must be 0 or more, not -1"},
 		{"analyze path", []string{"analyze", "--db", tmp("g.db"), "--out", tmp("r"), missing}, exitUsage, "no-such-file.ponte"},
 		{"stats done", []string{"stats", "--db", db}, exitOK, ""},
 		{"stats usage", []string{"stats", "--db", db, "--population", "robots"}, exitUsage, "ponte stats: --population"},
@@ -94,7 +96,41 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
+// analyze without paths reads sample_data; where there is none it says what to do, and
+// leaves nothing behind.
+func TestAnalyzeOutsideTheRepository(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, errOut, status := runPonte(t, "", "analyze")
+	entries, _ := os.ReadDir(dir)
+	if status != exitUsage || errOut != "ponte analyze: no sample_data folder here: run it in the ponte repository, or name your archives: ponte analyze PATH...\n" || len(entries) != 0 {
+		t.Errorf("exit status %d, %q, %d files left", status, errOut, len(entries))
+	}
+}
+
 // A panic in a command is a bug: reported as one, with its own exit status, never 2.
+// --pages 0 writes a report without game pages: the index alone, its tables without
+// links; --games, its old name, still works and says it is deprecated.
+func TestReportPages(t *testing.T) {
+	db := fixtureDB(t)
+	for _, c := range []struct {
+		args  []string
+		pages int
+		says  string
+	}{
+		{[]string{"--pages", "0"}, 0, ""},
+		{[]string{"--pages", "2"}, 2, ""},
+		{[]string{"--games", "3"}, 3, "ponte report: note: --games is now --pages"},
+	} {
+		out := filepath.Join(t.TempDir(), "r")
+		_, errOut, status := runPonte(t, "", append([]string{"report", "--quiet", "--db", db, "--out", out}, c.args...)...)
+		entries, err := os.ReadDir(filepath.Join(out, "games"))
+		if status != exitOK || err != nil || len(entries) != c.pages || !strings.Contains(errOut, c.says) {
+			t.Errorf("report %q: exit status %d, %d pages (%v), standard error %q; want %d pages", c.args, status, len(entries), err, errOut, c.pages)
+		}
+	}
+}
+
 func TestExitStatusBug(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := &streams{ctx: context.Background(), in: strings.NewReader(""), out: &out, err: &errOut}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -52,7 +53,7 @@ the games, as for ponte stats.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the database made by ponte ingest")
 	f.StringVarP(&opts.out, "out", "o", "ponte-report", "the folder to write the report into")
-	f.IntVar(&opts.maxGames, "games", report.DefaultMaxGames, "the most game pages written")
+	addPagesFlag(cmd, &opts.maxGames)
 	f.StringVar(&opts.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVar(&opts.json, "json", false, "print what was written as JSON on standard output")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
@@ -60,9 +61,23 @@ the games, as for ponte stats.`,
 	return cmd
 }
 
+// addPagesFlag adds --pages, the most game pages of a report (0: none), and its old name
+// --games, which selfplay uses for the games to play.
+func addPagesFlag(cmd *cobra.Command, pages *int) {
+	f := cmd.Flags()
+	f.IntVar(pages, "pages", report.DefaultMaxGames, "the most game pages written (0: none)")
+	f.IntVar(pages, "games", report.DefaultMaxGames, "the most game pages written")
+	_ = f.MarkHidden("games")
+	cmd.PreRun = func(c *cobra.Command, _ []string) {
+		if c.Flags().Changed("games") { // said on standard error: standard output may be --json
+			fmt.Fprintf(c.ErrOrStderr(), "%s: note: --games is now --pages (selfplay's --games is the games to play)\n", c.CommandPath())
+		}
+	}
+}
+
 func runReport(s *streams, opts *reportOptions) error {
-	if opts.maxGames < 1 {
-		return fmt.Errorf("--games must be at least 1, not %d", opts.maxGames)
+	if opts.maxGames < 0 {
+		return fmt.Errorf("--pages must be 0 or more, not %d", opts.maxGames)
 	}
 	if err := opts.filter.Validate(); err != nil {
 		return err
@@ -95,7 +110,7 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, &exitError{exitUsage}
 	}
 	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
-	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: opts.maxGames, Title: opts.title, Filter: opts.filter,
+	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: cmp.Or(opts.maxGames, -1), Title: opts.title, Filter: opts.filter,
 		Progress: pages.progress()})
 	pages.end(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -138,6 +139,11 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	case stopped:
 		return interrupted
 	case n.badPaths > 0:
+		return &exitError{exitUsage}
+	case n.games == 0:
+		// Nothing to verify is not "every game legal": a wrong folder, or files of
+		// another kind, must not pass a script's check.
+		fmt.Fprintf(s.err, "ponte verify: no game record in %s: nothing verified\n", safe(strings.Join(opts.paths, ", ")))
 		return &exitError{exitUsage}
 	case n.illegal > 0 || n.unreadable > 0:
 		return &exitError{exitFindings}
