@@ -35,7 +35,9 @@ By default one line is printed per illegal or unreadable game,
   FILE:LINE:COL: game N: RULE: turn T: message
 and one more per tag value of the game that could not be read (rule "format"),
 followed by a summary on standard error. With --json, one JSON object per game,
-in input order, is printed on standard output.
+in input order, is printed on standard output. On a terminal, standard error
+also shows a progress bar (the bytes of the inputs read of their size, the
+games per second, the time left) unless --quiet.
 
 Exit status: 0 every game legal, 1 some game illegal or unreadable (the
 findings: verify's job), 2 a usage error or a path that cannot be read, 130
@@ -52,7 +54,7 @@ bug).`,
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object per game on standard output")
 	cmd.Flags().IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
-	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "do not print the summary")
+	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	return cmd
 }
 
