@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 type benchGame struct {
@@ -100,4 +103,69 @@ func BenchmarkFeatures(b *testing.B) {
 			}
 		}
 	})
+}
+
+// greedyCorpus loads the self-played 10x10 games of the sample data (greedy against
+// greedy, as the archives that verify is measured on), parsed once.
+func greedyCorpus(tb testing.TB) ([]benchGame, int) {
+	z, err := os.ReadFile("../sample_data/selfplay-10x10-greedy.ponte.zst")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, _ := zstd.NewReader(nil)
+	defer d.Close()
+	text, err := d.DecodeAll(z, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var games []benchGame
+	turns := 0
+	for _, rec := range strings.Split(string(text), "\n\n[") {
+		bg := benchGame{size: 10, supply: Unlimited}
+		g, _ := NewGame(10, Unlimited)
+		for _, line := range strings.Split(rec, "\n") {
+			if strings.HasPrefix(line, "[") || strings.HasSuffix(line, "]") {
+				continue
+			}
+			for _, tok := range strings.Fields(line) {
+				if strings.HasSuffix(tok, ".") || tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*" {
+					continue
+				}
+				m, err := ParseMove(tok, 10)
+				if err != nil || g.Play(m) != nil {
+					tb.Fatalf("%s: %v", tok, err)
+				}
+				bg.tokens = append(bg.tokens, tok)
+				bg.moves = append(bg.moves, m)
+			}
+		}
+		if len(bg.moves) > 0 {
+			turns += len(bg.moves)
+			games = append(games, bg)
+		}
+	}
+	if len(games) != 600 {
+		tb.Fatalf("%d games", len(games))
+	}
+	return games, turns
+}
+
+// BenchmarkReplayGreedy is BenchmarkReplay on self-played 10x10 games (greedy against
+// greedy): crowded boards, many bridges, games that end with passes.
+func BenchmarkReplayGreedy(b *testing.B) {
+	games, turns := greedyCorpus(b)
+	var g Game
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range games {
+			_ = g.Reset(games[i].size, games[i].supply)
+			for _, m := range games[i].moves {
+				if err := g.Play(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	b.ReportMetric(float64(len(games))*float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }

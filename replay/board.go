@@ -39,11 +39,15 @@ type placedBridge struct {
 type board struct {
 	size    int
 	state   [numCells]uint8
-	gid     [numCells]int16           // the group of the tile on the cell (valid where a tile is)
-	partner [numCells]Cell            // the other end of the bridge whose end is on the cell, or NoCell
-	ends    [numCells / stride]uint32 // per row, a bit for each cell that carries a bridge end
-	tiles   [numCells / stride]uint32 // per row, a bit for each cell that holds a tile
-	halo    [numCells]uint8           // colour bits: the cell is an 8-neighbour of an island of that colour
+	gid     [numCells]int16  // the group of the tile on the cell (valid where a tile is)
+	partner [numCells]Cell   // the other end of the bridge whose end is on the cell, or NoCell
+	ends    [rowWords]uint32 // per row, a bit for each cell that carries a bridge end
+	tiles   [rowWords]uint32 // per row, a bit for each cell that holds a tile
+	// Per colour and row, a bit for each cell that is an 8-neighbour of an island of that
+	// colour: its halo. (Rows are indexed modulo rowWords, which needs no bounds check.)
+	halo [2][rowWords]uint32
+	// Per row, a bit for each cell blocked by a bridge.
+	water   [rowWords]uint32
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
 	islands []int16 // islands in the component, kept at its root
@@ -74,7 +78,8 @@ func (b *board) reset(size int) {
 	}
 	clear(b.ends[:])
 	clear(b.tiles[:])
-	clear(b.halo[:])
+	b.halo = [2][rowWords]uint32{}
+	clear(b.water[:])
 	b.groups = b.groups[:0]
 	b.parent = b.parent[:0]
 	b.islands = b.islands[:0]
@@ -280,7 +285,7 @@ func (b *board) checkDistance(c Colour, x, y Cell, p *tilePlan, explain bool) *R
 	bit := c.bit()
 	for gi := 0; gi < p.n; gi++ {
 		g := &p.g[gi]
-		if g.size < 4 && b.halo[x]&bit == 0 && (y == NoCell || b.halo[y]&bit == 0) {
+		if g.size < 4 && !b.inHalo(c, x) && (y == NoCell || !b.inHalo(c, y)) {
 			continue
 		}
 		var other *newGroupPlan
@@ -346,12 +351,12 @@ func colourOf(s uint8) Colour {
 func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 	bit := c.bit()
 	b.state[x] |= bit
-	b.tiles[int(x)/stride] |= 1 << (int(x) % stride)
+	b.tiles[int(x)/stride%rowWords] |= 1 << (int(x) % stride)
 	t := &b.tally[c]
 	t.tiles++
 	if y != NoCell {
 		b.state[y] |= bit
-		b.tiles[int(y)/stride] |= 1 << (int(y) % stride)
+		b.tiles[int(y)/stride%rowWords] |= 1 << (int(y) % stride)
 		t.tiles++
 	}
 	for gi := 0; gi < p.n; gi++ {
@@ -378,10 +383,12 @@ func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 			continue
 		}
 		t.islands++
+		halo := &b.halo[c&1]
 		for _, cell := range g.cells {
-			for _, d := range eightWay {
-				b.halo[int(cell)+d] |= bit
-			}
+			row, three := int(cell)/stride, uint32(7)<<(int(cell)%stride-1)
+			halo[(row-1)%rowWords] |= three
+			halo[row%rowWords] |= three
+			halo[(row+1)%rowWords] |= three
 		}
 		r := b.find(id)
 		t.score += int(b.islands[r]) + 1 // T(k+1) - T(k)
@@ -446,7 +453,7 @@ func (b *board) crossing(x, y Cell) (Cell, Cell, bool) {
 	loy, hiy := min(y0, y1)-2, max(y0, y1)+2
 	window := uint32(1)<<(hix+1) - uint32(1)<<lox
 	for row := loy; row <= hiy; row++ {
-		for m := b.ends[row] & window; m != 0; m &= m - 1 {
+		for m := b.ends[row%rowWords] & window; m != 0; m &= m - 1 {
 			col := bits.TrailingZeros32(m)
 			p := Cell(row*stride + col)
 			q := b.partner[p]
@@ -498,12 +505,14 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 func (b *board) applyBridge(c Colour, x, y Cell) {
 	w1, w2 := Water(x, y)
 	b.state[w1] |= blocked
+	b.water[int(w1)/stride%rowWords] |= 1 << (int(w1) % stride)
 	if w2 != NoCell {
 		b.state[w2] |= blocked
+		b.water[int(w2)/stride%rowWords] |= 1 << (int(w2) % stride)
 	}
 	b.partner[x], b.partner[y] = y, x
-	b.ends[int(x)/stride] |= 1 << (int(x) % stride)
-	b.ends[int(y)/stride] |= 1 << (int(y) % stride)
+	b.ends[int(x)/stride%rowWords] |= 1 << (int(x) % stride)
+	b.ends[int(y)/stride%rowWords] |= 1 << (int(y) % stride)
 	b.bridges = append(b.bridges, placedBridge{x, y, c})
 	b.tally[c].bridges++
 	b.union(c, b.gid[x], b.gid[y])
@@ -528,15 +537,72 @@ func (b *board) canPlaceTwo(c Colour) bool {
 }
 
 // appendLegalCells appends the empty, unblocked cells where one tile of colour c is legal.
+// Only the cells of each row that hold no tile, are not blocked and are in no halo of the
+// colour's islands (which would make a tile illegal) are looked at.
 func (b *board) appendLegalCells(dst []Cell, c Colour) []Cell {
-	var p tilePlan
-	for r := 0; r < b.size; r++ {
-		row := (r+margin)*stride + margin
-		for i := row; i < row+b.size; i++ {
-			if b.state[i] == 0 && b.checkTiles(c, Cell(i), NoCell, &p, false) == nil {
-				dst = append(dst, Cell(i))
+	bit, halo := c.bit(), &b.halo[c&1]
+	board := uint32(1)<<(b.size+margin) - uint32(1)<<margin // the columns of the board
+	for row := margin; row < b.size+margin; row++ {
+		r := row % rowWords
+		for m := board &^ (b.tiles[r] | b.water[r] | halo[r]); m != 0; m &= m - 1 {
+			x := Cell(row*stride + bits.TrailingZeros32(m))
+			if b.tileLegal(bit, x) {
+				dst = append(dst, x)
 			}
 		}
 	}
 	return dst
+}
+
+// inHalo reports whether x is an 8-neighbour of an island of colour c.
+func (b *board) inHalo(c Colour, x Cell) bool {
+	return b.halo[c&1][int(x)/stride%rowWords]>>(int(x)%stride)&1 != 0
+}
+
+// tileLegal is checkTiles for one tile of colour bit on x, an empty cell that is no
+// 8-neighbour of an island of its colour (which would make it illegal: orthogonally, an
+// island of 5; diagonally, R3.2): what checkTiles decides, without a plan. The tile
+// makes a group with the groups of its colour next to it; larger than 4 it breaks R3.1;
+// smaller it is a sandbank, legal since the halo is clear (R3.2 can only fail next to an
+// island); of 4 it is an island, which must touch no other tile of its colour diagonally.
+func (b *board) tileLegal(bit uint8, x Cell) bool {
+	var ids [4]int16
+	n, size := 0, 1
+outer:
+	for _, d := range orthogonal {
+		q := Cell(int(x) + d)
+		if b.state[q]&bit == 0 {
+			continue
+		}
+		id := b.gid[q]
+		for _, o := range ids[:n] {
+			if o == id {
+				continue outer
+			}
+		}
+		ids[n] = id
+		n++
+		size += int(b.groups[id].size)
+	}
+	switch {
+	case size < 4:
+		return true
+	case size > 4:
+		return false
+	}
+	cells := [4]Cell{x}
+	k := 1
+	for _, id := range ids[:n] {
+		g := &b.groups[id]
+		k += copy(cells[k:], g.cells[:g.size])
+	}
+	for _, cell := range cells {
+		for _, d := range diagonal {
+			q := Cell(int(cell) + d)
+			if b.state[q]&bit != 0 && q != cells[0] && q != cells[1] && q != cells[2] && q != cells[3] {
+				return false
+			}
+		}
+	}
+	return true
 }

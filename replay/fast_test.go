@@ -1,0 +1,76 @@
+package replay
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// randomPositions plays random games, biased as playAgainstOracle's towards crowded
+// boards, bridges and groups growing next to each other, and calls visit with the game
+// before every turn and the turn about to be played.
+func randomPositions(t *testing.T, games int, visit func(g *Game, m Move)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 8))
+	if testing.Short() {
+		games /= 10
+	}
+	for gi := 0; gi < games; gi++ {
+		size := MinSize + rng.IntN(10)
+		supply := Unlimited
+		if gi%5 == 0 {
+			supply = Supply40x15
+		}
+		g, _ := NewGame(size, supply)
+		for turn := 0; turn < 400 && !g.Over(); turn++ {
+			c := g.ToMove()
+			var m Move
+			cells := g.LegalTileCells(c)
+			switch br := g.LegalBridges(c); {
+			case len(br) > 0 && rng.IntN(3) == 0:
+				m = br[rng.IntN(len(br))]
+			case g.Turn() == 1 && rng.IntN(2) == 0:
+				m = SwapMove
+			case len(cells) >= 2 && rng.IntN(20) != 0:
+				a := cells[rng.IntN(len(cells))]
+				b := cells[rng.IntN(len(cells))]
+				if rng.IntN(2) == 0 {
+					if near := CellAt(a.Col()+rng.IntN(3)-1, a.Row()+rng.IntN(3)-1); near.On(size) {
+						b = near
+					}
+				}
+				m = TilesMove(a, b)
+			default:
+				// Any pair of cells, legal or not, and sometimes a pass.
+				m = TilesMove(CellAt(rng.IntN(size), rng.IntN(size)), CellAt(rng.IntN(size), rng.IntN(size)))
+				if rng.IntN(3) == 0 {
+					m = PassMove
+				}
+			}
+			visit(g, m)
+			_ = g.Play(m) // an illegal turn leaves the game as it was
+		}
+	}
+}
+
+// tileLegal, the test of one tile that mobility and the pass (R5.1) ask of every empty
+// cell, decides as checkTiles does.
+func TestTileLegalAgreesWithCheckTiles(t *testing.T) {
+	cells := 0
+	randomPositions(t, 600, func(g *Game, _ Move) {
+		var p tilePlan
+		for _, c := range [2]Colour{Light, Dark} {
+			for r := 0; r < g.size; r++ {
+				for col := 0; col < g.size; col++ {
+					x := CellAt(col, r)
+					want := g.checkTiles(c, x, NoCell, &p, false) == nil
+					got := g.state[x] == 0 && !g.inHalo(c, x) && g.tileLegal(c.bit(), x)
+					if got != want {
+						t.Fatalf("turn %d, %s on %s: tileLegal %v, checkTiles %v", g.Turn()+1, c, x, got, want)
+					}
+					cells++
+				}
+			}
+		}
+	})
+	t.Logf("%d cells agree", cells)
+}
