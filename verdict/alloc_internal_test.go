@@ -26,3 +26,39 @@ func TestAnalyzeWithoutAllocating(t *testing.T) {
 		t.Errorf("%v allocations per verdict, want 0", n)
 	}
 }
+
+// appendMove writes the move that a token holds as replay writes it, cells in board order,
+// for every token ParseMove reads: every pair of cells of the largest board, as tiles and
+// as a bridge, both ways round, and swap and pass.
+func TestAppendMoveIsCanonical(t *testing.T) {
+	var cells []string
+	for col := 0; col < replay.MaxSize; col++ {
+		for row := 0; row < replay.MaxSize; row++ {
+			cells = append(cells, replay.CellAt(col, row).String())
+		}
+	}
+	texts := []string{"swap", "pass"}
+	for _, a := range cells {
+		for _, b := range cells {
+			texts = append(texts, a+","+b, a+"-"+b)
+		}
+	}
+	n := 0
+	for _, text := range texts {
+		m, err := replay.ParseMove(text, replay.MaxSize)
+		if err != nil {
+			continue
+		}
+		want := m
+		if (m.Kind == replay.Tiles || m.Kind == replay.Bridge) && m.B < m.A {
+			want.A, want.B = m.B, m.A
+		}
+		if got := string(appendMove(nil, text, m)); got != want.String() {
+			t.Fatalf("%s: %s, want %s", text, got, want)
+		}
+		n++
+	}
+	if n < 450000 {
+		t.Errorf("only %d tokens read", n)
+	}
+}

@@ -76,15 +76,26 @@ func appendCanonical(b []byte, text string, size int) []byte {
 	if err != nil {
 		return append(b, text...)
 	}
-	return appendMove(b, m)
+	return appendMove(b, text, m)
 }
 
-// appendMove appends the canonical form of a move parsed by replay.ParseMove.
-func appendMove(b []byte, m replay.Move) []byte {
+// appendMove appends the canonical form of the move m that replay.ParseMove read from
+// text. ParseMove reads only what replay writes (a cell is a letter and a number without
+// a leading zero), so text is m as replay writes it: the canonical form is text, or, for
+// cells out of board order, its two cells the other way round.
+func appendMove(b []byte, text string, m replay.Move) []byte {
 	if (m.Kind == replay.Tiles || m.Kind == replay.Bridge) && m.B < m.A {
-		m.A, m.B = m.B, m.A
+		k := 1 // the separator, after the first cell's letter and digits
+		for k < len(text) && text[k] != ',' && text[k] != '-' {
+			k++
+		}
+		if k < len(text) {
+			b = append(b, text[k+1:]...)
+			b = append(b, text[k])
+			return append(b, text[:k]...)
+		}
 	}
-	return m.AppendText(b)
+	return append(b, text...)
 }
 
 // hashID returns the id of the hashed text b: 32 hex digits of its SHA-256.

@@ -189,7 +189,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 		tok := &rec.Moves[i]
 		m, err := g.ReadTurn(tok.Number, tok.Text)
 		if err == nil {
-			id = appendMove(appendTokenHead(id, tok, i), m)
+			id = appendMove(appendTokenHead(id, tok, i), tok.Text, m)
 			if ft != nil {
 				var f replay.Features
 				if f, err = ft.Play(g, m); err == nil {
