@@ -441,24 +441,36 @@ func (b *board) checkBridge(c Colour, x, y Cell, explain bool) *RuleError {
 	return nil
 }
 
-// crossing finds a bridge whose segment touches the segment x–y. Two segments that touch
-// have overlapping bounding boxes, and a bridge's ends lie within two cells of any point
-// of its segment, so only bridge ends within two cells of x–y's bounding box can matter:
-// at most a 7×7 window, whose rows are scanned a machine word at a time through the
-// per-row bitmaps of bridge ends.
+// crossing finds a bridge whose segment touches the segment x–y: the first, in cell order,
+// of the ends within two cells of x–y's bounding box. Two segments that touch have
+// overlapping bounding boxes, and a bridge's ends lie within two cells of any point of its
+// segment, so only bridge ends within two cells of x–y's bounding box can matter: at most
+// a 7×7 window, whose rows are scanned a machine word at a time through the per-row bitmaps
+// of bridge ends. Most bridges touch none, which a smaller window tells: the point where
+// two segments touch is within half a bridge (√8/2 < 1.5 cells) of the nearer end of the
+// other one, so that end lies within one cell of x–y's bounding box.
 func (b *board) crossing(x, y Cell) (Cell, Cell, bool) {
+	if _, _, ok := b.crossingWithin(x, y, 1); !ok {
+		return NoCell, NoCell, false
+	}
+	return b.crossingWithin(x, y, 2)
+}
+
+// crossingWithin finds the first bridge, in the cell order of its ends within pad cells of
+// x–y's bounding box, that touches x–y.
+func (b *board) crossingWithin(x, y Cell, pad int) (Cell, Cell, bool) {
 	x0, y0 := int(x)%stride, int(x)/stride
 	x1, y1 := int(y)%stride, int(y)/stride
-	lox, hix := min(x0, x1)-2, max(x0, x1)+2
-	loy, hiy := min(y0, y1)-2, max(y0, y1)+2
-	window := uint32(1)<<(hix+1) - uint32(1)<<lox
-	for row := loy; row <= hiy; row++ {
+	lox, hix := min(x0, x1), max(x0, x1)
+	loy, hiy := min(y0, y1), max(y0, y1)
+	window := uint32(1)<<(hix+pad+1) - uint32(1)<<(lox-pad)
+	for row := loy - pad; row <= hiy+pad; row++ {
 		for m := b.ends[row%rowWords] & window; m != 0; m &= m - 1 {
 			col := bits.TrailingZeros32(m)
 			p := Cell(row*stride + col)
 			q := b.partner[p]
 			qx, qy := int(q)%stride, int(q)/stride
-			if max(col, qx) < lox+2 || min(col, qx) > hix-2 || max(row, qy) < loy+2 || min(row, qy) > hiy-2 {
+			if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
 				continue // the bounding boxes do not overlap
 			}
 			if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {

@@ -74,3 +74,34 @@ func TestTileLegalAgreesWithCheckTiles(t *testing.T) {
 	})
 	t.Logf("%d cells agree", cells)
 }
+
+// The small window of crossing finds a touching bridge whenever the full window does, for
+// every jump from every cell of random positions.
+func TestCrossingSmallWindow(t *testing.T) {
+	found := 0
+	randomPositions(t, 40, func(g *Game, _ Move) {
+		for r := 0; r < g.size; r++ {
+			for col := 0; col < g.size; col++ {
+				x := CellAt(col, r)
+				for _, d := range jumps {
+					y := Cell(int(x) + d)
+					if !y.On(g.size) {
+						continue
+					}
+					_, _, near := g.crossingWithin(x, y, 1)
+					_, _, far := g.crossingWithin(x, y, 2)
+					if near != far {
+						t.Fatalf("turn %d, bridge %s-%s: within 1 cell %v, within 2 cells %v", g.Turn(), x, y, near, far)
+					}
+					if far {
+						found++
+					}
+				}
+			}
+		}
+	})
+	if found < 1000 {
+		t.Errorf("only %d crossings found", found)
+	}
+	t.Logf("%d crossings found by both windows", found)
+}
