@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -104,4 +106,32 @@ func TestCrossingSmallWindow(t *testing.T) {
 		t.Errorf("only %d crossings found", found)
 	}
 	t.Logf("%d crossings found by both windows", found)
+}
+
+// PlayTurn, which does not check again what ReadTurn checked, plays as ReadTurn then Play
+// do: the same move, the same error, the same game after it, for the turns of random
+// games (legal and not) and tokens that cannot be read or break R1, R5.4 or R9.
+func TestPlayTurnIsReadThenPlay(t *testing.T) {
+	turns := 0
+	randomPositions(t, 30, func(g *Game, m Move) {
+		for i, token := range []string{m.String(), "swap", "pass", "a1,a1", "a1-b9", "z9,a1", "e5", "e5-g6"} {
+			number := 0
+			if i == 0 && g.Turn()%7 == 3 {
+				number = g.Turn() // a wrong turn number now and then (R9)
+			}
+			a, b := g.Clone(), g.Clone()
+			got, gotErr := a.PlayTurn(number, token)
+			want, wantErr := b.ReadTurn(number, token)
+			if wantErr == nil {
+				wantErr = b.Play(want)
+			} else {
+				want = Move{}
+			}
+			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(a, b) {
+				t.Fatalf("turn %d, %q: PlayTurn %v, %v; ReadTurn and Play %v, %v", g.Turn()+1, token, got, gotErr, want, wantErr)
+			}
+			turns++
+		}
+	})
+	t.Logf("%d turns agree", turns)
 }

@@ -109,11 +109,8 @@ func (g *Game) PlayText(token string) error { return g.PlayNumbered(0, token) }
 // written before it, 0 when none was. A number that is not the turn's is a notation error
 // (R9), reported after R5.4 and R1, like an unreadable token.
 func (g *Game) PlayNumbered(number int, token string) error {
-	m, err := g.ReadTurn(number, token)
-	if err != nil {
-		return err
-	}
-	return g.Play(m)
+	_, err := g.PlayTurn(number, token)
+	return err
 }
 
 // ReadTurn reads the token of the next turn without playing it, with the checks that come
@@ -142,6 +139,21 @@ func (g *Game) ReadTurn(number int, token string) (Move, error) {
 	return m, nil
 }
 
+// PlayTurn reads the token of the next turn and plays it, as ReadTurn then Play do, and
+// returns the move it read: the zero Move when the token could not be read (the error is
+// ReadTurn's), else the move, with Play's error when it is illegal. What ReadTurn checked
+// (the end of the game, a misplaced swap, the cells of the token) is not checked again.
+func (g *Game) PlayTurn(number int, token string) (Move, error) {
+	m, err := g.ReadTurn(number, token)
+	if err != nil {
+		return Move{}, err
+	}
+	if err := g.play(m, true, true); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
 func (g *Game) preCheck(turn int, swap bool) *RuleError {
 	if g.over {
 		return &RuleError{Rule: RuleOver, Turn: turn, Message: fmt.Sprintf("the game is over: it ended with turn %d", g.turn)}
@@ -155,7 +167,7 @@ func (g *Game) preCheck(turn int, swap bool) *RuleError {
 // Play plays one turn for the colour to move, or returns a *RuleError naming the first rule
 // the turn breaks and leaves the game unchanged.
 func (g *Game) Play(m Move) error {
-	if err := g.play(m, true); err != nil {
+	if err := g.play(m, true, false); err != nil {
 		return err
 	}
 	return nil
@@ -163,7 +175,7 @@ func (g *Game) Play(m Move) error {
 
 // Legal reports whether m is a legal next turn, with the *RuleError it would get if not.
 func (g *Game) Legal(m Move) error {
-	if err := g.check(m, true); err != nil {
+	if err := g.check(m, true, false); err != nil {
 		return err
 	}
 	return nil
@@ -171,22 +183,26 @@ func (g *Game) Legal(m Move) error {
 
 // IsLegal reports whether m is a legal next turn, without building an explanation: the
 // test for bots and searches, which try many turns. It allocates nothing.
-func (g *Game) IsLegal(m Move) bool { return g.check(m, false) == nil }
+func (g *Game) IsLegal(m Move) bool { return g.check(m, false, false) == nil }
 
-// check decides a turn without playing it; the tile plan is left in g.plan.
-func (g *Game) check(m Move, explain bool) *RuleError {
+// check decides a turn without playing it; the tile plan is left in g.plan. A move read
+// (by ReadTurn, for this turn) has passed preCheck and has its cells on the board, distinct,
+// and a jump apart for a bridge: those checks are not made again.
+func (g *Game) check(m Move, explain, read bool) *RuleError {
 	turn := g.turn + 1
-	if err := g.preCheck(turn, m.Kind == Swap); err != nil {
-		return err
+	if !read {
+		if err := g.preCheck(turn, m.Kind == Swap); err != nil {
+			return err
+		}
 	}
-	err := g.checkMove(m, explain)
+	err := g.checkMove(m, explain, read)
 	if err != nil && err != errIllegal {
 		err.Turn = turn
 	}
 	return err
 }
 
-func (g *Game) checkMove(m Move, explain bool) *RuleError {
+func (g *Game) checkMove(m Move, explain, read bool) *RuleError {
 	c := g.ToMove()
 	switch m.Kind {
 	case Swap:
@@ -203,11 +219,13 @@ func (g *Game) checkMove(m Move, explain bool) *RuleError {
 		}
 		return nil
 	case Tiles:
-		if err := g.checkCells(m); err != nil {
-			return err
-		}
-		if m.A == m.B {
-			return notationError("%s names cell %s twice", m, m.A)
+		if !read {
+			if err := g.checkCells(m); err != nil {
+				return err
+			}
+			if m.A == m.B {
+				return notationError("%s names cell %s twice", m, m.A)
+			}
 		}
 		if g.supply == Supply40x15 && g.tilesLeft[c] < 2 {
 			if !explain {
@@ -217,11 +235,13 @@ func (g *Game) checkMove(m Move, explain bool) *RuleError {
 		}
 		return g.checkTiles(c, m.A, m.B, &g.plan, explain)
 	case Bridge:
-		if err := g.checkCells(m); err != nil {
-			return err
-		}
-		if ShapeOf(m.A, m.B) == NoShape {
-			return notationError("bridge %s: %s and %s are not a straight, diagonal or knight's jump apart", m, m.A, m.B)
+		if !read {
+			if err := g.checkCells(m); err != nil {
+				return err
+			}
+			if ShapeOf(m.A, m.B) == NoShape {
+				return notationError("bridge %s: %s and %s are not a straight, diagonal or knight's jump apart", m, m.A, m.B)
+			}
 		}
 		if g.supply == Supply40x15 && g.bridgesLeft == 0 {
 			if !explain {
@@ -243,8 +263,8 @@ func (g *Game) checkCells(m Move) *RuleError {
 	return nil
 }
 
-func (g *Game) play(m Move, explain bool) *RuleError {
-	if err := g.check(m, explain); err != nil {
+func (g *Game) play(m Move, explain, read bool) *RuleError {
+	if err := g.check(m, explain, read); err != nil {
 		return err
 	}
 	c := g.ToMove()

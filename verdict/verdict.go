@@ -187,17 +187,18 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	id := appendGameHead(idBuf[:0], rec)
 	for i := range rec.Moves {
 		tok := &rec.Moves[i]
-		m, err := g.ReadTurn(tok.Number, tok.Text)
-		if err == nil {
-			id = appendMove(appendTokenHead(id, tok, i), tok.Text, m)
-			if ft != nil {
-				var f replay.Features
-				if f, err = ft.Play(g, m); err == nil {
-					turns = append(turns, f)
-				}
-			} else {
-				err = g.Play(m)
+		var m replay.Move // the zero Move while the token is not read
+		var err error
+		if ft == nil {
+			m, err = g.PlayTurn(tok.Number, tok.Text)
+		} else if m, err = g.ReadTurn(tok.Number, tok.Text); err == nil {
+			var f replay.Features
+			if f, err = ft.Play(g, m); err == nil {
+				turns = append(turns, f)
 			}
+		}
+		if m != (replay.Move{}) {
+			id = appendMove(appendTokenHead(id, tok, i), tok.Text, m)
 			if err != nil {
 				id = appendTokens(id, rec, i+1)
 			}
