@@ -64,7 +64,7 @@ func (ph *phase) elapsed() time.Duration {
 func newPhase(p *mpb.Progress, name string, total int64, describe func(ph *phase, elapsed time.Duration) string) *phase {
 	ph := &phase{p: p, start: time.Now()}
 	ph.total.Store(total)
-	left := mpb.PrependDecorators(decor.Name(name+" "), decor.Any(func(decor.Statistics) string {
+	left := mpb.PrependDecorators(decor.Name(name+" ", decor.WCSyncWidthR), decor.Any(func(decor.Statistics) string {
 		if t := ph.total.Load(); t > 0 {
 			return fmt.Sprintf("%3d%% ", min(100, ph.done.Load()*100/t))
 		}
@@ -293,44 +293,61 @@ func (ib *ingestBar) end(complete bool) {
 }
 
 // writeParquet writes the Parquet files of db into dir, with a bar per file on w when it
-// shows bars: the games written of those stored, the rows, and their rate.
+// shows bars: the games written of those stored, the rows (but for games.parquet, a row
+// per game) while it is written, and their rate.
 func writeParquet(w io.Writer, quiet bool, db *store.DB, dir string) (*store.ParquetStats, error) {
 	if !showProgress(w, quiet) {
 		return db.WriteParquet(dir)
 	}
 	p := newBars(w)
-	var bar *phase
-	var file string
-	var rows *atomic.Int64 // of the file being written
+	var bar *parquetBar
 	st, err := db.WriteParquetProgress(dir, func(pr store.ParquetProgress) {
-		if pr.File != file { // a new file: the last one is written
-			if bar != nil { // games.parquet: a row per game
-				bar.set(bar.total.Load())
-				rows.Store(bar.total.Load())
-			}
+		if bar == nil || pr.File != bar.file { // a new file: the last one is written
 			bar.finish(true)
-			file = pr.File
-			n := new(atomic.Int64)
-			rows = n
-			turns := pr.File != "games.parquet" // whose rows are not games
-			bar = newCountBar(p, pr.File, pr.TotalGames, "games", func(elapsed time.Duration) string {
-				n := n.Load()
-				if !turns {
-					return ", " + perSecond(float64(n), elapsed) + " games/s"
-				}
-				return fmt.Sprintf(", %s rows, %s rows/s", thousands(n), perSecond(float64(n), elapsed))
-			})
+			bar = newParquetBar(p, pr)
 		}
-		rows.Store(pr.Rows)
+		bar.rows.Store(pr.Rows)
 		bar.set(pr.Games)
 	})
-	if bar != nil && err == nil { // the last rows, after the last report
-		bar.set(bar.total.Load())
-		rows.Store(st.Turns)
-	}
 	bar.finish(err == nil)
 	p.Wait()
 	return st, err
+}
+
+// parquetBar is the bar of one Parquet file being written.
+type parquetBar struct {
+	*phase
+	file string
+	rows atomic.Int64
+	done atomic.Bool
+}
+
+func newParquetBar(p *mpb.Progress, pr store.ParquetProgress) *parquetBar {
+	pb := &parquetBar{file: pr.File}
+	games := pr.File == "games.parquet" // a row per game
+	pb.phase = newCountBar(p, pr.File, pr.TotalGames, "games", func(elapsed time.Duration) string {
+		n := pb.rows.Load()
+		if games {
+			return ", " + perSecond(float64(n), elapsed) + " games/s"
+		}
+		if pb.done.Load() { // the last rows are not told: the summary counts them
+			return ", " + perSecond(float64(n), elapsed) + " rows/s"
+		}
+		return fmt.Sprintf(", %s rows, %s rows/s", thousands(n), perSecond(float64(n), elapsed))
+	})
+	return pb
+}
+
+// finish ends the bar: complete, every game written; else left where it stopped.
+func (pb *parquetBar) finish(complete bool) {
+	if pb == nil {
+		return
+	}
+	if complete {
+		pb.done.Store(true)
+		pb.set(pb.total.Load())
+	}
+	pb.phase.finish(complete)
 }
 
 // stage is a phase drawn alone, in a container of its own that end closes: the command
