@@ -135,3 +135,29 @@ func TestPlayTurnIsReadThenPlay(t *testing.T) {
 	})
 	t.Logf("%d turns agree", turns)
 }
+
+// ParseMove's fast path reads what parseMove reads, and nothing else: the same move or
+// the same error for tokens made of cells on and off the board, written well and not.
+func TestParseMoveFastPath(t *testing.T) {
+	var cells []string
+	for _, col := range []string{"a", "b", "e", "j", "y", "z", "A", "-"} {
+		for _, row := range []string{"", "0", "1", "2", "3", "5", "9", "10", "11", "01", "12", "26", "27", "99", "100", "1x"} {
+			cells = append(cells, col+row)
+		}
+	}
+	tokens := []string{"", "swap", "pass", "e5", "e5,", "e5-", ",e5", "e5,,e6", "e5,e6,", "e5 e6"}
+	for _, a := range cells {
+		for _, b := range cells {
+			tokens = append(tokens, a+","+b, a+"-"+b, a+b)
+		}
+	}
+	for _, size := range []int{MinSize, 9, 10, 11, 12, MaxSize} {
+		for _, s := range tokens {
+			m, err := ParseMove(s, size)
+			want, wantErr := parseMove(s, size)
+			if m != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("size %d, %q: ParseMove %v, %v; parseMove %v, %v", size, s, m, err, want, wantErr)
+			}
+		}
+	}
+}

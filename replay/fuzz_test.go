@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,9 @@ func FuzzParseMove(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, size int) {
 		size = MinSize + abs(size)%(MaxSize-MinSize+1)
 		m, err := ParseMove(s, size)
+		if slow, slowErr := parseMove(s, size); slow != m || fmt.Sprint(slowErr) != fmt.Sprint(err) {
+			t.Fatalf("%q: ParseMove %v, %v; parseMove %v, %v", s, m, err, slow, slowErr)
+		}
 		if err != nil {
 			re, ok := err.(*RuleError)
 			if !ok || re.Rule != RuleNotation {

@@ -7,6 +7,55 @@ package replay
 // A token that cannot be read is an R9 *RuleError (with Turn 0): an unknown word, a cell off
 // the board, one cell named twice, or bridge ends that are not a jump shape.
 func ParseMove(s string, size int) (Move, error) {
+	if m, ok := parseOnBoard(s, size); ok {
+		return m, nil
+	}
+	return parseMove(s, size)
+}
+
+// parseOnBoard reads the usual token, two cells of the board of side size that are
+// distinct (and a jump apart for a bridge), without building an error: ok is false for
+// any other text, which parseMove reads.
+func parseOnBoard(s string, size int) (Move, bool) {
+	// The first cell: a column letter and a row of one or two digits, no leading zero.
+	if len(s) < 5 || s[0] < 'a' || int(s[0]-'a') >= size || s[1] < '1' || s[1] > '9' {
+		return Move{}, false
+	}
+	col0, row0, i := int(s[0]-'a'), int(s[1]-'0'), 2
+	if s[i] >= '0' && s[i] <= '9' {
+		row0 = row0*10 + int(s[i]-'0')
+		i++
+	}
+	sep := s[i]
+	if row0 > size || sep != ',' && sep != '-' || len(s)-i-1 < 2 || len(s)-i-1 > 3 {
+		return Move{}, false
+	}
+	t := s[i+1:]
+	if t[0] < 'a' || int(t[0]-'a') >= size || t[1] < '1' || t[1] > '9' {
+		return Move{}, false
+	}
+	col1, row1 := int(t[0]-'a'), int(t[1]-'0')
+	if len(t) == 3 {
+		if t[2] < '0' || t[2] > '9' {
+			return Move{}, false
+		}
+		row1 = row1*10 + int(t[2]-'0')
+	}
+	if row1 > size || col0 == col1 && row0 == row1 {
+		return Move{}, false
+	}
+	a, b := CellAt(col0, row0-1), CellAt(col1, row1-1)
+	if sep == ',' {
+		return TilesMove(a, b), true
+	}
+	if dx, dy := abs(col1-col0), abs(row1-row0); dx+dy != 3 && (dx|dy) != 2 || dx == 3 || dy == 3 {
+		return Move{}, false
+	}
+	return BridgeMove(a, b), true
+}
+
+// parseMove is ParseMove for every token, with the error of one that cannot be read.
+func parseMove(s string, size int) (Move, error) {
 	switch s {
 	case "swap":
 		return SwapMove, nil
