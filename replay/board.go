@@ -47,7 +47,9 @@ type board struct {
 	// colour: its halo. (Rows are indexed modulo rowWords, which needs no bounds check.)
 	halo [2][rowWords]uint32
 	// Per row, a bit for each cell blocked by a bridge.
-	water   [rowWords]uint32
+	water [rowWords]uint32
+	// Per colour and row, a bit for each tile of that colour.
+	ctiles  [2][rowWords]uint32
 	groups  []group
 	parent  []int16 // union-find over group ids: the components of R6
 	islands []int16 // islands in the component, kept at its root
@@ -79,6 +81,7 @@ func (b *board) reset(size int) {
 	clear(b.ends[:])
 	clear(b.tiles[:])
 	b.halo = [2][rowWords]uint32{}
+	b.ctiles = [2][rowWords]uint32{}
 	clear(b.water[:])
 	b.groups = b.groups[:0]
 	b.parent = b.parent[:0]
@@ -288,6 +291,9 @@ func (b *board) checkDistance(c Colour, x, y Cell, p *tilePlan, explain bool) *R
 		if g.size < 4 && !b.inHalo(c, x) && (y == NoCell || !b.inHalo(c, y)) {
 			continue
 		}
+		if g.size == 4 && !noIslandRows && b.islandClear(c, g, x, y) {
+			continue
+		}
 		var other *newGroupPlan
 		if p.n == 2 {
 			other = &p.g[1-gi]
@@ -322,6 +328,47 @@ func (b *board) checkDistance(c Colour, x, y Cell, p *tilePlan, explain bool) *R
 	return nil
 }
 
+// noIslandRows turns islandClear off, for the tests that compare it with the loop of
+// checkDistance.
+var noIslandRows = false
+
+// islandClear reports whether the planned island g of colour c touches no other tile of
+// its colour (nor the new tiles x and y), which the loop of checkDistance would otherwise
+// look for cell by cell: the 8-neighbours of its cells, as row bitmaps (its cells taken
+// out), meet none of the colour's tiles. Tiles of the colour orthogonally next to the
+// island are in it, so its 8-neighbours are its diagonal ones.
+func (b *board) islandClear(c Colour, g *newGroupPlan, x, y Cell) bool {
+	top := int(g.cells[0]) / stride
+	for _, cell := range g.cells[1:] {
+		top = min(top, int(cell)/stride)
+	}
+	top-- // the row above the island's first: near[0]
+	var near [8]uint32
+	for _, cell := range g.cells {
+		r, three := int(cell)/stride-top, uint32(7)<<(int(cell)%stride-1)
+		near[(r-1)&7] |= three
+		near[r&7] |= three
+		near[(r+1)&7] |= three
+	}
+	for _, cell := range g.cells {
+		near[(int(cell)/stride-top)&7] &^= 1 << (int(cell) % stride)
+	}
+	tiles := &b.ctiles[c&1]
+	for r := range 6 {
+		row := top + r
+		t := tiles[row%rowWords]
+		for _, n := range [2]Cell{x, y} {
+			if n != NoCell && int(n)/stride == row {
+				t |= 1 << (int(n) % stride)
+			}
+		}
+		if near[r]&t != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func distanceMessage(c Colour, x, y, cell Cell, gcells []Cell, q Cell, qcells []Cell) string {
 	if len(gcells) == 4 {
 		return fmt.Sprintf("the %s island %s made by this turn touches the %s tile on %s diagonally", c, cellList(gcells), c, q)
@@ -352,11 +399,13 @@ func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 	bit := c.bit()
 	b.state[x] |= bit
 	b.tiles[int(x)/stride%rowWords] |= 1 << (int(x) % stride)
+	b.ctiles[c&1][int(x)/stride%rowWords] |= 1 << (int(x) % stride)
 	t := &b.tally[c]
 	t.tiles++
 	if y != NoCell {
 		b.state[y] |= bit
 		b.tiles[int(y)/stride%rowWords] |= 1 << (int(y) % stride)
+		b.ctiles[c&1][int(y)/stride%rowWords] |= 1 << (int(y) % stride)
 		t.tiles++
 	}
 	for gi := 0; gi < p.n; gi++ {

@@ -161,3 +161,47 @@ func TestParseMoveFastPath(t *testing.T) {
 		}
 	}
 }
+
+// islandClear, the row bitmaps that clear a new island of R3.2, decides as the loop of
+// checkDistance does: the same error for every pair of neighbouring cells (and each cell
+// alone) of random positions, for both colours.
+func TestIslandRowsAgreeWithLoop(t *testing.T) {
+	defer func() { noIslandRows = false }()
+	moves, islands := 0, 0
+	randomPositions(t, 12, func(g *Game, _ Move) {
+		for _, c := range [2]Colour{Light, Dark} {
+			for r := 0; r < g.size; r++ {
+				for col := 0; col < g.size; col++ {
+					x := CellAt(col, r)
+					if g.state[x] != 0 {
+						continue
+					}
+					for _, d := range append([]int{0}, eightWay[:]...) {
+						y := Cell(int(x) + d)
+						if d == 0 {
+							y = NoCell
+						} else if !y.On(g.size) || g.state[y] != 0 {
+							continue
+						}
+						var p tilePlan
+						noIslandRows = false
+						fast := fmt.Sprint(g.checkTiles(c, x, y, &p, true))
+						if p.g[0].size == 4 || p.n == 2 && p.g[1].size == 4 {
+							islands++
+						}
+						noIslandRows = true
+						slow := fmt.Sprint(g.checkTiles(c, x, y, &p, true))
+						if fast != slow {
+							t.Fatalf("turn %d, %s on %s and %s: %s; the loop says %s", g.Turn()+1, c, x, y, fast, slow)
+						}
+						moves++
+					}
+				}
+			}
+		}
+	})
+	if islands < 10000 {
+		t.Errorf("only %d islands planned", islands)
+	}
+	t.Logf("%d turns agree, %d of them planning an island", moves, islands)
+}
