@@ -2,6 +2,7 @@ package verdict_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -95,5 +96,38 @@ func TestCheckAllocationsPerGame(t *testing.T) {
 		if per := float64(after.Mallocs-before.Mallocs) / games; per > 0.25 {
 			t.Errorf("%d workers: %.2f allocations per game, want at most 0.25", workers, per)
 		}
+	}
+}
+
+// The id that a verdict hashes as its record is replayed is GameID's, for games of every
+// length, legal or not: the self-played games of the sample data and the conformance
+// corpus (illegal turns, unreadable tokens, wrong turn numbers).
+func TestVerdictGameIDIsGameID(t *testing.T) {
+	var g replay.Game
+	n := 0
+	for _, path := range []string{"../sample_data/selfplay-10x10-greedy.ponte.zst", "../sample_data/selfplay-12x12-greedy-40x15.ponte.zst",
+		"../replay/testdata/conformance/random/corpus.ponte", "../replay/testdata/conformance/edge.ponte"} {
+		err := ingest.Open([]string{path}, func(rec *ingest.Record, err error) error {
+			if rec == nil {
+				return err
+			}
+			var v verdict.Verdict
+			if pe := (*ingest.ParseError)(nil); errors.As(err, &pe) {
+				v = verdict.Unreadable(rec, pe)
+			} else {
+				v = verdict.Of(rec, &g)
+			}
+			if want := verdict.GameID(rec); v.GameID != want {
+				t.Errorf("%s game %d (%d turns): verdict's id %s, GameID %s", path, rec.Index, len(rec.Moves), v.GameID, want)
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 900 {
+		t.Errorf("only %d games", n)
 	}
 }
