@@ -175,6 +175,11 @@ func TestHostileLinearTime(t *testing.T) {
 		if strings.HasPrefix(h.name, "Ponte") {
 			base = ordinary["corpus.ponte"]
 		}
+		if ns > 10*base {
+			// A machine busy with other tests (go test ./... runs packages side by side)
+			// can stall one measurement: measure again before calling it quadratic.
+			ns = min(ns, nsPerByte(t, data))
+		}
 		t.Logf("%s: %d bytes, %.1f ns/byte, %.1f times the corpus", h.name, len(data), ns, ns/base)
 		if ns > 10*base {
 			t.Errorf("%s: %.1f ns/byte, more than 10 times the %.1f ns/byte of ordinary records", h.name, ns, base)
