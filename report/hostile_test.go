@@ -160,7 +160,7 @@ func TestEditedIDs(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			db := editedDB(t,
 				"UPDATE games SET id = "+id+" WHERE id = 3",
-				"UPDATE turns SET game = "+id+" WHERE game = 3",
+				"UPDATE game_turns SET game = "+id+" WHERE game = 3",
 				"UPDATE tags SET game = "+id+" WHERE game = 3")
 			var w *Written
 			_, total := peakHeap(t, 64<<20, func() { w = writeEdited(t, db, Options{}) })
@@ -193,7 +193,8 @@ func TestPageBounded(t *testing.T) {
 		// Game 3 (legal, 75 turns): a megabyte-long event and player. Game 5 (41 legal
 		// turns): 20,000 turn rows.
 		`UPDATE games SET event = 'E' || hex(zeroblob(500000)), light = '<b>' || hex(zeroblob(500000)) WHERE id = 3`,
-		copies(t, "turns", "game = 5 AND turn = 41", 20000-41, map[string]string{"turn": "41 + i"}),
+		`UPDATE game_turns SET turns = substr(turns, 1, length(turns) - 1)
+			|| replace(hex(zeroblob(20000 - 41)), '00', ',' || (turns ->> '$[40]')) || ']' WHERE game = 5`,
 	)
 	var w *Written
 	_, total := peakHeap(t, 256<<20, func() { w = writeEdited(t, db, Options{}) })
@@ -248,7 +249,7 @@ func TestPagesStream(t *testing.T) {
 	}
 	db := editedDB(t,
 		copies(t, "games", "id = 3", 2000, map[string]string{"id": "1000 + i", "game_id": "game_id || i"}),
-		copies(t, "turns", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
+		copies(t, "game_turns", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
 		copies(t, "tags", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
 	)
 	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})

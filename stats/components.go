@@ -1,148 +1,71 @@
 package stats
 
 import (
-	"context"
 	"fmt"
-	"runtime"
-	"slices"
-	"strings"
-	"sync"
-
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/replay"
 )
 
-// componentJob is a finished game to replay for its final components.
-type componentJob struct {
-	size   int
-	supply string
-	moves  string
-}
-
-// componentCounter replays finished games on one goroutine per core and counts their
-// final components by board size and number of islands.
-type componentCounter struct {
-	jobs   chan []componentJob
-	batch  []componentJob
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	counts map[int][]int // size -> islands -> components
-	err    error
-	cancel context.CancelFunc
-	ctx    context.Context
-}
-
-func newComponentCounter(ctx context.Context) *componentCounter {
-	c := &componentCounter{jobs: make(chan []componentJob, 4), counts: map[int][]int{}}
-	c.ctx, c.cancel = context.WithCancel(ctx)
-	for range runtime.NumCPU() {
-		c.wg.Add(1)
-		go c.work()
-	}
-	return c
-}
-
-func (c *componentCounter) send(j componentJob) {
-	c.batch = append(c.batch, j)
-	if len(c.batch) == 256 {
-		c.flush()
-	}
-}
-
-func (c *componentCounter) flush() {
-	if len(c.batch) > 0 {
-		select {
-		case c.jobs <- c.batch:
-		case <-c.ctx.Done():
+// addComponents counts the components of one colour of a finished game into counts, by
+// their islands: text is the game's games.components_light or components_dark, the JSON
+// array of the islands of each component (stored at ingest, so the statistics replay
+// nothing). A text that is not such an array, or a component of no island or of more than
+// a board holds, is only in an edited database and is refused with ErrEdited.
+func addComponents(text string, counts map[int]int) error {
+	i := 0
+	space := func() {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+			i++
 		}
-		c.batch = nil
 	}
-}
-
-// wait replays what is left and returns the counts.
-func (c *componentCounter) wait() (map[int][]int, error) {
-	c.flush()
-	close(c.jobs)
-	c.wg.Wait()
-	c.cancel()
-	return c.counts, c.err
-}
-
-// stop abandons the count.
-func (c *componentCounter) stop() {
-	c.cancel()
-	c.batch = nil
-	close(c.jobs)
-	c.wg.Wait()
-}
-
-func (c *componentCounter) work() {
-	defer bug.Recover()
-	defer c.wg.Done()
-	var g replay.Game
-	local := map[int][]int{}
-	var err error
-	for batch := range c.jobs {
-		for _, j := range batch {
-			if err == nil && c.ctx.Err() == nil {
-				err = components(&g, j, local)
+	bad := func(why string) error {
+		return fmt.Errorf("components %q: %s at byte %d: %w", clip(text), why, i+1, ErrEdited)
+	}
+	space()
+	if i == len(text) || text[i] != '[' {
+		return bad("not a JSON array")
+	}
+	i++
+	space()
+	if i < len(text) && text[i] == ']' {
+		i++
+	} else {
+		for {
+			space()
+			start, n, digits := i, 0, 0
+			for i < len(text) && text[i] >= '0' && text[i] <= '9' && digits < 4 {
+				n = n*10 + int(text[i]-'0')
+				i++
+				digits++
 			}
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err != nil && c.err == nil {
-		c.err = err
-		c.cancel()
-	}
-	for size, byIslands := range local {
-		total := c.counts[size]
-		for len(total) < len(byIslands) {
-			total = append(total, 0)
-		}
-		for k, n := range byIslands {
-			total[k] += n
-		}
-		c.counts[size] = total
-	}
-}
-
-// components replays one finished game and counts its components by islands into counts.
-// A component's islands are found from its islands' cells: every tile of a 4-tile group
-// names its component, and each component is counted once.
-func components(g *replay.Game, j componentJob, counts map[int][]int) error {
-	sup, ok := replay.ParseSupply(j.supply)
-	if !ok {
-		return fmt.Errorf("a stored game with supply %q", j.supply)
-	}
-	if err := g.Reset(j.size, sup); err != nil {
-		return err
-	}
-	for tok := range strings.FieldsSeq(j.moves) {
-		if err := g.PlayText(tok); err != nil {
-			return fmt.Errorf("replaying a stored legal game: %w", err)
-		}
-	}
-	byIslands := counts[j.size]
-	var seen [2][]int
-	for row := range j.size {
-		for col := range j.size {
-			cell := replay.CellAt(col, row)
-			colour, ok := g.At(cell)
-			if !ok || g.GroupSize(cell) != 4 {
-				continue
+			if digits == 0 || n < 1 || n > maxIslands || i < len(text) && text[i] >= '0' && text[i] <= '9' {
+				i = start
+				return bad(fmt.Sprintf("want a number of islands from 1 to %d", maxIslands))
 			}
-			id, islands := g.ComponentOf(cell)
-			if slices.Contains(seen[colour], id) {
-				continue
+			counts[n]++
+			space()
+			if i < len(text) && text[i] == ']' {
+				i++
+				break
 			}
-			seen[colour] = append(seen[colour], id)
-			for len(byIslands) <= islands {
-				byIslands = append(byIslands, 0)
+			if i == len(text) || text[i] != ',' {
+				return bad("want , or ]")
 			}
-			byIslands[islands]++
+			i++
 		}
 	}
-	counts[j.size] = byIslands
+	space()
+	if i != len(text) {
+		return bad("text after the array")
+	}
 	return nil
+}
+
+// maxIslands is the most islands of one colour on the largest board (26×26).
+const maxIslands = 169
+
+// clip is text cut to its first 40 bytes for an error message.
+func clip(text string) string {
+	if len(text) > 40 {
+		return text[:40] + "…"
+	}
+	return text
 }

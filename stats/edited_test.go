@@ -55,7 +55,7 @@ func editedDB(t *testing.T, edits ...string) *sql.DB {
 func moveGame(id string) []string {
 	return []string{
 		"UPDATE games SET id = " + id + " WHERE id = 3",
-		"UPDATE turns SET game = " + id + " WHERE game = 3",
+		"UPDATE game_turns SET game = " + id + " WHERE game = 3",
 		"UPDATE tags SET game = " + id + " WHERE game = 3",
 	}
 }
@@ -123,18 +123,22 @@ func TestEditedIDs(t *testing.T) {
 	}
 }
 
-// TestEditedValues: a board size, or a turn number, that no ingest writes is refused with
-// ErrEdited, not used to size anything.
+// TestEditedValues: a board size, turns or components that no ingest writes are refused
+// with ErrEdited and where they are, not used to size anything.
 func TestEditedValues(t *testing.T) {
 	for _, tc := range []struct {
 		name, edit, want string
 	}{
 		{"huge size", "UPDATE games SET size = 1000000000 WHERE id = 3", "games.id 3 has size 1000000000, not 5 to 26"},
 		{"negative size", "UPDATE games SET size = -1 WHERE id = 3", "games.id 3 has size -1, not 5 to 26"},
-		{"turn 0", "UPDATE turns SET turn = 0 WHERE game = 3 AND turn = 7", "game 3 has a turn 0"},
-		{"huge turn", "UPDATE turns SET turn = 4611686018427387904 WHERE game = 3 AND turn = 7", "game 3 has a turn 4611686018427387904"},
-		{"negative turn", "UPDATE turns SET turn = -7 WHERE game = 3 AND turn = 7", "game 3 has a turn -7"},
-		{"turn past the game's", "UPDATE turns SET turn = 20000 WHERE game = 3 AND turn = 75", "game 3 has a turn 20000, past its 75 turns"},
+		{"turns not an array", `UPDATE game_turns SET turns = '{"a": 1}' WHERE game = 3`, "game 3: game_turns.turns: byte 1: not a JSON array"},
+		{"a turn cut short", "UPDATE game_turns SET turns = '[[1,2]]' WHERE game = 3", "game 3: game_turns.turns: turn 1, byte 6: a turn has fewer than 3 numbers"},
+		{"a fraction", "UPDATE game_turns SET turns = '[[1,2,3],[1.5,2,3]]' WHERE game = 3", "turn 2, byte 11: not an integer"},
+		{"a huge number", "UPDATE game_turns SET turns = '[[1,2,3],[12345678901234567890,2,3]]' WHERE game = 3", "turn 2, byte 11: a number of more than 18 digits"},
+		{"turn past the game's", "UPDATE games SET turns = 70 WHERE id = 3", "game 3 has a turn 71, past its 70 turns"},
+		{"no components", "UPDATE games SET components_dark = NULL WHERE id = 3", "games.id 3 is finished but has no components_dark"},
+		{"a component of no island", "UPDATE games SET components_light = '[2,0]' WHERE id = 3", `games.id 3: components "[2,0]": want a number of islands from 1 to 169 at byte 4`},
+		{"components not an array", "UPDATE games SET components_light = '3' WHERE id = 3", `components "3": not a JSON array at byte 1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := editedDB(t, tc.edit)

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -421,7 +422,7 @@ type gameRow struct {
 	score, islands, bridge [2]int
 	margin, turns          int
 	openingA, openingB     sql.NullString
-	moves                  string
+	components             [2]sql.NullString // games.components_light, _dark, read for a finished game
 	light, dark, opener    sql.NullString
 	date                   sql.NullString
 	format                 string
@@ -470,7 +471,8 @@ type selected struct {
 // board size, boards[population][size], and returns those of the population pop (all:
 // every game). boards holds a map for each population tallied: pop alone (then only its
 // games are read), or people and bots (the default), or people, bots and all. The final
-// components of pop's finished games are counted by replaying them on all cores. A game whose board size is not one the rules allow is refused: only
+// components of pop's finished games are counted from what the ingest stored of them
+// (games.components_light and _dark). A game whose board size is not one the rules allow is refused: only
 // an edited database holds one, and its size would size the heat map.
 func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
 	where, args := f.selection()
@@ -488,30 +490,27 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 	}
 	rows, err := db.QueryContext(ctx, `SELECT id, size, supply, swapped, over, result, tiebreak, termination, claimed_result,
 		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
-		opening_a, opening_b, CASE WHEN over THEN moves ELSE '' END, light, dark, opener, date, format, `+bot+`
+		opening_a, opening_b, CASE WHEN over THEN components_light END, CASE WHEN over THEN components_dark END,
+		light, dark, opener, date, format, `+bot+`
 		FROM games g WHERE legal AND `+where+` ORDER BY id`, append(botArgs, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("games: %w", err)
 	}
 	defer rows.Close()
 	sel := &selected{}
-	replays := newComponentCounter(ctx)
 	var read, prev int64
 	for rows.Next() {
 		var g gameRow
 		var id int64
 		if err := rows.Scan(&id, &g.size, &g.supply, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
 			&g.score[0], &g.score[1], &g.islands[0], &g.islands[1], &g.bridge[0], &g.bridge[1], &g.margin, &g.turns,
-			&g.openingA, &g.openingB, &g.moves, &g.light, &g.dark, &g.opener, &g.date, &g.format, &g.bot); err != nil {
-			replays.stop()
+			&g.openingA, &g.openingB, &g.components[0], &g.components[1], &g.light, &g.dark, &g.opener, &g.date, &g.format, &g.bot); err != nil {
 			return nil, fmt.Errorf("games: %w", err)
 		}
 		if g.size < replay.MinSize || g.size > replay.MaxSize {
-			replays.stop()
 			return nil, fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.size, replay.MinSize, replay.MaxSize, ErrEdited)
 		}
 		if read > 0 && id <= prev {
-			replays.stop()
 			return nil, fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, prev, ErrEdited)
 		}
 		read, prev = read+1, id
@@ -536,23 +535,18 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 			b.add(&g)
 		}
 		if g.over && (own == pop || pop == PopulationAll) {
-			replays.send(componentJob{size: g.size, supply: g.supply, moves: g.moves})
+			for c, text := range g.components {
+				if !text.Valid {
+					return nil, fmt.Errorf("games.id %d is finished but has no %s: %w", id, [2]string{"components_light", "components_dark"}[c], ErrEdited)
+				}
+				if err := addComponents(text.String, boards[pop][g.size].comps); err != nil {
+					return nil, fmt.Errorf("games.id %d: %w", id, err)
+				}
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		replays.stop()
 		return nil, fmt.Errorf("games: %w", err)
-	}
-	comps, err := replays.wait()
-	if err != nil {
-		return nil, err
-	}
-	for size, byIslands := range comps {
-		for k, n := range byIslands {
-			if n > 0 {
-				boards[pop][size].comps[k] += n
-			}
-		}
 	}
 	return sel, nil
 }
@@ -747,11 +741,9 @@ func bins(m map[int]int) []Bin {
 }
 
 // byTurn sums the features of the selected games' turns by board size and turn number, in
-// one pass over the turns table in its stored order (no GROUP BY, whose sort would cost
-// SQLite far more on millions of rows), split into ranges of the selected games read in
-// parallel. SQLite packs the turn number and the five numbers of a turn into one integer,
-// since every value read through the driver has a fixed cost (SQLite's << and | bind
-// equally tight, hence the parentheses and +).
+// one pass over game_turns in its stored order (a game's turns are one row there, a JSON
+// text that turntext.Scanner reads without allocating), split into ranges of the selected
+// games read in parallel.
 func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
 	n := len(sel.ids)
@@ -814,28 +806,27 @@ func (t *turnSum) add(u *turnSum) {
 	t.mobDark += u.mobDark
 }
 
-// maxTurn bounds the turn numbers summed: the packed turn number has 15 bits. A stored
-// game has at most the readers' turn limit (10,000 by default); a turn past maxTurn is
-// only in an edited database, and is refused rather than summed under a wrong number.
+// maxTurn bounds the turn numbers summed: a stored game has at most the readers' turn
+// limit (10,000 by default); a game said to have more is only in an edited database, and
+// its turns past maxTurn are refused rather than summed into arrays that size.
 const maxTurn = 1<<15 - 1
 
 // turnSums sums the turns of the selected games ids (ascending), whose board sizes are
-// sizes and numbers of turns turns. The turns come in the order of the table's key (game,
-// turn) and are matched to the games by walking both in step.
+// sizes and numbers of turns turns. The games come in the order of game_turns' key and are
+// matched to the selected ones by walking both in step.
 func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns []int32) (map[int][]turnSum, error) {
 	bySize := map[int][]turnSum{}
-	rows, err := db.QueryContext(ctx, `SELECT game, CASE WHEN turn BETWEEN 1 AND ? THEN islands_formed + ((kind = 'bridge') << 4)
-		+ ((dead_created_light + dead_created_dark) << 5) + (mobility_light << 16) + (mobility_dark << 32) + (turn << 48)
-		ELSE -turn END
-		FROM turns WHERE game >= ? AND game <= ? ORDER BY game`, maxTurn, ids[0], ids[len(ids)-1])
+	rows, err := db.QueryContext(ctx, `SELECT game, turns FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, ids[0], ids[len(ids)-1])
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	next := 0 // ids[next] is the first selected game not behind the current row's
+	var sc turntext.Scanner
+	var text string
 	for rows.Next() {
-		var game, packed int64
-		if err := rows.Scan(&game, &packed); err != nil {
+		var game int64
+		if err := rows.Scan(&game, &text); err != nil {
 			return nil, err
 		}
 		for next < len(ids) && ids[next] < game {
@@ -844,26 +835,30 @@ func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns
 		if next == len(ids) || ids[next] != game {
 			continue // a game the filter leaves out, or one not legal
 		}
-		turn := packed >> 48
-		switch {
-		case turn < 1:
-			return nil, fmt.Errorf("game %d has a turn %d, not 1 to %d: %w", game, -packed, maxTurn, ErrEdited)
-		case turn > int64(turns[next]):
-			return nil, fmt.Errorf("game %d has a turn %d, past its %d turns (games.turns): %w", game, turn, turns[next], ErrEdited)
-		}
 		size := int(sizes[next])
 		a := bySize[size]
-		for int64(len(a)) < turn {
-			a = append(a, turnSum{})
+		for sc.Reset(text); sc.Next(); {
+			turn := sc.N()
+			if turn > int(turns[next]) {
+				return nil, fmt.Errorf("game %d has a turn %d, past its %d turns (games.turns): %w", game, turn, turns[next], ErrEdited)
+			}
+			for len(a) < turn {
+				a = append(a, turnSum{})
+			}
+			t, p := &a[turn-1], sc.Turn()
+			t.n++
+			t.islands += p.IslandsFormed()
+			if p.Kind() == int(replay.Bridge) {
+				t.bridges++
+			}
+			t.dead += p.DeadCreated(0) + p.DeadCreated(1)
+			t.mobLight += p.Mobility(0)
+			t.mobDark += p.Mobility(1)
 		}
 		bySize[size] = a
-		t := &a[turn-1]
-		t.n++
-		t.islands += int(packed & 15)
-		t.bridges += int(packed >> 4 & 1)
-		t.dead += int(packed >> 5 & 0x7ff)
-		t.mobLight += int(packed >> 16 & 0xffff)
-		t.mobDark += int(packed >> 32 & 0xffff)
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("game %d: game_turns.turns: %v: %w", game, err, ErrEdited)
+		}
 	}
 	return bySize, rows.Err()
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ponte/ponte/internal/turntext"
 )
 
 // benchCorpus is what the ingest benchmarks read: the shipped sample archives, 3,043
@@ -67,12 +69,14 @@ func BenchmarkIngestParquet(b *testing.B) {
 
 // BenchmarkRawInsert is the limit the ingest is compared with: SQLite alone inserting
 // 200,000 rows in one transaction into a new database with the writer's multi-row INSERT
-// statements (500 rows each, values bound through the driver) and nothing else. "turns"
-// inserts rows shaped like turns (the same table, realistic values); "narrow" rows of 8
-// integers, the shape of the ~1M rows/s figure of LIBRARIES.md, to show what the width of
-// a row costs; "turns-packed" rows in the writer's form (turnsPacking: 8 values bound, the
-// 27 columns computed by SQLite). "turns-sql" is the ceiling for turn rows: SQLite makes the same rows itself
-// (a recursive CTE, one INSERT … SELECT), so no value crosses from Go at all.
+// statements (500 rows each, values bound through the driver) and nothing else.
+// "turns-rows" inserts rows shaped like turns into the table of schema version 3, one row
+// per turn (27 columns, realistic values); "narrow" rows of 8 integers, the shape of the
+// ~1M rows/s figure of LIBRARIES.md, to show what the width of a row costs; "turns-sql" is
+// the ceiling for such rows: SQLite makes them itself (a recursive CTE, one INSERT …
+// SELECT), so no value crosses from Go at all. "game-turns" inserts rows of game_turns as
+// the writer does, each the text of a game of 46 turns: its turns/s compares with the
+// rows/s of the others.
 func BenchmarkRawInsert(b *testing.B) {
 	turnRow := []driver.Value{int64(0), int64(17), "light", "tiles", "d4", "e5", int64(0), int64(2), int64(1),
 		nil, nil, nil, nil, int64(2), int64(3), int64(1), int64(2), int64(1), int64(5), int64(6),
@@ -82,15 +86,22 @@ func BenchmarkRawInsert(b *testing.B) {
 		narrow.columns = append(narrow.columns, column{name: name, typ: "INTEGER"})
 	}
 	narrowRow := []driver.Value{int64(0), int64(0), int64(3), int64(1), int64(2), int64(1), int64(5), int64(41)}
-	plain := turnsTable // every column bound
-	plain.packed = nil
-	b.Run("turns", func(b *testing.B) { rawInsert(b, &plain, turnRow) })
-	// the writer's form: 8 values bound, SQLite unpacks the 27 columns (turnsPacking)
-	packedRow := []driver.Value{int64(0), int64(17), "d4", "e5", nil, int64(1 | 2<<6 | 1<<9 | 5<<22 | 38<<30),
-		int64(6 | 1<<16 | 2<<32 | 1<<40 | 5<<48), int64(6 | 1<<10 | 41<<44)}
-	b.Run("turns-packed", func(b *testing.B) { rawInsert(b, &turnsTable, packedRow) })
-	b.Run("narrow", func(b *testing.B) { rawInsert(b, narrow, narrowRow) })
-	b.Run("turns-sql", func(b *testing.B) { sqlInsert(b, &turnsTable, turnRow) })
+	rows := turnsV3()
+	rows.name = "turns_v3" // beside the view turns
+	b.Run("turns-rows", func(b *testing.B) { rawInsert(b, &rows, turnRow, 60) })
+	b.Run("narrow", func(b *testing.B) { rawInsert(b, narrow, narrowRow, 60) })
+	b.Run("turns-sql", func(b *testing.B) { sqlInsert(b, &rows, turnRow) })
+	var tb turntext.Builder
+	tt := turntext.Turn{P1: 1 | 2<<6 | 1<<9 | 5<<22 | 38<<30, P2: 6 | 1<<16 | 2<<32 | 1<<40 | 5<<48, P3: 6 | 1<<10 | 41<<44, A: "d4", B: "e5"}
+	for range 46 {
+		tb.Add(&tt)
+	}
+	b.Run("game-turns", func(b *testing.B) { rawInsert(b, &gameTurnsTable, []driver.Value{int64(0), tb.String()}, 1) })
+}
+
+// turnsV3 is the table turns of schema version 3: a row per turn, the view's columns.
+func turnsV3() table {
+	return table{name: "turns", doc: turnsTable.doc, columns: turnsTable.columns, key: "PRIMARY KEY (game, turn)"}
 }
 
 // sqlInsert inserts 200,000 rows shaped like row into t with one INSERT … SELECT from a
@@ -132,10 +143,16 @@ func sqlInsert(b *testing.B, t *table, row []driver.Value) {
 	b.ReportMetric(float64(rows)/elapsed.Seconds(), "rows/s")
 }
 
-func rawInsert(b *testing.B, t *table, row []driver.Value) {
-	const n = 200_000
-	if len(row) != t.boundPerRow() {
-		b.Fatalf("%d values for %d bound per row", len(row), t.boundPerRow())
+// rawInsert inserts 200,000 rows like row into t, numbered by their first column, or by
+// their first two when perGame is more than 1 (a game and its turns). It reports rows/s,
+// and turns/s when a row holds the 46 turns of a game.
+func rawInsert(b *testing.B, t *table, row []driver.Value, perGame int) {
+	n := 200_000
+	if perGame == 1 {
+		n = 20_000
+	}
+	if len(row) != len(t.columns) {
+		b.Fatalf("%d values for %d columns", len(row), len(t.columns))
 	}
 	var rows int64
 	var elapsed time.Duration
@@ -161,8 +178,10 @@ func rawInsert(b *testing.B, t *table, row []driver.Value) {
 			vals := make([]driver.Value, len(row))
 			for i := range n {
 				copy(vals, row)
-				vals[0] = int64(i/60 + 1)
-				vals[1] = int64(i%60 + 1)
+				vals[0] = int64(i/perGame + 1)
+				if perGame > 1 {
+					vals[1] = int64(i%perGame + 1)
+				}
 				if err := buf.add(c, vals); err != nil {
 					return err
 				}
@@ -177,13 +196,16 @@ func rawInsert(b *testing.B, t *table, row []driver.Value) {
 			b.Fatal(err)
 		}
 		elapsed += time.Since(start)
-		rows += n
+		rows += int64(n)
 		b.StopTimer()
 		conn.Close()
 		d.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(rows)/elapsed.Seconds(), "rows/s")
+	if perGame == 1 {
+		b.ReportMetric(46*float64(rows)/elapsed.Seconds(), "turns/s")
+	}
 }
 
 func openTemp(tb testing.TB) *DB {

@@ -134,7 +134,7 @@ func OpenReader(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("%s: cannot read the database: %w", path, err)
 	}
 	switch {
-	case version == 1 || version == 2:
+	case version >= 1 && version < SchemaVersion:
 		db.Close()
 		return nil, fmt.Errorf("%s: a database of schema version %d: run ponte ingest on it once to upgrade it to version %d", path, version, SchemaVersion)
 	case version != SchemaVersion:
@@ -260,7 +260,7 @@ func (d *DB) init() error {
 			return err
 		}
 		return d.identify(ctx, conn)
-	case 1, 2:
+	case 1, 2, 3:
 		if err := d.check(ctx, conn); err != nil {
 			return err
 		}
@@ -373,83 +373,6 @@ func (d *DB) check(ctx context.Context, conn *sql.Conn) error {
 	}
 	return fmt.Errorf("%w: %s fails SQLite's quick_check: %s; nothing was added to it: move it aside and ingest again, or recover what it holds with `sqlite3 %s .recover | sqlite3 recovered.db`",
 		ErrCorrupt, d.path, strings.Join(problems, "; "), d.path)
-}
-
-// upgrade brings a database of schema version 1 or 2 to SchemaVersion in place, in one
-// transaction (a failure leaves it as it was):
-//   - version 2 added turns.think_ms, NULL for the turns stored before;
-//   - version 3 made the scores, islands, bridges and margin of games nullable (NULL for
-//     an unreadable record, which has none) and added games.tag_errors (NULL for the games
-//     stored before: older versions refused a record with such a slip as unreadable).
-//
-// SQLite cannot drop a NOT NULL constraint, so games is rebuilt the way SQLite documents
-// (create the new table, copy, drop the old one, rename the new one, create its indexes
-// again); the ids are kept, so turns and tags still refer to their games. The table meta,
-// added later within version 3, is added by identify, after this.
-func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return wrapBusy(err)
-	}
-	if err := upgradeTx(ctx, conn, version); err != nil {
-		conn.ExecContext(ctx, "ROLLBACK")
-		return fmt.Errorf("%s: upgrading schema version %d to %d: %w", d.path, version, SchemaVersion, wrapBusy(err))
-	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-		conn.ExecContext(ctx, "ROLLBACK")
-		return wrapBusy(err)
-	}
-	return nil
-}
-
-func upgradeTx(ctx context.Context, conn *sql.Conn, version int) error {
-	var stmts []string
-	if version < 2 {
-		stmts = append(stmts, "ALTER TABLE turns ADD COLUMN think_ms INTEGER")
-	}
-	// The indexes made with CREATE INDEX go with the table; its UNIQUE index is made again
-	// by its CREATE TABLE.
-	rows, err := conn.QueryContext(ctx, "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'games' AND sql IS NOT NULL")
-	if err != nil {
-		return err
-	}
-	var indexes []string
-	for rows.Next() {
-		var q string
-		if err := rows.Scan(&q); err != nil {
-			rows.Close()
-			return err
-		}
-		indexes = append(indexes, q)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	v3 := gamesTable
-	v3.name = "games_v3"
-	var cols []string // the columns of version 2, in the new table's order
-	for _, c := range gamesTable.columns {
-		if c.name != "tag_errors" {
-			cols = append(cols, c.name)
-		}
-	}
-	names := strings.Join(cols, ", ")
-	stmts = append(stmts,
-		strings.Replace(v3.create(), "IF NOT EXISTS ", "", 1),
-		"INSERT INTO games_v3 ("+names+") SELECT "+names+" FROM games ORDER BY id",
-		`UPDATE games_v3 SET score_light = NULL, score_dark = NULL, islands_light = NULL, islands_dark = NULL,
-			bridges_light = NULL, bridges_dark = NULL, margin = NULL WHERE unreadable`,
-		"DROP TABLE games",
-		"ALTER TABLE games_v3 RENAME TO games",
-	)
-	stmts = append(stmts, indexes...)
-	stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
-	for _, q := range stmts {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Path returns the path the database was opened with.

@@ -215,7 +215,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
 		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64)}
 	w.games = newRowBuffer(&gamesTable)
-	w.turns = newRowBuffer(&turnsTable)
+	w.turns = newRowBuffer(&gameTurnsTable)
 	w.tags = newRowBuffer(&tagsTable)
 	ran := false
 	err = conn.Raw(func(dc any) error {
@@ -234,8 +234,8 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	sum.Interrupted = rd.interrupted || w.interrupted
 	sum.peakInFlight = fl.peak
-	sum.TurnRows = w.turns.rows
-	sum.Rows = w.games.rows + w.turns.rows + w.tags.rows
+	sum.TurnRows = w.turnRows
+	sum.Rows = w.games.rows + w.turnRows + w.tags.rows
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, err
 }
@@ -609,7 +609,8 @@ type writer struct {
 	filesDone   int
 	interrupted bool
 
-	games, turns, tags *rowBuffer
+	games, turns, tags *rowBuffer // turns: game_turns
+	turnRows           int64      // turns stored (rows of the view turns)
 	sources            map[*fileJob]*sourceState
 
 	inTx     bool
@@ -787,17 +788,17 @@ func (w *writer) record(it *item) error {
 	idv := driver.Value(id)
 	a.game[gameColID] = idv
 	a.game[gameColSourceID] = st.id
-	for k := 0; k < len(a.turns); k += w.turns.ncol {
-		a.turns[k] = idv
-	}
 	for k := 0; k < len(a.tags); k += w.tags.ncol {
 		a.tags[k] = idv
 	}
 	if err := w.games.add(w.c, a.game); err != nil {
 		return err
 	}
-	if err := w.turns.add(w.c, a.turns); err != nil {
-		return err
+	if a.nturns > 0 { // a game's turns are one row of game_turns
+		if err := w.turns.add(w.c, []driver.Value{idv, a.turns}); err != nil {
+			return err
+		}
+		w.turnRows += int64(a.nturns)
 	}
 	return w.tags.add(w.c, a.tags)
 }

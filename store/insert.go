@@ -124,7 +124,7 @@ type rowBuffer struct {
 }
 
 func newRowBuffer(t *table) *rowBuffer {
-	n := t.boundPerRow()
+	n := len(t.columns)
 	return &rowBuffer{t: t, ncol: n, perStmt: min(maxRowsPerInsert, maxParams/n)}
 }
 

@@ -70,6 +70,8 @@ type GameRow struct {
 	Moves             string  `parquet:"moves"`
 	Raw               *string `parquet:"raw,optional"`
 	Duplicates        int32   `parquet:"duplicates"`
+	ComponentsLight   *string `parquet:"components_light,optional,dict"`
+	ComponentsDark    *string `parquet:"components_dark,optional,dict"`
 }
 
 // TurnRow is one row of the turns table as turns.parquet holds it.
@@ -180,7 +182,7 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 			return err
 		}
 		st.Games, st.Bytes = n, size
-		n, size, err = exportTable[TurnRow](c, &turnsTable, "game, turn", filepath.Join(dir, "turns.parquet"), turnsPerRowGroup, state, tableProgress(progress, "turns.parquet", games))
+		n, size, err = exportTurns(c, filepath.Join(dir, "turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
 		st.Turns, st.Bytes = n, st.Bytes+size
 		return err
 	})
@@ -521,7 +523,7 @@ const stateKey = "ponte.database_state"
 // the columns of the files) and what an ingest changes (games, turns, copies met again,
 // sources and their progress). Two states are equal only if the games and turns tables
 // hold the same rows with the same columns.
-var stateSQL = `SELECT 'schema ` + strconv.Itoa(SchemaVersion) + `: ' || (SELECT count(*) FROM games) || ' games, ' || (SELECT count(*) FROM turns) || ' turns, '
+var stateSQL = `SELECT 'schema ` + strconv.Itoa(SchemaVersion) + `: ' || (SELECT count(*) FROM games) || ' games, ' || (SELECT coalesce(sum(turns), 0) FROM games) || ' turns, '
 	|| (SELECT coalesce(sum(duplicates), 0) FROM games) || ' copies, ' || (SELECT count(*) FROM sources) || ' sources, '
 	|| (SELECT coalesce(sum(records), 0) FROM sources) || ' records, last '
 	|| coalesce((SELECT max(max(started, coalesce(finished, started))) FROM sources), '-')`

@@ -4,9 +4,12 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/verdict"
 )
@@ -19,7 +22,8 @@ type analysis struct {
 	legal      bool
 	unreadable bool
 	game       []driver.Value // one games row
-	turns      []driver.Value // one turns row per turn, len(turnsTable.columns) values each
+	turns      string         // game_turns.turns (turntext), "" when no turn was played legally
+	nturns     int            // the turns in it
 	tags       []driver.Value // one tags row per tag
 }
 
@@ -35,6 +39,9 @@ type analyzer struct {
 	ft    replay.FeatureTracker
 	feats []replay.Features
 	raw   capWriter
+	turns turntext.Builder
+	comps [2][]int
+	text  []byte
 }
 
 // analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
@@ -134,19 +141,25 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		g = append(g, a.rawText(rec))
 	}
 	g = append(g, int64(0)) // duplicates
+	if replayed {
+		a.comps = finalComponents(&a.g, a.comps)
+		g = append(g, a.components(replay.Light), a.components(replay.Dark))
+	} else {
+		g = append(g, nil, nil)
+	}
 	out.game = g
 
 	if len(a.feats) > 0 {
-		n := len(turnsTable.columns)
-		t := make([]driver.Value, 0, n*len(a.feats))
+		a.turns.Reset()
 		for i := range a.feats {
 			millis := 0
 			if i < len(rec.Moves) {
 				millis = rec.Moves[i].Millis
 			}
-			t = appendTurn(t, &a.feats[i], millis)
+			t := turntext.Pack(&a.feats[i], millis)
+			a.turns.Add(&t)
 		}
-		out.turns = t
+		out.turns, out.nturns = a.turns.String(), a.turns.Len()
 	}
 	if len(rec.Tags) > 0 {
 		t := make([]driver.Value, 0, 4*len(rec.Tags))
@@ -158,38 +171,71 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	return out
 }
 
-// appendTurn appends the values the writer binds for one turns row (turnsPacking), the
-// game's number left at 0; millis is the turn's think time, 0 when the record has none.
-func appendTurn(t []driver.Value, f *replay.Features, millis int) []driver.Value {
-	var a, b driver.Value
-	if f.Kind == replay.Tiles || f.Kind == replay.Bridge {
-		a, b = cellValue(f.Move.A), cellValue(f.Move.B)
-	}
-	p1 := int64(f.Colour) | int64(f.Kind)<<1 | int64(f.IslandsFormed)<<3
-	if f.Kind == replay.Tiles {
-		p1 |= int64(f.TileGroups[0])<<6 | int64(f.TileGroups[1])<<9
-	}
-	if f.Kind == replay.Bridge {
-		merged := int64(1)
-		if f.BridgeMerged {
-			merged = 2
-		}
-		p1 |= int64(f.BridgeShape)<<12 | int64(f.BridgeEnds[0])<<14 | int64(f.BridgeEnds[1])<<17 | merged<<20
-	}
-	p1 |= int64(f.LargestComponent)<<22 | int64(f.Mobility[1])<<30
-	p2 := int64(f.Score[0]) | int64(f.Score[1])<<16 | int64(f.Islands[0])<<32 | int64(f.Islands[1])<<40 |
-		int64(f.Sandbanks[0])<<48
-	p3 := int64(f.Sandbanks[1]) | int64(f.Dead[0])<<10 | int64(f.Dead[1])<<20 |
-		int64(f.DeadCreated[0])<<30 | int64(f.DeadCreated[1])<<37 | int64(f.Mobility[0])<<44
-	return append(t, int64(0), num(f.Turn), a, b, optNum(millis), p1, p2, p3)
+// components is games.components_light or components_dark of a.comps (finalComponents):
+// the islands of each of the colour's components that holds an island, largest first, as
+// a JSON array.
+func (a *analyzer) components(c replay.Colour) string {
+	a.text = appendComponents(a.text[:0], a.comps[c])
+	return componentsText(a.text)
 }
 
-// optNum is n, or NULL for 0.
-func optNum(n int) driver.Value {
-	if n == 0 {
-		return nil
+// finalComponents fills comps[colour] with the islands of each component of the colour
+// in g's position that holds an island, largest first. Every tile of a 4-tile group (an
+// island) names its component, and each component is counted once.
+func finalComponents(g *replay.Game, comps [2][]int) [2][]int {
+	var seen [2][]int // component ids
+	comps[0], comps[1] = comps[0][:0], comps[1][:0]
+	size := g.Size()
+	for row := range size {
+		for col := range size {
+			cell := replay.CellAt(col, row)
+			colour, ok := g.At(cell)
+			if !ok || g.GroupSize(cell) != 4 {
+				continue
+			}
+			id, islands := g.ComponentOf(cell)
+			if slices.Contains(seen[colour], id) {
+				continue
+			}
+			seen[colour] = append(seen[colour], id)
+			comps[colour] = append(comps[colour], islands)
+		}
 	}
-	return int64(n)
+	for c := range comps {
+		slices.Sort(comps[c])
+		slices.Reverse(comps[c])
+	}
+	return comps
+}
+
+// appendComponents appends the JSON array of islands.
+func appendComponents(dst []byte, islands []int) []byte {
+	dst = append(dst, '[')
+	for i, n := range islands {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, ']')
+}
+
+// commonComponents are the texts of components most games end with, made once.
+var commonComponents = map[string]string{}
+
+func init() {
+	for _, c := range [][]int{{}, {1}, {1, 1}, {1, 1, 1}, {2}, {2, 1}, {1, 1, 1, 1}, {2, 1, 1}, {3}} {
+		s := string(appendComponents(nil, c))
+		commonComponents[s] = s
+	}
+}
+
+// componentsText is text as a string, shared when it is a common one.
+func componentsText(text []byte) string {
+	if s, ok := commonComponents[string(text)]; ok { // no allocation to look up
+		return s
+	}
+	return string(text)
 }
 
 // rawText writes a record that was read but is not legal back in its format (in the other
@@ -287,14 +333,10 @@ func abs(x int) int {
 	return x
 }
 
-// Values boxed once, so that building rows allocates little: small integers, the cells,
-// the colours, kinds and shapes.
+// Values boxed once, so that building rows allocates little: small integers and the cells.
 var (
-	smallInts   [1024]driver.Value
-	cellValues  [1024]driver.Value
-	colourValue = [2]driver.Value{"light", "dark"}
-	kindValue   = [4]driver.Value{"tiles", "bridge", "swap", "pass"}
-	shapeValue  = [4]driver.Value{nil, "straight", "diagonal", "knight"}
+	smallInts  [1024]driver.Value
+	cellValues [1024]driver.Value
 )
 
 func init() {

@@ -7,8 +7,8 @@ import (
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
 // A database of another version is refused rather than mixed, except that [Open] upgrades
-// versions 1 and 2 in place (see upgrade).
-const SchemaVersion = 3
+// versions 1, 2 and 3 in place (see upgrade).
+const SchemaVersion = 4
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the tables of docs/schema.md are made from these).
@@ -26,23 +26,24 @@ type table struct {
 	columns []column
 	key     string // the PRIMARY KEY clause, "" when the first column is INTEGER PRIMARY KEY
 	rowid   bool   // false: WITHOUT ROWID
-	// packed, when set, is how the writer binds a row: fewer values than columns, each
-	// column an SQL expression of them ($1 … $k, the bound values in order). A value bound
-	// through the driver costs far more than SQLite's unpacking of a small integer, so the
-	// turns table binds 8 values for its 27 columns.
-	packed *packing
+	// view: not a table but a view, made by viewSQL (the turns of game_turns unpacked).
+	view bool
 }
 
-// packing is a table's row as the writer binds it: the bound values' names and, per
-// column, the expression that computes it from them.
+// packing is how the view turns computes its columns from the values a turn is packed
+// into: the values' names and, per column, the expression that computes it from them
+// ($1 … $k, the values in order).
 type packing struct {
 	bound []string
 	exprs []string
 }
 
-// The four tables. The order of the columns is the order of the Parquet files' columns,
-// of GameRow and TurnRow, and of the values the writer binds; schema_test.go checks that
-// they agree.
+// The tables and the view turns. The order of the columns is the order of the Parquet
+// files' columns, of GameRow and TurnRow, and of the values the writer binds;
+// schema_test.go checks that they agree. A turn is not a row of its own: a game's turns
+// are one row of game_turns (one value bound instead of 27 per turn, which made the turns
+// most of an ingest's time), and the view turns shows them as rows, so that SQL sees every
+// per-turn feature as before.
 var (
 	gamesTable = table{
 		name: "games",
@@ -95,13 +96,28 @@ var (
 			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces"},
 			{"raw", "TEXT", true, "for a game that is not legal, its text: as read for an unreadable record, written back in its format otherwise; NULL for a legal game"},
 			{"duplicates", "INTEGER", false, "how many more times the same game was met (in other files or twice in one)"},
+			{"components_light", "TEXT", true, "Light's components after the last legal turn (islands joined by bridges, RULES.md \"Terms\"), each that holds an island: a JSON array of their islands, largest first (`[3,1,1]`: one component of three islands and two islands alone; `[]` for none); NULL for an unreadable record"},
+			{"components_dark", "TEXT", true, "the same for Dark"},
 		},
 		rowid: true,
 	}
 
+	gameTurnsTable = table{
+		name: "game_turns",
+		doc:  "the turns of each game with turns played legally, one row per game, packed; the view `turns` unpacks them",
+		columns: []column{
+			{"game", "INTEGER", false, "`games.id`"},
+			{"turns", "TEXT", false, "the turns played legally, in order: a JSON array with one array per turn, `[p1,p2,p3,\"a\",\"b\",think_ms]`, where the integers p1, p2, p3 pack the turn's small numbers (the view `turns` shows how), `a` and `b` are its cells and `think_ms` its think time; what is absent comes last and is left out (a swap is `[p1,p2,p3]`), an absent cell before a think time is `null`"},
+		},
+		rowid: true,
+	}
+
+	// turnsTable is a view: the turns of game_turns unpacked, one row per turn, by the
+	// expressions of turnsPacking (a turn's values are p1, p2, p3, a, b and think_ms, the
+	// elements 0 … 5 of its array, see internal/turntext).
 	turnsTable = table{
 		name: "turns",
-		doc:  "one row per turn played legally (RULES.md \"Terms\"); every `[light, dark]` pair is two columns",
+		doc:  "a view of `game_turns`: one row per turn played legally (RULES.md \"Terms\"); every `[light, dark]` pair is two columns",
 		columns: []column{
 			{"game", "INTEGER", false, "`games.id`"},
 			{"turn", "INTEGER", false, "the turn number, from 1"},
@@ -131,21 +147,12 @@ var (
 			{"mobility_dark", "INTEGER", false, "the same for Dark"},
 			{"think_ms", "INTEGER", true, "the mover's think time for the turn in milliseconds, when the record has it (boardspace.net `TM`); NULL otherwise"},
 		},
-		key: "PRIMARY KEY (game, turn)",
+		view: true,
 	}
 
-	// turnsPacking binds a turn as 8 values: the game, the turn, the two cells, the think
-	// time, and three integers that pack the small numbers (appendTurn writes them):
-	//   $5: colour (bit 0), kind (1–2), islands formed (3–5), group sizes (6–8, 9–11; 0 is
-	//       NULL), bridge shape (12–13; 0 is NULL), bridge ends (14–16, 17–19; 0 is NULL),
-	//       bridge merged (20–21: 0 NULL, 1 no, 2 yes), largest component (22–29), Dark's
-	//       mobility (30–39);
-	//   $6: scores (0–15, 16–31), islands (32–39, 40–47), Light's sandbanks (48–57);
-	//   $7: Dark's sandbanks (0–9), dead (10–19, 20–29), dead created (30–36, 37–43),
-	//       Light's mobility (44–53).
-	// On a board of at most 26×26 every number fits: at most 169 islands and a score of
-	// 14,365 per colour, 676 cells, and a turn can kill only the sandbanks within four cells
-	// of the two cells it changes, at most 45 of one colour.
+	// turnsPacking is how the view turns computes its columns from a turn's values:
+	// $1 the game, $2 the turn, $3 and $4 the cells, $5 the think time, and $6, $7, $8 the
+	// integers p1, p2, p3 that pack the small numbers (turntext.Turn says how).
 	turnsPacking = packing{
 		bound: []string{"game", "turn", "a", "b", "think_ms", "p1", "p2", "p3"},
 		exprs: []string{
@@ -168,6 +175,11 @@ var (
 			"$5",
 		},
 	}
+
+	// turnValues are the SQL of the bound values of turnsPacking in the view: the game's
+	// row g of game_turns and the turn's element j of json_each.
+	turnValues = []string{"g.game", "(j.key + 1)", "(j.value ->> 3)", "(j.value ->> 4)", "(j.value ->> 5)",
+		"(j.value ->> 0)", "(j.value ->> 1)", "(j.value ->> 2)"}
 
 	tagsTable = table{
 		name: "tags",
@@ -203,7 +215,7 @@ var (
 		rowid: true,
 	}
 
-	tables = []*table{&gamesTable, &turnsTable, &tagsTable, &sourcesTable}
+	tables = []*table{&gamesTable, &gameTurnsTable, &turnsTable, &tagsTable, &sourcesTable}
 )
 
 // metaSQL makes the table meta: what the database says of itself, one value per key. Its
@@ -222,8 +234,11 @@ func schemaSQL() string {
 	return b.String()
 }
 
-// create returns the CREATE TABLE statement of t.
+// create returns the CREATE TABLE (or CREATE VIEW) statement of t.
 func (t *table) create() string {
+	if t.view {
+		return viewSQL()
+	}
 	var b strings.Builder
 	b.WriteString("CREATE TABLE IF NOT EXISTS ")
 	b.WriteString(t.name)
@@ -279,53 +294,43 @@ func (t *table) insertSQL(n int) string {
 	b.WriteString(" (")
 	b.WriteString(t.names())
 	b.WriteString(") VALUES ")
-	if t.packed == nil {
-		row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(row)
-		}
-		return b.String()
-	}
-	// The rows' bound values come in as a VALUES table, whose columns SQLite names column1,
-	// column2, …; the SELECT computes the table's columns from them. Positional parameters
-	// only: SQLite finds a numbered or named parameter by a linear scan of the statement's
-	// names, which makes binding a long statement quadratic.
-	b.Reset()
-	b.WriteString("INSERT INTO ")
-	b.WriteString(t.name)
-	b.WriteString(" (")
-	b.WriteString(t.names())
-	b.WriteString(") SELECT ")
-	for j, e := range t.packed.exprs {
-		if j > 0 {
-			b.WriteByte(',')
-		}
-		for c := len(t.packed.bound); c >= 1; c-- { // $10 before $1
-			e = strings.ReplaceAll(e, "$"+strconv.Itoa(c), "column"+strconv.Itoa(c))
-		}
-		b.WriteString(e)
-	}
-	b.WriteString(" FROM (VALUES ")
-	row := "(" + strings.Repeat("?,", len(t.packed.bound)-1) + "?)"
+	row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(row)
 	}
-	b.WriteString(")")
 	return b.String()
 }
 
-// boundPerRow is the number of values the writer binds for one row of t.
-func (t *table) boundPerRow() int {
-	if t.packed != nil {
-		return len(t.packed.bound)
+// viewSQL is the CREATE VIEW statement of the view turns: every turn of game_turns, one
+// row each, its columns computed by turnsPacking's expressions from the turn's values
+// (turnValues). Games come in the order of game_turns (its key), the turns of a game in
+// the order of its array; a condition on game (WHERE game = ?) looks the game up by key.
+func viewSQL() string {
+	var b strings.Builder
+	b.WriteString("CREATE VIEW IF NOT EXISTS turns AS SELECT\n")
+	for i, c := range turnsTable.columns {
+		b.WriteString("  ")
+		b.WriteString(packedExpr(turnsPacking.exprs[i], turnValues))
+		b.WriteString(" AS ")
+		b.WriteString(c.name)
+		if i < len(turnsTable.columns)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
 	}
-	return len(t.columns)
+	b.WriteString("FROM game_turns g, json_each(g.turns) j")
+	return b.String()
+}
+
+// packedExpr is the expression e with $1 … $k replaced by vals.
+func packedExpr(e string, vals []string) string {
+	for c := len(vals); c >= 1; c-- { // $10 before $1
+		e = strings.ReplaceAll(e, "$"+strconv.Itoa(c), vals[c-1])
+	}
+	return e
 }
 
 // markdown returns the docs/schema.md table of t's columns.
@@ -341,5 +346,3 @@ func (t *table) markdown() string {
 	}
 	return b.String()
 }
-
-func init() { turnsTable.packed = &turnsPacking }

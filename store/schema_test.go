@@ -46,23 +46,29 @@ func TestDocsSchema(t *testing.T) {
 	}
 }
 
-// The DDL makes the tables with their keys: a game id is unique, a turn is one per game
-// and number.
+// The DDL makes the tables with their keys: a game id is unique, a game has one row of
+// turns; turns is a view of them, which cannot be written.
 func TestSchemaConstraints(t *testing.T) {
 	d := openTemp(t)
 	defer d.Close()
 	for _, q := range []string{
 		"INSERT INTO games (id, game_id, source_id, source, file_index, line, format, swapped, size, supply, claimed_result, legal, unreadable, turns, over, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, moves, duplicates) VALUES (1, 'x', 1, 's', 1, 1, 'ponte', 0, 10, 'unlimited', '*', 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', 0)",
-		"INSERT INTO turns (game, turn, colour, kind, islands_formed, largest_component, score_light, score_dark, islands_light, islands_dark, sandbanks_light, sandbanks_dark, dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark) VALUES (1, 1, 'light', 'pass', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+		"INSERT INTO game_turns (game, turns) VALUES (1, '[[7,0,0]]')",
 	} {
 		if _, err := d.db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := d.db.Exec("INSERT INTO turns SELECT * FROM turns"); err == nil {
-		t.Errorf("a second row for turn 1 of game 1 was accepted")
+	if got := dump(t, d.db, "SELECT game, turn, colour, kind, a, b FROM turns"); got != "1 | 1 | dark | pass | NULL | NULL\n" {
+		t.Errorf("the view shows %q", got)
 	}
-	if _, err := d.db.Exec("INSERT INTO games SELECT 2, game_id, source_id, source, file_index, line, format, event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination, claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message, tag_errors, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, opening_a, opening_b, moves, raw, duplicates FROM games"); err == nil {
+	if _, err := d.db.Exec("INSERT INTO game_turns SELECT * FROM game_turns"); err == nil {
+		t.Errorf("a second row of turns for game 1 was accepted")
+	}
+	if _, err := d.db.Exec("INSERT INTO turns (game, turn) VALUES (1, 2)"); err == nil || !strings.Contains(err.Error(), "view") {
+		t.Errorf("a turn was written to the view: %v", err)
+	}
+	if _, err := d.db.Exec("INSERT INTO games SELECT 2, game_id, source_id, source, file_index, line, format, event, site, date, round, record_id, light, dark, opener, swapped, size, supply, claimed_result, termination, claimed_score_light, claimed_score_dark, legal, unreadable, error_rule, error_turn, error_line, error_col, error_message, tag_errors, turns, over, result, winner, tiebreak, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, opening_a, opening_b, moves, raw, duplicates, components_light, components_dark FROM games"); err == nil {
 		t.Errorf("a second game with the game_id 'x' was accepted")
 	}
 	if v := count(t, d.db, "PRAGMA user_version"); v != SchemaVersion {

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,9 +15,9 @@ import (
 // gamesV2 is the games table of schema versions 1 and 2: no tag_errors, and the scores,
 // islands, bridges and margin NOT NULL.
 func gamesV2() table {
-	t := gamesTable
+	t := gamesV3()
 	t.columns = nil
-	for _, c := range gamesTable.columns {
+	for _, c := range gamesV3().columns {
 		switch c.name {
 		case "tag_errors":
 			continue
@@ -30,14 +31,15 @@ func gamesV2() table {
 
 // turnsV1 is the turns table of schema version 1: no think_ms.
 func turnsV1() table {
-	t := turnsTable
+	t := turnsV3()
 	t.columns = t.columns[:len(t.columns)-1]
 	return t
 }
 
-// oldDatabase makes a database of schema version 1 or 2 at path, as those versions made
-// it, and fills it with the rows of src (a database of this version) the way they stored
-// them: 0 for the scores of an unreadable record, no think times in version 1.
+// oldDatabase makes a database of schema version 1, 2 or 3 at path, as those versions
+// made it, and fills it with the rows of src (a database of this version) the way they
+// stored them: a row per turn, no components, 0 for the scores of an unreadable record
+// and no tag errors before version 3, no think times in version 1.
 func oldDatabase(t *testing.T, path string, version int, src string) {
 	t.Helper()
 	old, err := sql.Open("sqlite", "file:"+path)
@@ -46,9 +48,12 @@ func oldDatabase(t *testing.T, path string, version int, src string) {
 	}
 	defer old.Close()
 	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
-	games, turns := gamesV2(), turnsTable
-	if version == 1 {
+	games, turns := gamesV2(), turnsV3()
+	switch version {
+	case 1:
 		turns = turnsV1()
+	case 3:
+		games = gamesV3()
 	}
 	ddl := games.create() + ";" + turns.create() + ";" + tagsTable.create() + ";" + sourcesTable.create() +
 		";CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)" +
@@ -64,15 +69,17 @@ func oldDatabase(t *testing.T, path string, version int, src string) {
 	for _, c := range games.columns {
 		switch c.name {
 		case "score_light", "score_dark", "islands_light", "islands_dark", "bridges_light", "bridges_dark", "margin":
-			gcols = append(gcols, "coalesce("+c.name+", 0)")
-		default:
-			gcols = append(gcols, c.name)
+			if version < 3 {
+				gcols = append(gcols, "coalesce("+c.name+", 0)")
+				continue
+			}
 		}
+		gcols = append(gcols, c.name)
 	}
 	for _, q := range []string{
 		"ATTACH DATABASE 'file:" + src + "?mode=ro' AS src",
 		"INSERT INTO games SELECT " + strings.Join(gcols, ", ") + " FROM src.games",
-		"INSERT INTO turns SELECT " + turns.names() + " FROM src.turns",
+		"INSERT INTO turns SELECT " + turns.names() + " FROM src.turns ORDER BY game, turn",
 		"INSERT INTO tags SELECT * FROM src.tags",
 		"INSERT INTO sources SELECT * FROM src.sources",
 		"DETACH DATABASE src",
@@ -83,10 +90,13 @@ func oldDatabase(t *testing.T, path string, version int, src string) {
 	}
 }
 
-// A database of schema version 1 or 2 is upgraded by Open in place, in one transaction:
-// turns.think_ms is added (version 1), games gets tag_errors and nullable scores, NULL for
-// its unreadable records; the games keep their ids, turns and tags, the indexes are made
-// again. The reader refuses such a database until then. Ingesting into it goes on.
+// A database of schema version 1, 2 or 3 is upgraded by Open in place, in one
+// transaction: turns.think_ms is added (version 1); games gets tag_errors and nullable
+// scores, NULL for its unreadable records (versions 1 and 2); the turns become one row of
+// game_turns per game, the same text a new ingest stores, and turns a view that shows them
+// as before; games gets the final components, the same a new ingest stores. The games
+// keep their ids, turns and tags, the indexes are made again. The reader refuses such a
+// database until then. Ingesting into it goes on.
 func TestSchemaUpgrade(t *testing.T) {
 	// The rows: sample records of every kind, stored by this version.
 	dir := t.TempDir()
@@ -95,22 +105,34 @@ func TestSchemaUpgrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ingestInto(t, d, Options{}, autumn, online)
+	ingestInto(t, d, Options{}, autumn, online, "../sample_data/selfplay-12x12-greedy-40x15.ponte.zst")
 	d.Close()
 	srcDB, err := OpenReader(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srcDB.Close()
-	// A database of version 1 or 2 holds no tag errors: those versions read no slips.
-	want := dump(t, srcDB, "SELECT "+strings.Replace(gamesTable.names(), "tag_errors", "NULL", 1)+" FROM games ORDER BY id")
-	wantTurns := dump(t, srcDB, "SELECT game, turn, colour, kind, a, b, score_light, mobility_dark FROM turns ORDER BY game, turn")
-	if !strings.Contains(want, "| 1 | format |") {
-		t.Fatal("no unreadable record among the rows")
+	wantColumns := dump(t, srcDB, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('games')")
+	wantTurns := dump(t, srcDB, "SELECT * FROM turns ORDER BY game, turn")
+	wantText := dump(t, srcDB, "SELECT game, turns FROM game_turns ORDER BY game")
+	if n := count(t, srcDB, "SELECT count(*) FROM turns WHERE kind = 'bridge' AND bridge_merged"); n == 0 {
+		t.Fatal("no bridge that merged components among the turns")
+	}
+	if n := count(t, srcDB, "SELECT count(*) FROM games WHERE components_light IS NOT NULL AND components_light != '[]'"); n < 100 {
+		t.Fatalf("only %d games with components", n)
 	}
 
-	for _, version := range []int{1, 2} {
+	for _, version := range []int{1, 2, 3} {
 		t.Run("version "+string(rune('0'+version)), func(t *testing.T) {
+			// A database of version 1 or 2 holds no tag errors: those versions read no slips.
+			cols := gamesTable.names()
+			if version < 3 {
+				cols = strings.Replace(cols, "tag_errors", "NULL", 1)
+			}
+			want := dump(t, srcDB, "SELECT "+cols+" FROM games ORDER BY id")
+			if !strings.Contains(want, "| 1 | format |") {
+				t.Fatal("no unreadable record among the rows")
+			}
 			path := filepath.Join(t.TempDir(), "old.db")
 			oldDatabase(t, path, version, src)
 			if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "run ponte ingest on it once") {
@@ -128,26 +150,28 @@ func TestSchemaUpgrade(t *testing.T) {
 			if v := count(t, r, "PRAGMA user_version"); v != SchemaVersion {
 				t.Errorf("user_version %d, want %d", v, SchemaVersion)
 			}
-			// The table is the one this version makes, and holds what this version stores.
-			var ddl string
-			if err := r.QueryRow("SELECT sql FROM sqlite_schema WHERE name = 'games'").Scan(&ddl); err != nil {
-				t.Fatal(err)
-			}
-			if created := strings.Replace(gamesTable.create(), "CREATE TABLE IF NOT EXISTS games", "CREATE TABLE \"games\"", 1); ddl != created {
-				t.Errorf("games after the upgrade:\n%s\nwant\n%s", ddl, created)
+			// The tables are the ones this version makes, and hold what this version stores.
+			if got := dump(t, r, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('games')"); got != wantColumns {
+				t.Errorf("the columns of games after the upgrade:\n%s\nwant\n%s", got, wantColumns)
 			}
 			if got := dump(t, r, "SELECT "+gamesTable.names()+" FROM games ORDER BY id"); got != want {
 				t.Errorf("games after the upgrade:\n%s\nwant\n%s", got, want)
 			}
-			if got := dump(t, r, "SELECT game, turn, colour, kind, a, b, score_light, mobility_dark FROM turns ORDER BY game, turn"); got != wantTurns {
+			if got := dump(t, r, "SELECT game, turns FROM game_turns ORDER BY game"); got != wantText {
+				t.Errorf("game_turns after the upgrade differ from a new ingest's:\n%.2000s\nwant\n%.2000s", got, wantText)
+			}
+			got := dump(t, r, "SELECT * FROM turns ORDER BY game, turn")
+			if version == 1 { // version 1 kept no think times; the sample files hold none
+				if n := count(t, r, "SELECT count(*) FROM turns WHERE think_ms IS NOT NULL"); n != 0 {
+					t.Errorf("%d think times", n)
+				}
+			}
+			if got != wantTurns {
 				t.Error("turns changed by the upgrade")
 			}
-			if n := count(t, r, "SELECT count(*) FROM turns WHERE think_ms IS NOT NULL"); n != 0 {
-				t.Errorf("%d think times", n)
-			}
-			got := dump(t, r, "SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name")
-			if want := "games_by_size\nsources_sha256\nsqlite_autoindex_games_1\n"; got != want {
-				t.Errorf("indexes after the upgrade:\n%s\nwant\n%s", got, want)
+			got = dump(t, r, "SELECT type, name FROM sqlite_schema WHERE type IN ('index', 'view', 'table') ORDER BY type, name")
+			if want := "index | games_by_size\nindex | sources_sha256\nindex | sqlite_autoindex_games_1\ntable | game_turns\ntable | games\ntable | meta\ntable | sources\ntable | tags\nview | turns\n"; got != want {
+				t.Errorf("the schema after the upgrade:\n%s\nwant\n%s", got, want)
 			}
 			if _, err := d.db.Exec("INSERT INTO games SELECT * FROM games WHERE id = 1"); err == nil {
 				t.Error("a copy of game 1 was accepted")
@@ -175,7 +199,7 @@ func TestSchemaUpgradeFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 3") {
+	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 4") {
 		t.Errorf("Open: %v", err)
 		if d != nil {
 			d.Close()
@@ -191,6 +215,47 @@ func TestSchemaUpgradeFails(t *testing.T) {
 	}
 	if n := count(t, old, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'tag_errors'"); n != 0 {
 		t.Error("games has tag_errors after a failed upgrade")
+	}
+}
+
+// An upgrade of version 3 that meets turns it cannot keep as they are (a turn missing,
+// which only an edit makes) fails, names the game, and leaves the database as it was.
+func TestSchemaUpgradeFailsV3(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	d, err := Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingestInto(t, d, Options{}, autumn)
+	d.Close()
+	path := filepath.Join(dir, "old.db")
+	oldDatabase(t, path, 3, src)
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec("DELETE FROM turns WHERE game = 3 AND turn = 7"); err != nil {
+		t.Fatal(err)
+	}
+	before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn")
+	old.Close()
+	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 3 to 4: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)") {
+		t.Errorf("Open: %v", err)
+		if d != nil {
+			d.Close()
+		}
+	}
+	old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if v := count(t, old, "PRAGMA user_version"); v != 3 {
+		t.Errorf("user_version %d after a failed upgrade", v)
+	}
+	if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn"); after != before {
+		t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 	}
 }
 
@@ -238,7 +303,7 @@ func TestParquetCurrentAfterUpgrade(t *testing.T) {
 	if ok, err := d.ParquetCurrent(pq); ok || err != nil {
 		t.Errorf("ParquetCurrent %v, %v: the files of version 2 are current after the upgrade", ok, err)
 	}
-	if !strings.HasPrefix(stateSQL, "SELECT 'schema 3: ' || ") {
+	if !strings.HasPrefix(stateSQL, "SELECT 'schema "+strconv.Itoa(SchemaVersion)) {
 		t.Errorf("the fingerprint does not begin with the schema version: %s", stateSQL)
 	}
 }

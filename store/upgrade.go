@@ -1,0 +1,277 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/replay"
+)
+
+// upgrade brings a database of schema version 1, 2 or 3 to SchemaVersion in place, in one
+// transaction (a failure leaves it as it was):
+//   - version 2 added turns.think_ms, NULL for the turns stored before;
+//   - version 3 made the scores, islands, bridges and margin of games nullable (NULL for
+//     an unreadable record, which has none) and added games.tag_errors (NULL for the games
+//     stored before: older versions refused a record with such a slip as unreadable);
+//   - version 4 keeps a game's turns as one row of game_turns instead of a row per turn
+//     (the table turns becomes a view of the same columns), and adds
+//     games.components_light and components_dark (upgradeTo4).
+//
+// The table meta, added later within version 3, is added by identify, after this.
+func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return wrapBusy(err)
+	}
+	err := func() error {
+		if version < 3 {
+			if err := upgradeTo3(ctx, conn, version); err != nil {
+				return err
+			}
+		}
+		if err := upgradeTo4(ctx, conn); err != nil {
+			return err
+		}
+		_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
+		return err
+	}()
+	if err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("%s: upgrading schema version %d to %d: %w", d.path, version, SchemaVersion, wrapBusy(err))
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		conn.ExecContext(ctx, "ROLLBACK")
+		return wrapBusy(err)
+	}
+	return nil
+}
+
+// gamesV3 is the games table of schema version 3: this version's without the columns
+// version 4 added.
+func gamesV3() table {
+	t := gamesTable
+	t.columns = nil
+	for _, c := range gamesTable.columns {
+		if c.name != "components_light" && c.name != "components_dark" {
+			t.columns = append(t.columns, c)
+		}
+	}
+	return t
+}
+
+// upgradeTo3 brings a database of version 1 or 2 to version 3, in the connection's
+// transaction. SQLite cannot drop a NOT NULL constraint, so games is rebuilt the way SQLite
+// documents (create the new table, copy, drop the old one, rename the new one, create its
+// indexes again); the ids are kept, so turns and tags still refer to their games.
+func upgradeTo3(ctx context.Context, conn *sql.Conn, version int) error {
+	var stmts []string
+	if version < 2 {
+		stmts = append(stmts, "ALTER TABLE turns ADD COLUMN think_ms INTEGER")
+	}
+	// The indexes made with CREATE INDEX go with the table; its UNIQUE index is made again
+	// by its CREATE TABLE.
+	rows, err := conn.QueryContext(ctx, "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'games' AND sql IS NOT NULL")
+	if err != nil {
+		return err
+	}
+	var indexes []string
+	for rows.Next() {
+		var q string
+		if err := rows.Scan(&q); err != nil {
+			rows.Close()
+			return err
+		}
+		indexes = append(indexes, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	v3 := gamesV3()
+	v3.name = "games_v3"
+	var cols []string // the columns of version 2, in the new table's order
+	for _, c := range v3.columns {
+		if c.name != "tag_errors" {
+			cols = append(cols, c.name)
+		}
+	}
+	names := strings.Join(cols, ", ")
+	stmts = append(stmts,
+		strings.Replace(v3.create(), "IF NOT EXISTS ", "", 1),
+		"INSERT INTO games_v3 ("+names+") SELECT "+names+" FROM games ORDER BY id",
+		`UPDATE games_v3 SET score_light = NULL, score_dark = NULL, islands_light = NULL, islands_dark = NULL,
+			bridges_light = NULL, bridges_dark = NULL, margin = NULL WHERE unreadable`,
+		"DROP TABLE games",
+		"ALTER TABLE games_v3 RENAME TO games",
+	)
+	stmts = append(stmts, indexes...)
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// repackSQL makes the text of one turn, as turntext.Append writes it, from a row of the
+// table turns of version 3: the inverse of turnsPacking's expressions.
+const repackSQL = `'[' || (
+		(colour = 'dark')
+		| (CASE kind WHEN 'tiles' THEN 0 WHEN 'bridge' THEN 1 WHEN 'swap' THEN 2 ELSE 3 END << 1)
+		| (islands_formed << 3) | (coalesce(group_a, 0) << 6) | (coalesce(group_b, 0) << 9)
+		| (CASE bridge_shape WHEN 'straight' THEN 1 WHEN 'diagonal' THEN 2 WHEN 'knight' THEN 3 ELSE 0 END << 12)
+		| (coalesce(bridge_end_a, 0) << 14) | (coalesce(bridge_end_b, 0) << 17)
+		| (CASE bridge_merged WHEN 0 THEN 1 WHEN 1 THEN 2 ELSE 0 END << 20)
+		| (largest_component << 22) | (mobility_dark << 30)
+	) || ',' || (
+		score_light | (score_dark << 16) | (islands_light << 32) | (islands_dark << 40) | (sandbanks_light << 48)
+	) || ',' || (
+		sandbanks_dark | (dead_light << 10) | (dead_dark << 20) | (dead_created_light << 30)
+		| (dead_created_dark << 37) | (mobility_light << 44)
+	) || CASE WHEN a IS NULL AND b IS NULL AND coalesce(think_ms, 0) = 0 THEN '' ELSE
+		',' || coalesce(json_quote(a), 'null') || ',' || coalesce(json_quote(b), 'null')
+		|| CASE WHEN coalesce(think_ms, 0) = 0 THEN '' ELSE ',' || think_ms END
+	END || ']'`
+
+// upgradeTo4 brings a database of version 3 to version 4, in the connection's
+// transaction: the turns of each game become one row of game_turns, made in SQL from the
+// rows of the table turns (repackSQL), which is dropped and made again as a view; games
+// gets components_light and components_dark, filled by replaying every game that was
+// replayed when stored (fillComponents). A game whose turns are not numbered 1, 2, … in
+// order (only an edited database holds one) stops the upgrade: its turns would come back
+// renumbered.
+func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
+	var game, n, first, last int64
+	err := conn.QueryRowContext(ctx, `SELECT game, count(*), min(turn), max(turn) FROM turns GROUP BY game
+		HAVING min(turn) != 1 OR max(turn) != count(*) ORDER BY game LIMIT 1`).Scan(&game, &n, &first, &last)
+	switch {
+	case err == nil:
+		return fmt.Errorf("turns of game %d are not numbered 1 to %d (they run from %d to %d): the database was edited; ingest its records into a new database", game, n, first, last)
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	for _, q := range []string{
+		strings.Replace(gameTurnsTable.create(), "IF NOT EXISTS ", "", 1),
+		`INSERT INTO game_turns (game, turns) SELECT game, '[' || group_concat(` + repackSQL + `, ',' ORDER BY turn) || ']'
+			FROM turns GROUP BY game ORDER BY game`,
+		"DROP TABLE turns",
+		strings.Replace(viewSQL(), "IF NOT EXISTS ", "", 1),
+		"ALTER TABLE games ADD COLUMN components_light TEXT",
+		"ALTER TABLE games ADD COLUMN components_dark TEXT",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return fillComponents(ctx, conn)
+}
+
+// componentsJob is a stored game to replay for its components, and what it gets.
+type componentsJob struct {
+	id          int64
+	size        int
+	supply      string
+	turns       int
+	moves       string
+	light, dark string
+	err         error
+}
+
+// fillComponents sets games.components_light and components_dark of every game that was
+// replayed when stored (its scores are not NULL), by replaying its turns played legally
+// (the first games.turns tokens of games.moves) on every core, a chunk of games at a time.
+func fillComponents(ctx context.Context, conn *sql.Conn) error {
+	const chunk = 4096
+	update, err := conn.PrepareContext(ctx, "UPDATE games SET components_light = ?, components_dark = ? WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer update.Close()
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make([]componentsJob, 0, chunk)
+	var after int64 = -1 << 63
+	for {
+		jobs = jobs[:0]
+		rows, err := conn.QueryContext(ctx, `SELECT id, size, supply, turns, moves FROM games
+			WHERE id > ? AND score_light IS NOT NULL ORDER BY id LIMIT ?`, after, chunk)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var j componentsJob
+			if err := rows.Scan(&j.id, &j.size, &j.supply, &j.turns, &j.moves); err != nil {
+				rows.Close()
+				return err
+			}
+			jobs = append(jobs, j)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(jobs) == 0 {
+			return nil
+		}
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				defer bug.Recover()
+				var g replay.Game
+				var comps [2][]int
+				var text []byte
+				for i := w; i < len(jobs); i += workers {
+					j := &jobs[i]
+					if comps, j.err = replayStored(&g, j, comps); j.err != nil {
+						continue
+					}
+					text = appendComponents(text[:0], comps[replay.Light])
+					j.light = string(text)
+					text = appendComponents(text[:0], comps[replay.Dark])
+					j.dark = string(text)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range jobs {
+			j := &jobs[i]
+			if j.err != nil {
+				return fmt.Errorf("game %d: %w", j.id, j.err)
+			}
+			if _, err := update.ExecContext(ctx, j.light, j.dark, j.id); err != nil {
+				return err
+			}
+		}
+		after = jobs[len(jobs)-1].id
+	}
+}
+
+// replayStored replays the turns of a stored game played legally and returns its final
+// components (finalComponents).
+func replayStored(g *replay.Game, j *componentsJob, comps [2][]int) ([2][]int, error) {
+	sup, ok := replay.ParseSupply(j.supply)
+	if !ok {
+		return comps, fmt.Errorf("supply %q cannot be read", j.supply)
+	}
+	if err := g.Reset(j.size, sup); err != nil {
+		return comps, err
+	}
+	played := 0
+	for tok := range strings.FieldsSeq(j.moves) {
+		if played == j.turns {
+			break
+		}
+		if err := g.PlayText(tok); err != nil {
+			return comps, fmt.Errorf("replaying turn %d (%s): %w", played+1, tok, err)
+		}
+		played++
+	}
+	if played < j.turns {
+		return comps, fmt.Errorf("%d turns played legally, but only %d moves stored", j.turns, played)
+	}
+	return finalComponents(g, comps), nil
+}
