@@ -122,10 +122,10 @@ func (b *board) union(c Colour, g, h int16) {
 	b.islands[rg] += b.islands[rh]
 }
 
-// newGroup allocates a group id.
-func (b *board) newGroup(c Colour) int16 {
+// newGroup allocates a group id for a group of colour c with the cells of g.
+func (b *board) newGroup(c Colour, g *newGroupPlan) int16 {
 	id := int16(len(b.groups))
-	b.groups = append(b.groups, group{colour: c})
+	b.groups = append(b.groups, group{cells: g.cells, size: int8(g.size), colour: c})
 	b.parent = append(b.parent, id)
 	b.islands = append(b.islands, 0)
 	return id
@@ -334,39 +334,34 @@ var noIslandRows = false
 
 // islandClear reports whether the planned island g of colour c touches no other tile of
 // its colour (nor the new tiles x and y), which the loop of checkDistance would otherwise
-// look for cell by cell: the 8-neighbours of its cells, as row bitmaps (its cells taken
-// out), meet none of the colour's tiles. Tiles of the colour orthogonally next to the
-// island are in it, so its 8-neighbours are its diagonal ones.
+// look for cell by cell. Tiles of the colour orthogonally next to the island are in it,
+// so its 8-neighbours are its diagonal ones. The island and the colour's tiles around it
+// are cut from the row bitmaps into one word, 8 bits a row for the 6 rows from the one
+// above the island (the island, at most 4 by 4, starts in the second row and column of
+// the window): the island grown by one cell in every direction must meet no tile but
+// its own.
 func (b *board) islandClear(c Colour, g *newGroupPlan, x, y Cell) bool {
-	top := int(g.cells[0]) / stride
+	top, left := int(g.cells[0])/stride, int(g.cells[0])%stride
 	for _, cell := range g.cells[1:] {
-		top = min(top, int(cell)/stride)
+		top, left = min(top, int(cell)/stride), min(left, int(cell)%stride)
 	}
-	top-- // the row above the island's first: near[0]
-	var near [8]uint32
+	top, left = top-1, left-1 // the window's first row and column
+	var island, tiles uint64
 	for _, cell := range g.cells {
-		r, three := int(cell)/stride-top, uint32(7)<<(int(cell)%stride-1)
-		near[(r-1)&7] |= three
-		near[r&7] |= three
-		near[(r+1)&7] |= three
+		island |= 1 << ((int(cell)/stride-top)*8 + int(cell)%stride - left)
 	}
-	for _, cell := range g.cells {
-		near[(int(cell)/stride-top)&7] &^= 1 << (int(cell) % stride)
-	}
-	tiles := &b.ctiles[c&1]
+	rows := &b.ctiles[c&1]
 	for r := range 6 {
-		row := top + r
-		t := tiles[row%rowWords]
-		for _, n := range [2]Cell{x, y} {
-			if n != NoCell && int(n)/stride == row {
-				t |= 1 << (int(n) % stride)
-			}
-		}
-		if near[r]&t != 0 {
-			return false
+		tiles |= uint64(rows[(top+r)%rowWords]>>left&0xff) << (8 * r)
+	}
+	for _, n := range [2]Cell{x, y} {
+		if dr, dc := int(n)/stride-top, int(n)%stride-left; n != NoCell && dr >= 0 && dr < 6 && dc >= 0 && dc < 8 {
+			tiles |= 1 << (dr*8 + dc)
 		}
 	}
-	return true
+	grown := island | island<<1 | island>>1
+	grown |= grown<<8 | grown>>8
+	return grown&tiles&^island == 0
 }
 
 func distanceMessage(c Colour, x, y, cell Cell, gcells []Cell, q Cell, qcells []Cell) string {
@@ -412,17 +407,17 @@ func (b *board) applyTiles(c Colour, x, y Cell, p *tilePlan) {
 		g := &p.g[gi]
 		var id int16
 		if g.nold == 0 {
-			id = b.newGroup(c)
+			id = b.newGroup(c, g)
 		} else {
 			id = g.olds[0]
 			for _, o := range g.olds[1:g.nold] {
 				b.union(c, id, o)
 				b.groups[o].size = 0
 			}
+			grp := &b.groups[id]
+			grp.cells = g.cells
+			grp.size = int8(g.size)
 		}
-		grp := &b.groups[id]
-		grp.cells = g.cells
-		grp.size = int8(g.size)
 		for _, cell := range g.cells[:g.size] {
 			b.gid[cell] = id
 		}
