@@ -341,22 +341,23 @@ var noIslandRows = false
 // the window): the island grown by one cell in every direction must meet no tile but
 // its own.
 func (b *board) islandClear(c Colour, g *newGroupPlan, x, y Cell) bool {
-	top, left := int(g.cells[0])/stride, int(g.cells[0])%stride
+	// Unsigned arithmetic and masked shifts: no checks for negative numbers and wide shifts.
+	top, left := uint(g.cells[0])/stride, uint(g.cells[0])%stride
 	for _, cell := range g.cells[1:] {
-		top, left = min(top, int(cell)/stride), min(left, int(cell)%stride)
+		top, left = min(top, uint(cell)/stride), min(left, uint(cell)%stride)
 	}
 	top, left = top-1, left-1 // the window's first row and column
 	var island, tiles uint64
 	for _, cell := range g.cells {
-		island |= 1 << ((int(cell)/stride-top)*8 + int(cell)%stride - left)
+		island |= 1 << (((uint(cell)/stride-top)*8 + uint(cell)%stride - left) & 63)
 	}
 	rows := &b.ctiles[c&1]
-	for r := range 6 {
-		tiles |= uint64(rows[(top+r)%rowWords]>>left&0xff) << (8 * r)
+	for r := range uint(6) {
+		tiles |= uint64(rows[(top+r)%rowWords]>>(left&31)&0xff) << (8 * r)
 	}
 	for _, n := range [2]Cell{x, y} {
-		if dr, dc := int(n)/stride-top, int(n)%stride-left; n != NoCell && dr >= 0 && dr < 6 && dc >= 0 && dc < 8 {
-			tiles |= 1 << (dr*8 + dc)
+		if dr, dc := uint(n)/stride-top, uint(n)%stride-left; n != NoCell && dr < 6 && dc < 8 {
+			tiles |= 1 << ((dr*8 + dc) & 63)
 		}
 	}
 	grown := island | island<<1 | island>>1
@@ -507,9 +508,9 @@ func (b *board) crossingWithin(x, y Cell, pad int) (Cell, Cell, bool) {
 	x1, y1 := int(y)%stride, int(y)/stride
 	lox, hix := min(x0, x1), max(x0, x1)
 	loy, hiy := min(y0, y1), max(y0, y1)
-	window := uint32(1)<<(hix+pad+1) - uint32(1)<<(lox-pad)
+	window := uint32(1)<<(uint(hix+pad+1)&31) - uint32(1)<<(uint(lox-pad)&31)
 	for row := loy - pad; row <= hiy+pad; row++ {
-		for m := b.ends[row%rowWords] & window; m != 0; m &= m - 1 {
+		for m := b.ends[uint(row)%rowWords] & window; m != 0; m &= m - 1 {
 			col := bits.TrailingZeros32(m)
 			p := Cell(row*stride + col)
 			q := b.partner[p]
