@@ -34,6 +34,10 @@ type DB struct {
 	created bool     // Open created the file
 	id      string   // the database's identity (meta id)
 	closed  bool
+	// parquetOnly is the Parquet folder of a temporary database (OpenParquetOnly), which
+	// Close removes, with the folder when madeDir and nothing was written to it.
+	parquetOnly string
+	madeDir     bool
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
@@ -397,6 +401,9 @@ func (d *DB) Empty() (bool, error) {
 // lock. (Closing another descriptor of the file would drop SQLite's own POSIX locks: the
 // lock file is closed last.)
 func (d *DB) Close() error {
+	if d.parquetOnly != "" {
+		return d.closeParquetOnly()
+	}
 	if d.closed {
 		return nil
 	}
@@ -414,6 +421,10 @@ func (d *DB) Close() error {
 // failed or stored nothing leaves no new empty database behind. A database that was there
 // before Open is never removed. It reports whether the files were removed.
 func (d *DB) CloseDiscard() (removed bool, err error) {
+	if d.parquetOnly != "" {
+		removed := !d.closed
+		return removed, d.closeParquetOnly()
+	}
 	if d.closed {
 		return false, nil
 	}

@@ -896,8 +896,8 @@ func (w *writer) commit() error {
 }
 
 // tempName matches the names WriteParquet writes its files under until they are complete
-// (createTemp): ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp".
-var tempName = regexp.MustCompile(`^\.(games|turns)\.parquet\.[0-9a-f]{8}\.tmp$`)
+// (createTemp): ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp", ".tags.parquet.0123abcd.tmp".
+var tempName = regexp.MustCompile(`^\.(games|turns|tags)\.parquet\.[0-9a-f]{8}\.tmp$`)
 
 // dropOutputs takes out of files what this ingest writes, each with a notice in sum: the
 // database and its -wal, -shm and -journal files, and in parquetDir the Parquet files and
@@ -935,7 +935,7 @@ func (d *DB) dropOutputs(files []inputFile, parquetDir string, sum *Summary) []i
 					}
 				}
 			}
-			if base := filepath.Base(f.path); why == "" && pdir != nil && (base == "games.parquet" || base == "turns.parquet" || tempName.MatchString(base)) {
+			if base := filepath.Base(f.path); why == "" && pdir != nil && (isParquetFile(base) || tempName.MatchString(base)) {
 				if dir, err := os.Stat(filepath.Dir(f.path)); err == nil && os.SameFile(dir, pdir) {
 					why = "the Parquet output of the database being written, not read"
 					if tempName.MatchString(base) {
@@ -955,7 +955,7 @@ func (d *DB) dropOutputs(files []inputFile, parquetDir string, sum *Summary) []i
 
 // RemoveStaleTemps removes from dir the temporary files that WriteParquet left when its
 // run was killed: regular files named exactly as WriteParquet names them while it writes
-// (".games.parquet.XXXXXXXX.tmp", ".turns.parquet.XXXXXXXX.tmp", X a hex digit) and last
+// (".games.parquet.XXXXXXXX.tmp", ".turns.parquet.XXXXXXXX.tmp", ".tags.parquet…", X a hex digit) and last
 // modified before the given time, the start of the run that calls it, so that a file
 // being written now (by this run, later, or by a live one: it is modified as it is
 // written) is left alone. Nothing else is touched. It returns the paths removed; a

@@ -396,7 +396,7 @@ func TestClaimParquet(t *testing.T) {
 	// Files of an older ponte (no marker): adopted when current for the database, else
 	// refused.
 	legacy := t.TempDir()
-	for _, name := range []string{"games.parquet", "turns.parquet"} {
+	for _, name := range parquetFiles {
 		copyFile(t, filepath.Join(bigDir, name), filepath.Join(legacy, name))
 	}
 	before = snapshot(legacy)

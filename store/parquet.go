@@ -19,9 +19,11 @@ import (
 	"github.com/ponte/ponte/internal/bug"
 )
 
-// GameRow is one row of the games table as games.parquet holds it: the same columns in the
-// same order (docs/schema.md), with SQL NULL as a nil pointer and BOOLEAN as bool. The
-// columns that `ponte verify --json` also prints hold the same values under the same names.
+// GameRow is one row of games.parquet: the columns of the games table in the same order
+// (docs/schema.md), with SQL NULL as a nil pointer and BOOLEAN as bool, except that date
+// is a DATE (days since 1970-01-01; nil unless a whole date); then the columns derived from
+// them that the statistics use (gamesParquet). The columns that `ponte verify --json` also
+// prints hold the same values under the same names.
 type GameRow struct {
 	ID                int64   `parquet:"id,delta"`
 	GameID            string  `parquet:"game_id"`
@@ -32,7 +34,7 @@ type GameRow struct {
 	Format            string  `parquet:"format,dict"`
 	Event             *string `parquet:"event,optional,dict"`
 	Site              *string `parquet:"site,optional,dict"`
-	Date              *string `parquet:"date,optional,dict"`
+	Date              *int32  `parquet:"date,optional,date"`
 	Round             *string `parquet:"round,optional"`
 	RecordID          *string `parquet:"record_id,optional"`
 	Light             *string `parquet:"light,optional,dict"`
@@ -72,6 +74,13 @@ type GameRow struct {
 	Duplicates        int32   `parquet:"duplicates"`
 	ComponentsLight   *string `parquet:"components_light,optional,dict"`
 	ComponentsDark    *string `parquet:"components_dark,optional,dict"`
+	// The derived columns (gamesParquet).
+	Opening     *string  `parquet:"opening,optional,dict"`
+	FinalResult *string  `parquet:"final_result,optional,dict"`
+	Decided     bool     `parquet:"decided"`
+	OpenerScore *float64 `parquet:"opener_score,optional"`
+	Population  string   `parquet:"population,dict"`
+	DateText    *string  `parquet:"date_text,optional,dict"`
 }
 
 // TurnRow is one row of the turns table as turns.parquet holds it.
@@ -117,14 +126,16 @@ const (
 type ParquetStats struct {
 	Games   int64   `json:"games"`   // rows of games.parquet
 	Turns   int64   `json:"turns"`   // rows of turns.parquet
-	Bytes   int64   `json:"bytes"`   // size of the two files
+	Tags    int64   `json:"tags"`    // rows of tags.parquet
+	Bytes   int64   `json:"bytes"`   // size of the files
 	Seconds float64 `json:"seconds"` // wall time
 }
 
-// WriteParquet writes the games and turns tables to dir/games.parquet and
-// dir/turns.parquet (zstd, typed columns, bounded row groups), both from one snapshot of
-// the database. Each file is written under a temporary hidden name in dir and renamed
-// when complete, so a reader never sees a partial file; dir is created if needed.
+// WriteParquet writes the games, turns and tags tables to dir/games.parquet (with the
+// columns the statistics derive: gamesParquet), dir/turns.parquet and dir/tags.parquet
+// (keyed by the stable game id): zstd, typed columns, bounded row groups, all from one
+// snapshot of the database. Each file is written under a temporary hidden name in dir and
+// renamed when complete, so a reader never sees a partial file; dir is created if needed.
 //
 // The folder belongs to the database: WriteParquet first claims it (ClaimParquet), and
 // writes nothing into a folder written from another database, or holding files that are
@@ -135,10 +146,10 @@ func (d *DB) WriteParquet(dir string) (*ParquetStats, error) {
 
 // ParquetProgress is how far WriteParquetProgress is in the file it writes.
 type ParquetProgress struct {
-	File string // the file being written: "games.parquet", then "turns.parquet"
+	File string // the file being written: "games.parquet", "turns.parquet", then "tags.parquet"
 	Rows int64  // rows of the file written so far
 	// Games is the number of games whose rows are written so far, of TotalGames, the games
-	// stored: both files hold the games in the order stored.
+	// stored: the files hold the games in the order stored.
 	Games, TotalGames int64
 }
 
@@ -161,7 +172,7 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 	err = conn.Raw(func(dc any) error {
 		c := newConn(dc.(driver.Conn))
 		defer c.close()
-		// A read transaction: both files show the same state of the database.
+		// A read transaction: the files show the same state of the database.
 		if _, err := c.exec("BEGIN DEFERRED"); err != nil {
 			return err
 		}
@@ -177,13 +188,18 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 		}); err != nil {
 			return err
 		}
-		n, size, err := exportTable[GameRow](c, &gamesTable, "id", filepath.Join(dir, "games.parquet"), gamesPerRowGroup, state, tableProgress(progress, "games.parquet", games), gamesBlobs...)
+		n, size, err := exportGames(c, filepath.Join(dir, "games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
 			return err
 		}
 		st.Games, st.Bytes = n, size
 		n, size, err = exportTurns(c, filepath.Join(dir, "turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
 		st.Turns, st.Bytes = n, st.Bytes+size
+		if err != nil {
+			return err
+		}
+		n, size, err = exportTags(c, filepath.Join(dir, "tags.parquet"), state, tableProgress(progress, "tags.parquet", games))
+		st.Tags, st.Bytes = n, st.Bytes+size
 		return err
 	})
 	st.Seconds = time.Since(start).Seconds()
@@ -199,7 +215,7 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 // written.
 var gamesBlobs = []string{"error_message", "tag_errors", "moves", "raw"}
 
-// tableProgress returns the progress of the export of one file for exportTable, which
+// tableProgress returns the progress of the export of one file for exportRows, which
 // tells it the rows written and the first column of the last one (its game's id), or nil
 // when progress is nil.
 func tableProgress(progress func(ParquetProgress), file string, games int64) func(rows int64, game driver.Value) {
@@ -212,16 +228,13 @@ func tableProgress(progress func(ParquetProgress), file string, games int64) fun
 	}
 }
 
-// exportTable writes the rows of t, in the order given, to the Parquet file path.
-// state is the database's state that the file is written from, kept in its metadata under
-// stateKey (ParquetCurrent). The columns blobs get no bounds (gamesBlobs). progress, when
-// not nil, is told the rows written at the start and after each batch of rows, with the
-// first column of the last row (tableProgress).
-func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
-	plan, err := planOf[T](t)
-	if err != nil {
-		return 0, 0, err
-	}
+// exportRows writes the rows of query to the Parquet file path (zstd, row groups of at
+// most rowGroup rows), each made by set from the values of a row of the query. state is
+// the database's state that the file is written from, kept in its metadata under stateKey
+// (ParquetCurrent). The columns blobs get no bounds (gamesBlobs). progress, when not nil,
+// is told the rows written at the start and after each batch of rows, with the first
+// column of the last row (tableProgress).
+func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab) error, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
 	f, err := createTemp(path)
 	if err != nil {
 		return 0, 0, err
@@ -286,9 +299,9 @@ func exportTable[T any](c *conn, t *table, order, path string, rowGroup int64, s
 		sl = slab{} // the rows sent keep the old one
 		return nil
 	}
-	err = c.query("SELECT "+t.names()+" FROM "+t.name+" ORDER BY "+order, nil, func(vals []driver.Value) error {
+	err = c.query(query, nil, func(vals []driver.Value) error {
 		buf = append(buf, *new(T))
-		if err := plan.set(unsafe.Pointer(&buf[len(buf)-1]), vals, &sl); err != nil {
+		if err := set(&buf[len(buf)-1], vals, &sl); err != nil {
 			return err
 		}
 		rows++
@@ -361,20 +374,29 @@ const (
 	fInt32Ptr
 	fBoolPtr
 	fStringPtr
+	fDatePtr // a TEXT date written as a DATE (parseDate), nil unless a whole date
 )
 
-// planOf checks that T's fields are t's columns in order, with types that hold them, and
-// returns the plan to fill a T from a row.
+// planOf checks that T's fields are t's columns in order, with types that hold them, then
+// the columns the Parquet file derives from them (parquetExtra), and returns the plan to
+// fill a T's fields of t's columns from a row.
 func planOf[T any](t *table) (rowPlan, error) {
 	typ := reflect.TypeFor[T]()
-	if typ.NumField() != len(t.columns) {
-		return nil, fmt.Errorf("%s has %d fields, table %s %d columns", typ, typ.NumField(), t.name, len(t.columns))
+	extra := parquetExtra(t)
+	if typ.NumField() != len(t.columns)+len(extra) {
+		return nil, fmt.Errorf("%s has %d fields, table %s %d columns and %d derived", typ, typ.NumField(), t.name, len(t.columns), len(extra))
 	}
-	plan := make(rowPlan, typ.NumField())
+	for i, col := range extra {
+		f := typ.Field(len(t.columns) + i)
+		if name, _, _ := cutComma(f.Tag.Get("parquet")); name != col.name {
+			return nil, fmt.Errorf("%s.%s is column %q, %s derives %q there", typ, f.Name, name, t.name, col.name)
+		}
+	}
+	plan := make(rowPlan, len(t.columns))
 	for i := range plan {
 		f := typ.Field(i)
 		col := t.columns[i]
-		name, _, _ := cutComma(f.Tag.Get("parquet"))
+		name, opts, _ := cutComma(f.Tag.Get("parquet"))
 		if name != col.name {
 			return nil, fmt.Errorf("%s.%s is column %q, table %s has %q there", typ, f.Name, name, t.name, col.name)
 		}
@@ -390,6 +412,8 @@ func planOf[T any](t *table) (rowPlan, error) {
 			k = fString
 		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Int32 && col.typ == "INTEGER" && col.null:
 			k = fInt32Ptr
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Int32 && col.typ == "TEXT" && col.null && hasOption(opts, "date"):
+			k = fDatePtr
 		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Bool && col.typ == "BOOLEAN" && col.null:
 			k = fBoolPtr
 		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String && col.typ == "TEXT" && col.null:
@@ -450,7 +474,7 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 		ptr := unsafe.Add(base, f.off)
 		if v == nil {
 			switch f.kind {
-			case fInt32Ptr, fBoolPtr, fStringPtr:
+			case fInt32Ptr, fBoolPtr, fStringPtr, fDatePtr:
 				continue // nil pointer: NULL
 			}
 			return fmt.Errorf("column %s is NULL", f.name)
@@ -487,6 +511,19 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			} else {
 				*(**bool)(ptr) = sl.boolp(b)
 			}
+		case fDatePtr:
+			var s string
+			switch x := v.(type) {
+			case string:
+				s = x
+			case []byte:
+				s = string(x)
+			default:
+				return typeError(f.name, v)
+			}
+			if days, ok := parseDate(s); ok {
+				*(**int32)(ptr) = sl.int32p(days)
+			}
 		case fString, fStringPtr:
 			var s string
 			switch x := v.(type) {
@@ -520,13 +557,15 @@ func typeError(col string, v driver.Value) error {
 const stateKey = "ponte.database_state"
 
 // stateSQL fingerprints the state of the database: its schema version (an upgrade changes
-// the columns of the files) and what an ingest changes (games, turns, copies met again,
-// sources and their progress). Two states are equal only if the games and turns tables
-// hold the same rows with the same columns.
+// the columns of the files), the layout of the Parquet files (parquetVersion), and what an
+// ingest changes (games, turns, copies met again, sources and their progress). Two states
+// are equal only if the games and turns tables hold the same rows with the same columns
+// (and so the tags table: a game's tags are stored with it, never changed).
 var stateSQL = `SELECT 'schema ` + strconv.Itoa(SchemaVersion) + `: ' || (SELECT count(*) FROM games) || ' games, ' || (SELECT coalesce(sum(turns), 0) FROM games) || ' turns, '
 	|| (SELECT coalesce(sum(duplicates), 0) FROM games) || ' copies, ' || (SELECT count(*) FROM sources) || ' sources, '
 	|| (SELECT coalesce(sum(records), 0) FROM sources) || ' records, last '
-	|| coalesce((SELECT max(max(started, coalesce(finished, started))) FROM sources), '-')`
+	|| coalesce((SELECT max(max(started, coalesce(finished, started))) FROM sources), '-')
+	|| '; parquet ` + strconv.Itoa(parquetVersion) + `'`
 
 // state returns the fingerprint of the database (stateSQL), in the connection's transaction.
 func (c *conn) state() (string, error) {
@@ -543,12 +582,13 @@ func (c *conn) state() (string, error) {
 	return state, err
 }
 
-// ParquetCurrent reports whether dir already holds games.parquet and turns.parquet written
-// from the database as it is now: the folder is this database's (its marker names it),
-// and both files carry, in their metadata, the fingerprint of the database they were
-// written from (its games, turns, copies met again and sources), and it is the
-// database's. An ingest that read nothing new uses it to skip rewriting the files. Any
-// doubt (a file missing or unreadable, no fingerprint, no marker) is false.
+// ParquetCurrent reports whether dir already holds games.parquet, turns.parquet and
+// tags.parquet written from the database as it is now, by this layout of the files: the
+// folder is this database's (its marker names it), and every file carries, in its
+// metadata, the fingerprint of the database it was written from (its games, turns,
+// copies met again and sources, and the layout), and it is the database's. An ingest that
+// read nothing new uses it to skip rewriting the files. Any doubt (a file missing or
+// unreadable, no fingerprint, no marker) is false.
 func (d *DB) ParquetCurrent(dir string) (bool, error) {
 	if m, err := readMarker(dir); err != nil || m == nil || m.DatabaseID != d.id {
 		return false, nil
@@ -562,7 +602,7 @@ func (d *DB) filesCurrent(dir string) (bool, error) {
 	if err := d.db.QueryRow(stateSQL).Scan(&state); err != nil {
 		return false, wrapBusy(err)
 	}
-	for _, name := range []string{"games.parquet", "turns.parquet"} {
+	for _, name := range parquetFiles {
 		if written, ok := parquetState(filepath.Join(dir, name)); !ok || written != state {
 			return false, nil
 		}

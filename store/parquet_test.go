@@ -16,7 +16,8 @@ import (
 )
 
 // GameRow and TurnRow are the games and turns tables, column for column, and their
-// Parquet schemas have the columns' names, order, types and nullability.
+// Parquet schemas have the columns' names, order, types and nullability; games.parquet's
+// date is a DATE, and its derived columns follow the table's.
 func TestSchemaRows(t *testing.T) {
 	if _, err := planOf[GameRow](&gamesTable); err != nil {
 		t.Error(err)
@@ -29,16 +30,30 @@ func TestSchemaRows(t *testing.T) {
 		t      *table
 	}{{parquet.SchemaOf(GameRow{}), &gamesTable}, {parquet.SchemaOf(TurnRow{}), &turnsTable}} {
 		fields := c.schema.Fields()
-		if len(fields) != len(c.t.columns) {
-			t.Fatalf("%s: %d Parquet columns, %d SQL columns", c.t.name, len(fields), len(c.t.columns))
+		extra := parquetExtra(c.t)
+		if len(fields) != len(c.t.columns)+len(extra) {
+			t.Fatalf("%s: %d Parquet columns, %d SQL columns and %d derived", c.t.name, len(fields), len(c.t.columns), len(extra))
 		}
-		for i, f := range fields {
+		for i, col := range extra {
+			if f := fields[len(c.t.columns)+i]; f.Name() != col.name || f.Optional() != col.null {
+				t.Errorf("%s derived column %d: Parquet %s (optional %v), documented %s (null %v)", c.t.name, i, f.Name(), f.Optional(), col.name, col.null)
+			}
+		}
+		for i, f := range fields[:len(c.t.columns)] {
 			col := c.t.columns[i]
 			if f.Name() != col.name || f.Optional() != col.null {
 				t.Errorf("%s column %d: Parquet %s (optional %v), SQL %s (null %v)", c.t.name, i, f.Name(), f.Optional(), col.name, col.null)
 			}
 			kind := f.Type().Kind()
 			switch col.typ {
+			case "TEXT":
+				if c.t == &gamesTable && col.name == "date" {
+					if kind != parquet.Int32 || f.Type().LogicalType().String() != "DATE" {
+						t.Errorf("games.date: Parquet %v, want a DATE", f.Type())
+					}
+				} else if kind != parquet.ByteArray || f.Type().LogicalType().String() != "STRING" {
+					t.Errorf("%s.%s: Parquet %v for TEXT", c.t.name, col.name, f.Type())
+				}
 			case "INTEGER":
 				if kind != parquet.Int32 && kind != parquet.Int64 {
 					t.Errorf("%s.%s: Parquet %v for INTEGER", c.t.name, col.name, kind)
@@ -46,10 +61,6 @@ func TestSchemaRows(t *testing.T) {
 			case "BOOLEAN":
 				if kind != parquet.Boolean {
 					t.Errorf("%s.%s: Parquet %v for BOOLEAN", c.t.name, col.name, kind)
-				}
-			case "TEXT":
-				if kind != parquet.ByteArray || f.Type().LogicalType().String() != "STRING" {
-					t.Errorf("%s.%s: Parquet %v for TEXT", c.t.name, col.name, f.Type())
 				}
 			}
 		}
@@ -102,8 +113,8 @@ func TestParquetReadBack(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if got := strings.Join(names, " "); got != MarkerName+" games.parquet turns.parquet" {
-		t.Errorf("files in %s: %s, want the marker and the two Parquet files", dir, got)
+	if got := strings.Join(names, " "); got != MarkerName+" games.parquet tags.parquet turns.parquet" {
+		t.Errorf("files in %s: %s, want the marker and the three Parquet files", dir, got)
 	}
 
 	// Every value, against SQLite as database/sql reads it.
@@ -112,7 +123,7 @@ func TestParquetReadBack(t *testing.T) {
 		t.Fatalf("SQLite dump: %d games, %d turns", len(gameRows), len(turnRows))
 	}
 	for i, want := range gameRows {
-		if got := fmtRow(games[i]); got != want {
+		if got := fmtGame(games[i]); got != want {
 			t.Errorf("games row %d:\nParquet %s\nSQLite  %s", i+1, got, want)
 			break
 		}
@@ -191,6 +202,11 @@ func startsRow(line string, n int, tb *table) bool {
 // fmtRow formats a row struct as dump formats a row: values separated by " | ", NULL for
 // a nil pointer, booleans as 0 and 1.
 func fmtRow(row any) string {
+	return strings.Join(rowParts(row), " | ")
+}
+
+// rowParts formats each field of a row struct as fmtRow does.
+func rowParts(row any) []string {
 	v := reflect.ValueOf(row)
 	var parts []string
 	for i := range v.NumField() {
@@ -213,9 +229,11 @@ func fmtRow(row any) string {
 			parts = append(parts, strconv.FormatInt(f.Int(), 10))
 		case reflect.String:
 			parts = append(parts, f.String())
+		case reflect.Float64:
+			parts = append(parts, strconv.FormatFloat(f.Float(), 'g', -1, 64))
 		}
 	}
-	return strings.Join(parts, " | ")
+	return parts
 }
 
 // The Parquet files are current after they are written, and stop being so when the
@@ -269,7 +287,7 @@ func TestParquetCurrent(t *testing.T) {
 	if current() {
 		t.Error("current with another database's files and marker")
 	}
-	for _, name := range []string{MarkerName, "games.parquet", "turns.parquet"} {
+	for _, name := range append([]string{MarkerName}, parquetFiles...) {
 		os.Remove(filepath.Join(dir, name))
 	}
 	if _, err := d.WriteParquet(dir); err != nil {
@@ -424,8 +442,13 @@ func TestHostileCorpus(t *testing.T) {
 			t.Errorf("turns.parquet game %d turn %d: not valid UTF-8: %s", r.Game, r.Turn, bad)
 		}
 	}
+	for _, r := range readParquet[TagRow](t, filepath.Join(pq, "tags.parquet")) {
+		if bad := invalidStrings(r); len(bad) > 0 {
+			t.Errorf("tags.parquet game %s tag %d: not valid UTF-8: %s", r.GameID, r.Seq, bad)
+		}
+	}
 	for i, want := range dumpRows(t, d, &gamesTable, "id") {
-		if got := fmtRow(games[i]); got != want {
+		if got := fmtGame(games[i]); got != want {
 			t.Errorf("games row %d:\nParquet %.300s\nSQLite  %.300s", i+1, got, want)
 		}
 	}
@@ -477,4 +500,19 @@ func TestParquetOldInvalidText(t *testing.T) {
 	if *games[0].Light != "Jos\uFFFD" || *games[0].Raw != "{d\uFFFDj\uFFFD pris \uFFFD}" || games[1].Source != "caf\uFFFD.ponte" {
 		t.Errorf("games.parquet: light %q, raw %q, source %q", *games[0].Light, *games[0].Raw, games[1].Source)
 	}
+}
+
+// fmtGame formats the columns of the games table of a row of games.parquet as dump
+// formats a row: date as the text stored (date_text), without the derived columns.
+func fmtGame(g GameRow) string {
+	parts := rowParts(g)[:len(gamesTable.columns)]
+	for i, col := range gamesTable.columns {
+		if col.name == "date" {
+			parts[i] = "NULL"
+			if g.DateText != nil {
+				parts[i] = *g.DateText
+			}
+		}
+	}
+	return strings.Join(parts, " | ")
 }

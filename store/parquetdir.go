@@ -54,12 +54,15 @@ var ErrParquetDir = errors.New("not this database's Parquet folder")
 // is this database's: its marker file (MarkerName) names the database's identity, which
 // survives a move of the database (the marker then gets the new path). It may not when
 // the marker names another database (a copy of the same database is the same), when dir
-// holds files other than games.parquet and turns.parquet (hidden files are left alone
+// holds files other than games.parquet, turns.parquet and tags.parquet (hidden files are left alone
 // and not counted: the temporary files of a write, a desktop's own), or when it holds
 // Parquet files without a marker, written by a ponte older than markers, unless those
 // are current for this database (ParquetCurrent's fingerprint): the folder is then
 // adopted, and the marker written.
 func (d *DB) ClaimParquet(dir string) error {
+	if d.parquetOnly != "" {
+		return claimParquetOnly(dir)
+	}
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -78,7 +81,7 @@ func (d *DB) ClaimParquet(dir string) error {
 		name := e.Name()
 		switch {
 		case strings.HasPrefix(name, "."):
-		case (name == "games.parquet" || name == "turns.parquet") && e.Type().IsRegular():
+		case isParquetFile(name) && e.Type().IsRegular():
 			files = append(files, name)
 		default:
 			foreign = append(foreign, name)
@@ -102,6 +105,8 @@ func (d *DB) ClaimParquet(dir string) error {
 			return d.writeMarker(dir) // the database was moved
 		}
 		return nil
+	case m != nil && m.DatabaseID == ParquetOnlyID:
+		return parquetOnlyFolder(dir, m)
 	case m != nil:
 		other := "another database, " + m.Database
 		if abs, _ := filepath.Abs(d.path); m.Database == abs {
@@ -152,8 +157,11 @@ func (d *DB) writeMarker(dir string) error {
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(marker{Note: markerNote, Database: abs, DatabaseID: d.id,
-		Written: time.Now().UTC().Format(time.RFC3339)}, "", "  ")
+	m := marker{Note: markerNote, Database: abs, DatabaseID: d.id, Written: time.Now().UTC().Format(time.RFC3339)}
+	if d.parquetOnly != "" { // no database: the marker names none
+		m.Note, m.Database, m.DatabaseID = parquetOnlyNote, "", ParquetOnlyID
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -323,6 +323,7 @@ func TestIngestSkipsOwnOutputs(t *testing.T) {
 	want := []string{
 		"link.db: the database being written, not read",
 		"out/games.parquet: the Parquet output of the database being written, not read",
+		"out/tags.parquet: the Parquet output of the database being written, not read",
 		"out/turns.parquet: the Parquet output of the database being written, not read",
 		"ponte.db: the database being written, not read",
 		"ponte.db-shm: the shared-memory index of the database being written, not read",

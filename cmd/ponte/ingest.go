@@ -18,10 +18,14 @@ type ingestOptions struct {
 	db        string
 	parquet   string
 	noParquet bool
-	workers   int
-	quiet     bool
-	json      bool
-	analyze   bool // run by ponte analyze: messages say so
+	// parquetOnly: no database is kept; the games go to a temporary one inside --parquet,
+	// removed once the Parquet files are written from it.
+	parquetOnly bool
+	dbGiven     bool // --db was given
+	workers     int
+	quiet       bool
+	json        bool
+	analyze     bool // run by ponte analyze: messages say so
 }
 
 // command names the command running the ingest, for messages.
@@ -55,12 +59,21 @@ a terminal) is refused. The database, its -wal, -shm and -journal files and
 the Parquet files are outputs: met among the inputs, they are skipped with a
 note.
 
-The games and turns tables are then written to DIR/games.parquet and
-DIR/turns.parquet (for DuckDB, Spark, pandas), DIR being --parquet or, by
-default, a folder beside the database named after it (ponte.db: ponte.parquet);
---no-parquet skips them. The folder belongs to its database: a file in it
-(.ponte-database.json) names the database, and a folder written from another
-database, or holding other files, is refused, never overwritten.
+The games, turns and tags tables are then written to DIR/games.parquet (with
+the columns the statistics derive: folded opening, decided, opener's score,
+population), DIR/turns.parquet and DIR/tags.parquet, for DuckDB, Spark or
+pandas (docs/parquet.md), DIR being --parquet or, by default, a folder beside
+the database named after it (ponte.db: ponte.parquet); --no-parquet skips them.
+The folder belongs to its database: a file in it (.ponte-database.json) names
+the database, and a folder written from another database, or holding other
+files, is refused, never overwritten.
+
+--parquet-only --parquet DIR keeps no database: the games are stored in a
+temporary one inside DIR, DIR's Parquet files are written from it, and it is
+removed. For machines that ingest the shards of an archive in parallel: each
+writes a folder of its own (shards/01, shards/02, ...), and DuckDB or Spark
+read shards/*/games.parquet as one table (docs/parquet.md). Running it again rewrites the folder from
+the paths given; an interrupted run writes nothing.
 
 A database that the run made and stored nothing in (a path that cannot be
 read, no games found) is removed again; one that was there before is kept.
@@ -74,17 +87,20 @@ a database that is busy or cannot be written, 130 interrupted (what was stored
 is kept: run the same command again to finish), 3 an internal error (a bug).`,
 		Example: `  ponte ingest sample_data
   ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
+  ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst
   zcat export.jsonl.gz | ponte ingest -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
+			opts.dbGiven = cmd.Flags().Changed("db")
 			return runIngest(s, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the SQLite database to store the games in (created if needed)")
-	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet and turns.parquet (default: beside the database, named after it: ponte.db, ponte.parquet)`)
+	f.StringVar(&opts.parquet, "parquet", "", `the directory for games.parquet, turns.parquet and tags.parquet (default: beside the database, named after it: ponte.db, ponte.parquet)`)
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write the Parquet files")
+	f.BoolVar(&opts.parquetOnly, "parquet-only", false, "keep no database: write only the Parquet files of --parquet DIR (one folder per shard)")
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on standard output")
@@ -100,6 +116,8 @@ type ingestReport struct {
 	DB string `json:"db"`
 	// DBRemoved: the run made the database and stored nothing in it, so it was removed.
 	DBRemoved bool `json:"db_removed,omitempty"`
+	// ParquetOnly: --parquet-only, no database kept (DB is "").
+	ParquetOnly bool `json:"parquet_only,omitempty"`
 	*store.Summary
 	Parquet *parquetReport `json:"parquet,omitempty"`
 }
@@ -137,8 +155,17 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if opts.db == "" {
 		return nil, errors.New("--db must name a file")
 	}
+	if err := checkParquetOnly(opts); err != nil {
+		return nil, err
+	}
 	runStart := time.Now() // temporary files older than this are not being written by this run
-	db, err := store.Open(opts.db)
+	var db *store.DB
+	var err error
+	if opts.parquetOnly {
+		db, err = store.OpenParquetOnly(opts.parquet)
+	} else {
+		db, err = store.Open(opts.db)
+	}
 	if err != nil {
 		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		return nil, &exitError{exitUsage}
@@ -173,12 +200,18 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	}
 
 	report := ingestReport{DB: opts.db, Summary: sum}
+	nothing := false // the run made the database and stored nothing in it
 	if db.Created() {
 		if empty, err := db.Empty(); err == nil && empty {
-			report.DBRemoved = true // said after the summary
+			nothing = true // said after the summary
 		}
 	}
-	if dir := parquetDir(opts); dir != "" && !report.DBRemoved {
+	if opts.parquetOnly {
+		report.DB, report.ParquetOnly = "", true
+	} else {
+		report.DBRemoved = nothing
+	}
+	if dir := parquetDir(opts); dir != "" && !nothing {
 		// A killed run leaves its half-written files behind, under hidden temporary names.
 		removed, err := store.RemoveStaleTemps(dir, runStart)
 		for _, p := range removed {
@@ -188,7 +221,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
 		}
 	}
-	if dir := parquetDir(opts); dir != "" && !sum.Interrupted && !report.DBRemoved {
+	if dir := parquetDir(opts); dir != "" && !sum.Interrupted && !nothing {
 		// A run that read nothing leaves files that are already current alone: rewriting
 		// 100,000 games takes longer than ingesting them.
 		current, err := false, error(nil)
@@ -216,8 +249,11 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if sum.Interrupted && !opts.quiet {
 		fmt.Fprintf(s.err, "ponte %s: interrupted: run the same command again to finish\n", opts.command())
 	}
-	if report.DBRemoved {
+	switch {
+	case report.DBRemoved:
 		fmt.Fprintf(s.err, "ponte %s: note: nothing was stored, so %s, made by this run, is removed\n", opts.command(), safe(opts.db))
+	case opts.parquetOnly && (nothing || sum.Interrupted):
+		fmt.Fprintf(s.err, "ponte %s: note: no Parquet files written to %s (--parquet-only keeps no database)\n", opts.command(), safe(opts.parquet))
 	}
 	return &report, nil
 }
@@ -236,7 +272,11 @@ func ingestSummary(r *ingestReport) string {
 	if s.Resumed > 0 {
 		fmt.Fprintf(&b, " (%d taken up where an interrupted ingest stopped)", s.Resumed)
 	}
-	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), safe(r.DB), seconds(s.Seconds))
+	where := safe(r.DB)
+	if r.ParquetOnly {
+		where = "a temporary database (--parquet-only)"
+	}
+	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), where, seconds(s.Seconds))
 	if s.Games > 0 {
 		secs := max(s.Seconds, 1e-9)
 		fmt.Fprintf(&b, " (%s games/s, %s rows/s)", formatRate(float64(s.Games)/secs), thousands(int64(float64(s.Rows)/secs)))
@@ -244,8 +284,8 @@ func ingestSummary(r *ingestReport) string {
 	if p := r.Parquet; p != nil && p.UpToDate {
 		fmt.Fprintf(&b, "\nparquet: %s is up to date (nothing stored since it was written)", safe(p.Dir))
 	} else if p != nil {
-		fmt.Fprintf(&b, "\nparquet: %s games and %s turns written to %s; %s",
-			thousands(p.Games), thousands(p.Turns), safe(p.Dir), seconds(p.Seconds))
+		fmt.Fprintf(&b, "\nparquet: %s games, %s turns and %s tags written to %s; %s",
+			thousands(p.Games), thousands(p.Turns), thousands(p.Tags), safe(p.Dir), seconds(p.Seconds))
 	}
 	return b.String()
 }
@@ -286,4 +326,20 @@ func parquetDir(opts *ingestOptions) string {
 		return ""
 	}
 	return outputDir(opts)
+}
+
+// checkParquetOnly refuses the flags that --parquet-only cannot honour: it needs the
+// folder (--parquet DIR), and keeps no database (--db) and writes Parquet (--no-parquet).
+func checkParquetOnly(opts *ingestOptions) error {
+	switch {
+	case !opts.parquetOnly:
+		return nil
+	case opts.noParquet:
+		return errors.New("--parquet-only and --no-parquet: choose one")
+	case opts.parquet == "":
+		return errors.New("--parquet-only needs --parquet DIR, the folder to write (one per shard)")
+	case opts.dbGiven:
+		return errors.New("--parquet-only keeps no database: leave out --db")
+	}
+	return nil
 }

@@ -192,7 +192,7 @@ func TestParquetFolderOfItsDatabase(t *testing.T) {
 	if got := names(t, dir); got != "a.db a.parquet big.db big.parquet" {
 		t.Errorf("files %q", got)
 	}
-	if got := names(t, "big.parquet"); got != store.MarkerName+" games.parquet turns.parquet" {
+	if got := names(t, "big.parquet"); got != store.MarkerName+" games.parquet tags.parquet turns.parquet" {
 		t.Errorf("big.parquet holds %q", got)
 	}
 	var m struct {

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"database/sql/driver"
+	"time"
+	"unsafe"
+
+	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/stats"
+)
+
+// The Parquet files answer the report's questions in one GROUP BY: games.parquet holds,
+// after the columns of the games table, what the statistics derive from a game (the
+// opening folded by symmetry, the known result, the opener's score, the population), and
+// its date as a DATE; tags.parquet holds the tags, keyed by the stable game id so that
+// the files of many shards can be read as one table (docs/schema.md).
+
+// parquetFiles are the files of a Parquet folder, in the order written.
+var parquetFiles = []string{"games.parquet", "turns.parquet", "tags.parquet"}
+
+// isParquetFile reports whether name is one of parquetFiles.
+func isParquetFile(name string) bool {
+	for _, f := range parquetFiles {
+		if name == f {
+			return true
+		}
+	}
+	return false
+}
+
+// parquetVersion numbers the layout of the Parquet files (their columns and files): a
+// folder written by a ponte of another layout is not current (ParquetCurrent) and is
+// written again. 2: the derived columns of games.parquet, date as a DATE, tags.parquet.
+const parquetVersion = 2
+
+// gamesParquet documents the columns games.parquet adds after those of the games table
+// (GameRow's fields after the table's). Their types are Parquet's: DOUBLE is a float64.
+var gamesParquet = table{
+	name: "games.parquet",
+	doc:  "the games table, then what the statistics derive from each game",
+	columns: []column{
+		{"opening", "TEXT", true, "the opening (turn 1's two cells) folded by the board's 8 symmetries, as `ponte stats` names it (`stats.FoldPair`): the two cells of the least image in reading order, `c3 e4`; the same for every opening a symmetry maps onto it; NULL when the game has no turn 1 that can be read"},
+		{"final_result", "TEXT", true, "the result `ponte stats` knows for a legal game: the computed `result` when over, else the claimed result of a record that ended by resignation, on time or by an agreed draw (`termination` `resign`, `time`, `agreement`); NULL when unknown, and for every game not legal"},
+		{"decided", "BOOLEAN", false, "`final_result` is known: the games `ponte stats` counts as decided (`boards[].decided`); false for every game not legal"},
+		{"opener_score", "DOUBLE", true, "the opener's score in a decided game, from the opener's side whatever colour they ended with: 1 a win, 0.5 a draw, 0 a loss; NULL when not decided. `ponte stats`' swap rates and opener's scores are over the decided games with `turns >= 2`"},
+		{"population", "TEXT", false, "`bots` for a game with a bot player, else `people`, as `ponte stats` tells them without `--bots` (`stats.IsBotSQL`): the `Site` tag is `ponte selfplay`, or a `LightIsAI` or `DarkIsAI` tag is `true`"},
+		{"date_text", "TEXT", true, "the `Date` tag as the games table holds it, `YYYY.MM.DD` with `??` for an unknown part (`date` is that date as a DATE when it is a whole date, NULL otherwise)"},
+	},
+}
+
+// tagsParquet documents tags.parquet: the tags table with the stable game id in place of
+// the database's own number.
+var tagsParquet = table{
+	name: "tags.parquet",
+	doc:  "every tag of every game, keyed by `games.game_id`",
+	columns: []column{
+		{"game_id", "TEXT", false, "`games.game_id`: the game's stable id, the same in every database and shard"},
+		{"seq", "INTEGER", false, "the tag's place in the record, from 1"},
+		{"name", "TEXT", false, "the tag's name (`Event`, `Light`, `Opener`, …)"},
+		{"value", "TEXT", false, "its value, as written"},
+	},
+}
+
+// TagRow is one row of tags.parquet (tagsParquet).
+type TagRow struct {
+	GameID string `parquet:"game_id"`
+	Seq    int32  `parquet:"seq"`
+	Name   string `parquet:"name,dict"`
+	Value  string `parquet:"value"`
+}
+
+// Rows per row group of tags.parquet: a game has about ten tags.
+const tagsPerRowGroup = 128 << 10
+
+// exportTags writes tags.parquet to path: the tags with their games' stable ids, in the
+// order of the table's key (game, seq). The game's number comes first in each row read,
+// for progress (tableProgress).
+func exportTags(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
+	return exportRows(c, "SELECT t.game, g.game_id, t.seq, t.name, t.value FROM tags t JOIN games g ON g.id = t.game ORDER BY t.game, t.seq",
+		setTag, path, tagsPerRowGroup, state, progress)
+}
+
+// setTag fills a TagRow from a row of exportTags' query.
+func setTag(row *TagRow, vals []driver.Value, _ *slab) error {
+	vals = vals[1:] // the game's number
+	var err error
+	if row.GameID, err = textValue("game_id", vals[0]); err != nil {
+		return err
+	}
+	seq, ok := vals[1].(int64)
+	if !ok || int64(int32(seq)) != seq {
+		return typeError("seq", vals[1])
+	}
+	row.Seq = int32(seq)
+	if row.Name, err = textValue("name", vals[2]); err != nil {
+		return err
+	}
+	row.Value, err = textValue("value", vals[3])
+	return err
+}
+
+// textValue is a TEXT NOT NULL value as a valid UTF-8 string (validText).
+func textValue(col string, v driver.Value) (string, error) {
+	switch x := v.(type) {
+	case string:
+		return validText(x), nil
+	case []byte:
+		return validText(string(x)), nil
+	}
+	return "", typeError(col, v)
+}
+
+// exportGames writes games.parquet to path: the games table, in the order stored, with
+// the derived columns (gamesParquet).
+func exportGames(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
+	plan, err := planOf[GameRow](&gamesTable)
+	if err != nil {
+		return 0, 0, err
+	}
+	date := -1
+	for i, col := range gamesTable.columns {
+		if col.name == "date" {
+			date = i
+		}
+	}
+	// Whether the game has a bot player, as ponte stats decides without --bots.
+	bot, _ := stats.IsBotSQL(nil)
+	var dv deriver
+	n := len(gamesTable.columns)
+	set := func(g *GameRow, vals []driver.Value, sl *slab) error {
+		if err := plan.set(unsafe.Pointer(g), vals[:n], sl); err != nil {
+			return err
+		}
+		if date >= 0 && vals[date] != nil {
+			text, err := textValue("date", vals[date])
+			if err != nil {
+				return err
+			}
+			g.DateText = sl.stringp(text)
+		}
+		isBot, ok := vals[n].(int64)
+		if !ok {
+			return typeError("population", vals[n])
+		}
+		dv.derive(g, isBot != 0)
+		return nil
+	}
+	return exportRows(c, "SELECT "+gamesTable.names()+", "+bot+" FROM games g ORDER BY id", set,
+		path, gamesPerRowGroup, state, progress, gamesBlobs...)
+}
+
+// The opener's scores, shared by every row that has one (the writer only reads them).
+var scoreWin, scoreDraw, scoreLoss = 1.0, 0.5, 0.0
+
+// The known results, shared likewise.
+var resultLight, resultDark, resultDraw = "1-0", "0-1", "1/2-1/2"
+
+// deriver computes the derived columns of games.parquet, remembering the openings it has
+// folded (a board has at most a few thousand classes) so that a row costs no allocation.
+type deriver struct {
+	openings map[openingKey]*string
+}
+
+type openingKey struct {
+	size int32
+	a, b string
+}
+
+// derive fills the derived fields of g, whose table columns are set, given whether it has
+// a bot player.
+func (dv *deriver) derive(g *GameRow, bot bool) {
+	g.Population = stats.PopulationPeople
+	if bot {
+		g.Population = stats.PopulationBots
+	}
+	g.Opening = dv.opening(g)
+	g.FinalResult = finalResult(g)
+	g.Decided = g.FinalResult != nil
+	g.OpenerScore = nil
+	if g.Decided {
+		// The opener ends as Light unless the second player swapped.
+		openerWon := *g.FinalResult == resultLight && !g.Swapped || *g.FinalResult == resultDark && g.Swapped
+		switch {
+		case *g.FinalResult == resultDraw:
+			g.OpenerScore = &scoreDraw
+		case openerWon:
+			g.OpenerScore = &scoreWin
+		default:
+			g.OpenerScore = &scoreLoss
+		}
+	}
+}
+
+// opening is the folded opening of g, as ponte stats folds it (stats.FoldPair of the
+// move replay.ParseMove reads), or nil.
+func (dv *deriver) opening(g *GameRow) *string {
+	if g.OpeningA == nil || g.OpeningB == nil {
+		return nil
+	}
+	k := openingKey{g.Size, *g.OpeningA, *g.OpeningB}
+	if s, ok := dv.openings[k]; ok {
+		return s
+	}
+	var s *string
+	if m, err := replay.ParseMove(k.a+","+k.b, int(k.size)); err == nil && m.A.On(int(k.size)) && m.B.On(int(k.size)) {
+		a, b := stats.FoldPair(m.A, m.B, int(k.size))
+		name := a.String() + " " + b.String()
+		s = &name
+	}
+	if dv.openings == nil {
+		dv.openings = map[openingKey]*string{}
+	}
+	if len(dv.openings) < 1<<16 { // an edited database could name endless cells
+		dv.openings[k] = s
+	}
+	return s
+}
+
+// finalResult is the result ponte stats knows for g (stats' gameRow.final, for legal
+// games only): the computed result when over, else the result claimed by a record that
+// ended by resignation, on time or by an agreed draw; nil when unknown or not legal.
+func finalResult(g *GameRow) *string {
+	if !g.Legal {
+		return nil
+	}
+	if g.Over {
+		return knownResult(g.Result)
+	}
+	if g.Termination == nil {
+		return nil
+	}
+	switch *g.Termination {
+	case "resign", "time", "agreement":
+		return knownResult(&g.ClaimedResult)
+	}
+	return nil
+}
+
+func knownResult(r *string) *string {
+	if r == nil {
+		return nil
+	}
+	switch *r {
+	case resultLight:
+		return &resultLight
+	case resultDark:
+		return &resultDark
+	case resultDraw:
+		return &resultDraw
+	}
+	return nil
+}
+
+// parseDate reads a Date tag "YYYY.MM.DD" (as stored; "YYYY-MM-DD" too) as days since
+// 1970-01-01 (a Parquet DATE); false when it is not a whole date of the calendar ("2025.03.??",
+// "2025.02.30", anything else).
+func parseDate(s string) (int32, bool) {
+	if len(s) != 10 || s[4] != s[7] || s[4] != '.' && s[4] != '-' {
+		return 0, false
+	}
+	var n [3]int
+	for i, part := range [3]string{s[:4], s[5:7], s[8:]} {
+		for _, c := range []byte(part) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n[i] = 10*n[i] + int(c-'0')
+		}
+	}
+	t := time.Date(n[0], time.Month(n[1]), n[2], 0, 0, 0, 0, time.UTC)
+	if n[1] < 1 || n[1] > 12 || t.Day() != n[2] {
+		return 0, false // time.Date normalises 02.30 to 03.02
+	}
+	return int32(t.Unix() / 86400), true // midnight UTC: a whole number of days
+}
+
+// parquetExtra is the columns the Parquet file of t derives, after t's own.
+func parquetExtra(t *table) []column {
+	if t == &gamesTable {
+		return gamesParquet.columns
+	}
+	return nil
+}
+
+// hasOption reports whether the options of a parquet struct tag ("optional,dict") hold opt.
+func hasOption(opts, opt string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = cutComma(opts)
+		if o == opt {
+			return true
+		}
+	}
+	return false
+}

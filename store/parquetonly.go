@@ -1,0 +1,151 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A Parquet-only ingest (`ponte ingest --parquet-only --parquet DIR`) keeps no database:
+// it stores the games in a temporary database inside DIR, writes DIR's Parquet files from
+// it, and removes it. Machines that ingest the shards of a large archive in parallel each
+// write one such folder; DuckDB or Spark read them as one table (docs/schema.md, "Many
+// archives").
+
+// ParquetOnlyID is the database identity that the marker of a Parquet-only folder names:
+// no database, so that a database never writes into the folder, and a Parquet-only
+// ingest writes only into a folder that is new, empty or Parquet-only.
+const ParquetOnlyID = "parquet-only"
+
+// parquetOnlyDB is the name of the temporary database of a Parquet-only ingest, inside the
+// folder (hidden: an ingest of the folder does not read it).
+const parquetOnlyDB = ".ponte-ingest.db"
+
+const parquetOnlyNote = "The Parquet files of this folder were written by ponte ingest --parquet-only, which keeps no database: running it again rewrites them. A database does not write into this folder."
+
+// OpenParquetOnly opens a new temporary database for an ingest that writes only the
+// Parquet files of dir: dir must not exist, be empty (hidden files aside) or hold the
+// files of an earlier Parquet-only ingest (ClaimParquet says why not otherwise). The
+// database is made inside dir under a hidden name; Close and CloseDiscard remove it (and
+// dir, when Open made it and nothing was written to it). A temporary database left there
+// by a run that was killed is removed first; one that another run is writing makes this
+// an error wrapping ErrBusy.
+func OpenParquetOnly(dir string) (*DB, error) {
+	if err := claimParquetOnly(dir); err != nil {
+		return nil, err
+	}
+	made := false
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		made = true
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	}
+	path := filepath.Join(dir, parquetOnlyDB)
+	fail := func(err error) (*DB, error) {
+		if made {
+			os.Remove(dir)
+		}
+		if errors.Is(err, ErrBusy) {
+			err = fmt.Errorf("%w: %s: another ponte ingest --parquet-only is writing to this folder", ErrBusy, dir)
+		}
+		return nil, err
+	}
+	// A database left by a killed run: nobody holds its lock. Removed while locked.
+	if _, err := os.Lstat(path); err == nil {
+		lock, _, err := lockFile(path)
+		if err != nil {
+			return fail(err)
+		}
+		err = removeFiles(path)
+		lock.Close()
+		if err != nil {
+			return fail(fmt.Errorf("removing the temporary database %s left by an earlier run: %w", path, unwrapPath(err)))
+		}
+	}
+	d, err := Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	d.parquetOnly, d.madeDir = dir, made
+	return d, nil
+}
+
+// ParquetOnly returns the folder of a database opened by OpenParquetOnly, "" otherwise.
+func (d *DB) ParquetOnly() string { return d.parquetOnly }
+
+// closeParquetOnly closes a Parquet-only database and removes it, and its folder when
+// OpenParquetOnly made it and nothing was written to it.
+func (d *DB) closeParquetOnly() error {
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	err := d.db.Close()
+	rerr := removeFiles(d.path)
+	d.lock.Close()
+	if d.madeDir {
+		os.Remove(d.parquetOnly) // only if empty
+	}
+	if err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// claimParquetOnly checks that a Parquet-only ingest may write into dir (OpenParquetOnly).
+func claimParquetOnly(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	case !info.IsDir():
+		return fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	}
+	var files, foreign []string
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case strings.HasPrefix(name, "."):
+		case isParquetFile(name) && e.Type().IsRegular():
+			files = append(files, name)
+		default:
+			foreign = append(foreign, name)
+		}
+	}
+	if len(foreign) > 0 {
+		if len(foreign) > 3 {
+			foreign = append(foreign[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
+		}
+		return fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
+			ErrParquetDir, dir, strings.Join(foreign, ", "))
+	}
+	m, err := readMarker(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v: nothing is written there; remove %s, or give --parquet another folder", ErrParquetDir, filepath.Join(dir, MarkerName), err, dir)
+	case m != nil && m.DatabaseID == ParquetOnlyID:
+		return nil
+	case m != nil:
+		return fmt.Errorf("%w: %s holds the Parquet files of the database %s, written %s: ponte ingest --parquet-only does not overwrite them; give --parquet a folder of its own",
+			ErrParquetDir, dir, m.Database, m.Written)
+	case len(files) > 0:
+		return fmt.Errorf("%w: %s holds Parquet files that do not say where they come from (an older ponte wrote them): they are not overwritten; remove %s first, or give --parquet another folder",
+			ErrParquetDir, dir, dir)
+	}
+	return nil
+}
+
+// parquetOnlyFolder is ClaimParquet's error for a database that would write into the
+// folder of a Parquet-only ingest, whose marker is m.
+func parquetOnlyFolder(dir string, m *marker) error {
+	return fmt.Errorf("%w: %s holds the Parquet files of a ponte ingest --parquet-only, written %s, not of a database: they are not overwritten; write this database's files to another folder with --parquet DIR, or remove %s first",
+		ErrParquetDir, dir, m.Written, dir)
+}
