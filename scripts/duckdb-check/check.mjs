@@ -16,7 +16,7 @@ if (!dir || !expectedPath) {
 const expected = JSON.parse(readFileSync(expectedPath, 'utf8'));
 const instance = await DuckDBInstance.create(':memory:');
 const con = await instance.connect();
-for (const table of ['games', 'turns']) {
+for (const table of ['games', 'turns', 'tags']) {
   const file = resolve(join(dir, `${table}.parquet`)).replaceAll("'", "''");
   await con.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${file}')`);
 }

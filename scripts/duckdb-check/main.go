@@ -6,8 +6,8 @@
 //	go run ./scripts/duckdb-check ponte.db > expected.json
 //	node check.mjs ponte.parquet expected.json
 //
-// The queries are written in the SQL that SQLite and DuckDB share, over the tables games
-// and turns (DuckDB sees the Parquet files as views of those names). Some read every text
+// The queries are written in the SQL that SQLite and DuckDB share, over the tables games,
+// turns and tags (DuckDB sees the Parquet files as views of those names). Some read every text
 // column: DuckDB refuses a whole file for one string that is not valid UTF-8.
 //
 // With -generate DIR it adds to DIR the part of the hostile corpus (store/testdata/hostile)
@@ -38,6 +38,8 @@ import (
 var queries = []struct{ Name, SQL string }{
 	{"games", "SELECT count(*) FROM games"},
 	{"turns", "SELECT count(*) FROM turns"},
+	{"tags", "SELECT count(*) FROM tags"},
+	{"Site tags", "SELECT count(*) FROM tags WHERE name = 'Site'"},
 	{"legal games", "SELECT count(*) FROM games WHERE legal"},
 	{"illegal games", "SELECT count(*) FROM games WHERE NOT legal AND NOT unreadable"},
 	{"unreadable records", "SELECT count(*) FROM games WHERE unreadable"},
@@ -66,20 +68,36 @@ var queries = []struct{ Name, SQL string }{
 }
 
 // textQueries are, for each exported table, the characters of all its text columns and the
-// U+FFFD among them. To answer, DuckDB decodes every string of the file; SQLite's length
-// counts characters as DuckDB's does when the text is valid UTF-8.
-func textQueries() []struct{ Name, SQL string } {
+// U+FFFD among them: the text columns of the Parquet file that the database's table has
+// too (not the derived ones of games.parquet, nor tags.parquet's game_id). To answer,
+// DuckDB decodes every string of the file; SQLite's length counts characters as DuckDB's
+// does when the text is valid UTF-8.
+func textQueries(db *sql.DB) ([]struct{ Name, SQL string }, error) {
 	var out []struct{ Name, SQL string }
 	for _, t := range []struct {
 		name string
 		row  any
-	}{{"games", store.GameRow{}}, {"turns", store.TurnRow{}}} {
+	}{{"games", store.GameRow{}}, {"turns", store.TurnRow{}}, {"tags", store.TagRow{}}} {
+		inTable := map[string]bool{}
+		rows, err := db.Query("SELECT name FROM pragma_table_info(?)", t.name)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			inTable[name] = true
+		}
+		rows.Close()
 		typ := reflect.TypeOf(t.row)
 		var cols []string
 		for i := range typ.NumField() {
 			f := typ.Field(i)
-			if f.Type.Kind() == reflect.String || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.String {
-				name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+			name, _, _ := strings.Cut(f.Tag.Get("parquet"), ",")
+			if inTable[name] && (f.Type.Kind() == reflect.String || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.String) {
 				cols = append(cols, "coalesce("+name+", '')")
 			}
 		}
@@ -88,7 +106,7 @@ func textQueries() []struct{ Name, SQL string } {
 			struct{ Name, SQL string }{"characters of the " + t.name + "' texts", "SELECT coalesce(sum(length(" + all + ")), 0) FROM " + t.name},
 			struct{ Name, SQL string }{"U+FFFD in the " + t.name + "' texts", "SELECT coalesce(sum(length(" + all + ") - length(replace(" + all + ", '\uFFFD', ''))), 0) FROM " + t.name})
 	}
-	return out
+	return out, nil
 }
 
 func main() {
@@ -116,8 +134,13 @@ func main() {
 		SQL   string `json:"sql"`
 		Value any    `json:"value"`
 	}
+	texts, err := textQueries(db)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	var out []answer
-	for _, q := range append(queries, textQueries()...) {
+	for _, q := range append(queries, texts...) {
 		var v any
 		if err := db.QueryRow(q.SQL).Scan(&v); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", q.SQL, err)
