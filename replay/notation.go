@@ -44,7 +44,8 @@ func parseOnBoard(s string, size int) (Move, bool) {
 	if row1 > size || col0 == col1 && row0 == row1 {
 		return Move{}, false
 	}
-	a, b := CellAt(col0, row0-1), CellAt(col1, row1-1)
+	// Both cells are on the board: their indices are made without CellAt's checks.
+	a, b := Cell((row0-1+margin)*stride+col0+margin), Cell((row1-1+margin)*stride+col1+margin)
 	if sep == ',' {
 		return TilesMove(a, b), true
 	}
