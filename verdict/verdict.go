@@ -183,7 +183,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	}
 	// The game's id is hashed as the moves are read: a token the replay parsed is not
 	// parsed again (GameID gives the same id).
-	var idBuf [2048]byte
+	var idBuf [1024]byte // a game of a hundred turns; a longer one grows it on the heap
 	id := appendGameHead(idBuf[:0], rec)
 	for i := range rec.Moves {
 		tok := &rec.Moves[i]
