@@ -12,6 +12,8 @@
 -- of the first shard in the order of the folders' names, then the first stored in that
 -- shard. Its duplicates are then every further copy met, in any shard. Ingest the
 -- shards' files in the same order into one database and `ponte stats` says the same.
+-- The column shard names the folder of the copy kept: games.id and turns.game are
+-- numbers within a shard, so join turns on the shard and the number.
 
 CREATE OR REPLACE VIEW games AS
 SELECT * EXCLUDE (filename, copy, copies, shard_duplicates)

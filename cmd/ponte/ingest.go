@@ -246,14 +246,18 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	} else if !opts.quiet {
 		fmt.Fprintln(s.err, ingestSummary(&report))
 	}
-	if sum.Interrupted && !opts.quiet {
+	switch {
+	case sum.Interrupted && opts.parquetOnly:
+		fmt.Fprintf(s.err, "ponte %s: interrupted: nothing written to %s; run the same command again (--parquet-only keeps no database: it starts over)\n",
+			opts.command(), safe(opts.parquet))
+	case sum.Interrupted && !opts.quiet:
 		fmt.Fprintf(s.err, "ponte %s: interrupted: run the same command again to finish\n", opts.command())
 	}
 	switch {
 	case report.DBRemoved:
 		fmt.Fprintf(s.err, "ponte %s: note: nothing was stored, so %s, made by this run, is removed\n", opts.command(), safe(opts.db))
-	case opts.parquetOnly && (nothing || sum.Interrupted):
-		fmt.Fprintf(s.err, "ponte %s: note: no Parquet files written to %s (--parquet-only keeps no database)\n", opts.command(), safe(opts.parquet))
+	case opts.parquetOnly && nothing && !sum.Interrupted:
+		fmt.Fprintf(s.err, "ponte %s: note: nothing was stored, so no Parquet files are written to %s\n", opts.command(), safe(opts.parquet))
 	}
 	return &report, nil
 }

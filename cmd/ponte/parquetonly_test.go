@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -80,5 +81,20 @@ func TestIngestParquetOnly(t *testing.T) {
 	if _, errOut, status := runPonte(t, "", "ingest", "--parquet-only", "--parquet", dbDir, sampleLeague); status != exitUsage ||
 		!strings.Contains(errOut, "does not overwrite them") {
 		t.Errorf("--parquet-only into a database's folder: exit status %d:\n%s", status, errOut)
+	}
+}
+
+// An interrupted --parquet-only run writes nothing, leaves no folder it made, says so and
+// that running it again starts over; exit status 130.
+func TestIngestParquetOnlyInterrupted(t *testing.T) {
+	shard := filepath.Join(t.TempDir(), "shard")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, errOut, status := runPonteCtx(t, ctx, "ingest", "--parquet-only", "--parquet", shard, sampleLeague)
+	if status != exitInterrupted || !strings.Contains(errOut, "interrupted: nothing written to "+shard) || !strings.Contains(errOut, "starts over") {
+		t.Errorf("exit status %d, want %d:\n%s", status, exitInterrupted, errOut)
+	}
+	if _, err := os.Stat(shard); !os.IsNotExist(err) {
+		t.Errorf("the folder the run made is there: %v", err)
 	}
 }
