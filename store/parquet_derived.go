@@ -2,6 +2,9 @@ package store
 
 import (
 	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -74,30 +77,81 @@ const tagsPerRowGroup = 128 << 10
 
 // exportTags writes tags.parquet to path: the tags with their games' stable ids, in the
 // order of the table's key (game, seq). The game's number comes first in each row read,
-// for progress (tableProgress).
+// for progress (tableProgress). The games' ids are read alongside, a few thousand at a
+// time in the same order (a join would make SQLite read the games table once per tag,
+// and the driver copy the id into a string of its own for each), and shared by their
+// tags' rows.
 func exportTags(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
-	return exportRows(c, "SELECT t.game, g.game_id, t.seq, t.name, t.value FROM tags t JOIN games g ON g.id = t.game ORDER BY t.game, t.seq",
-		setTag, path, tagsPerRowGroup, state, progress)
+	var ids gameIDs
+	set := func(row *TagRow, vals []driver.Value, _ *slab) error {
+		game, ok := vals[0].(int64)
+		if !ok {
+			return typeError("game", vals[0])
+		}
+		var err error
+		if row.GameID, err = ids.of(c, game); err != nil {
+			return err
+		}
+		seq, ok := vals[1].(int64)
+		if !ok || int64(int32(seq)) != seq {
+			return typeError("seq", vals[1])
+		}
+		row.Seq = int32(seq)
+		if row.Name, err = textValue("name", vals[2]); err != nil {
+			return err
+		}
+		row.Value, err = textValue("value", vals[3])
+		return err
+	}
+	return exportRows(c, "SELECT game, seq, name, value FROM tags ORDER BY game, seq", set, path, tagsPerRowGroup, state, progress)
 }
 
-// setTag fills a TagRow from a row of exportTags' query.
-func setTag(row *TagRow, vals []driver.Value, _ *slab) error {
-	vals = vals[1:] // the game's number
-	var err error
-	if row.GameID, err = textValue("game_id", vals[0]); err != nil {
-		return err
-	}
-	seq, ok := vals[1].(int64)
-	if !ok || int64(int32(seq)) != seq {
-		return typeError("seq", vals[1])
-	}
-	row.Seq = int32(seq)
-	if row.Name, err = textValue("name", vals[2]); err != nil {
-		return err
-	}
-	row.Value, err = textValue("value", vals[3])
-	return err
+// gameIDs reads the stable ids of the games in the order of their numbers, a chunk at a
+// time, for rows that come in that order.
+type gameIDs struct {
+	nums []int64
+	ids  []string
+	next int // nums[next] is the first game not behind the last one asked for
 }
+
+// gameIDsChunk is the games whose ids gameIDs reads at once; tests lower it.
+var gameIDsChunk = 4096
+
+// of returns the stable id of the game numbered game, which is not behind the last one
+// asked for; an error when the games table holds no such game (only an edited database
+// has tags of no game).
+func (g *gameIDs) of(c *conn, game int64) (string, error) {
+	for {
+		for g.next < len(g.nums) && g.nums[g.next] < game {
+			g.next++
+		}
+		if g.next < len(g.nums) {
+			if g.nums[g.next] != game {
+				return "", fmt.Errorf("tags of game %d, which the games table does not hold: %w", game, errEditedTags)
+			}
+			return g.ids[g.next], nil
+		}
+		g.nums, g.ids, g.next = g.nums[:0], g.ids[:0], 0
+		err := c.query("SELECT id, game_id FROM games WHERE id >= ? ORDER BY id LIMIT "+strconv.Itoa(gameIDsChunk), []driver.Value{game}, func(row []driver.Value) error {
+			num, ok := row[0].(int64)
+			if !ok {
+				return typeError("id", row[0])
+			}
+			id, err := textValue("game_id", row[1])
+			g.nums, g.ids = append(g.nums, num), append(g.ids, id)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+		if len(g.nums) == 0 {
+			return "", fmt.Errorf("tags of game %d, which the games table does not hold: %w", game, errEditedTags)
+		}
+	}
+}
+
+// errEditedTags is wrapped by the error of a tag whose game is not stored.
+var errEditedTags = errors.New("the database was edited: run ponte ingest into a new file")
 
 // textValue is a TEXT NOT NULL value as a valid UTF-8 string (validText).
 func textValue(col string, v driver.Value) (string, error) {

@@ -453,3 +453,34 @@ func TestParquetOnly(t *testing.T) {
 		t.Errorf("the folder the run made is still there: %v", err)
 	}
 }
+
+// tags.parquet names each tag's game by its stable id, read alongside the tags in chunks
+// (more games than one chunk here); a tag of a game the games table does not hold (only
+// an edited database has one) is an error, not a row dropped.
+func TestParquetTagsOfNoGame(t *testing.T) {
+	d := openTemp(t)
+	defer d.Close()
+	ingestInto(t, d, Options{}, "../sample_data/selfplay-10x10-greedy.ponte.zst")
+	defer func(n int) { gameIDsChunk = n }(gameIDsChunk)
+	gameIDsChunk = 64 // 600 games: ten chunks
+	dir := filepath.Join(t.TempDir(), "pq")
+	if _, err := d.WriteParquet(dir); err != nil {
+		t.Fatal(err)
+	}
+	tags := readParquet[TagRow](t, filepath.Join(dir, "tags.parquet"))
+	want := strings.Split(strings.TrimSuffix(dump(t, d.db, "SELECT g.game_id FROM tags t JOIN games g ON g.id = t.game ORDER BY t.game, t.seq"), "\n"), "\n")
+	if len(tags) != len(want) {
+		t.Fatalf("%d tags, want %d", len(tags), len(want))
+	}
+	for i, tg := range tags {
+		if tg.GameID != want[i] {
+			t.Fatalf("tag %d: game %s, want %s", i, tg.GameID, want[i])
+		}
+	}
+	if _, err := d.db.Exec("INSERT INTO tags (game, seq, name, value) VALUES (999999, 1, 'Event', 'nowhere')"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.WriteParquet(filepath.Join(t.TempDir(), "pq")); !errors.Is(err, errEditedTags) || !strings.Contains(err.Error(), "game 999999") {
+		t.Errorf("a tag of no game: %v", err)
+	}
+}
