@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -16,6 +17,12 @@ import (
 func checkReadWrite(t *testing.T, data []byte) {
 	rd := NewReader(bytes.NewReader(data), "fuzz")
 	var good []*Record
+	var read []result
+	defer func() {
+		if !t.Failed() {
+			checkReleased(t, data, read)
+		}
+	}()
 	for n := 0; ; n++ {
 		if n > len(data)+1 {
 			t.Fatalf("more records than bytes")
@@ -24,6 +31,7 @@ func checkReadWrite(t *testing.T, data []byte) {
 		if err == io.EOF {
 			break
 		}
+		read = append(read, result{rec, err})
 		for _, no := range rd.Notices() {
 			if !utf8.ValidString(no.Error()) {
 				t.Fatalf("notice not UTF-8: %q", no.Error())
@@ -118,6 +126,27 @@ func checkText(t *testing.T, rec *Record) {
 		if !utf8.ValidString(e.Error()) {
 			t.Fatalf("tag error not UTF-8: %q", e.Error())
 		}
+	}
+}
+
+// checkReleased reads data again, releasing every record once compared with the same
+// record read without releasing (want): records filled again read the same.
+func checkReleased(t *testing.T, data []byte, want []result) {
+	rd := NewReader(bytes.NewReader(data), "fuzz")
+	for i, w := range want {
+		rec, err := rd.Read()
+		if fmt.Sprint(err) != fmt.Sprint(w.err) || (rec == nil) != (w.rec == nil) {
+			t.Fatalf("record %d read into a released record: %v, want %v", i+1, err, w.err)
+		}
+		if rec == nil {
+			continue
+		}
+		if d := sameGame(rec, w.rec, true); d != "" || !bytes.Equal(rec.Raw, w.rec.Raw) || (rec.Raw == nil) != (w.rec.Raw == nil) ||
+			fmt.Sprint(rec.Index, rec.Line, rec.Size, rec.Supply, rec.Termination, rec.Score, rec.Result, rec.TagErrors) !=
+				fmt.Sprint(w.rec.Index, w.rec.Line, w.rec.Size, w.rec.Supply, w.rec.Termination, w.rec.Score, w.rec.Result, w.rec.TagErrors) {
+			t.Fatalf("record %d read into a released record differs: %s\n%+v\n%+v", i+1, d, rec, w.rec)
+		}
+		rec.Release()
 	}
 }
 
