@@ -10,7 +10,7 @@ import (
 // slice of the buffer, valid until the next call of next. It drops the line
 // end (\n, and any \r before it) and a UTF-8 byte order mark at the start of
 // the stream (several, if a writer added one more than once), counts lines, and
-// cuts lines longer than max bytes.
+// cuts lines longer than max bytes (the line end not counted).
 type lineReader struct {
 	r        io.Reader
 	buf      []byte
@@ -121,12 +121,12 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 			line = lr.buf[lr.pos : lr.pos+i]
 			lr.high = lr.highIn(lr.pos, lr.pos+i)
 			lr.pos += i + 1
-			if len(line) > lr.max {
+			if len(line) > lr.max && !onlyCR(line[lr.max:]) {
 				return lr.finish(line[:lr.max], true), true
 			}
 			return lr.finish(line, false), true
 		}
-		if lr.end-lr.pos > lr.max {
+		if lr.end-lr.pos > lr.max && !lr.mayEndAtMax() {
 			line = lr.buf[lr.pos : lr.pos+lr.max]
 			lr.high = lr.highIn(lr.pos, lr.pos+lr.max)
 			lr.pos += lr.max
@@ -144,6 +144,28 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		}
 		lr.fill()
 	}
+}
+
+// maxCR is the most \r bytes after max bytes of a line that the reader reads on to see
+// whether they end it (the line end is no part of a line's length).
+const maxCR = 64
+
+// mayEndAtMax reports whether the line being read, longer than max bytes so far with no
+// \n yet, may still be max bytes long: the bytes past max are a few \r, which end it if
+// a \n or the end of the input follows.
+func (lr *lineReader) mayEndAtMax() bool {
+	tail := lr.buf[lr.pos+lr.max : lr.end]
+	return onlyCR(tail) && (lr.err == io.EOF || lr.err == nil && len(tail) <= maxCR)
+}
+
+// onlyCR reports whether b holds nothing but \r.
+func onlyCR(b []byte) bool {
+	for _, c := range b {
+		if c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 func (lr *lineReader) finish(line []byte, long bool) []byte {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -135,5 +136,29 @@ func TestReleasedRecordsReadTheSame(t *testing.T) {
 	}
 	if _, err := rd.Read(); err != io.EOF {
 		t.Errorf("after the last record: %v", err)
+	}
+}
+
+// A line's end (\n, and the \r before it; the \r at the end of the input) does not count
+// in its length: a line of exactly MaxRecordBytes bytes is read whole whatever ends it,
+// and one byte more is too large. (Found by FuzzRecordLimits: "*0...0\r\r", 199 bytes and
+// two \r, was too large for 200.)
+func TestLineEndNotCountedAtTheLimit(t *testing.T) {
+	setLimits(t, 200, 1000, 1000, 1000)
+	for _, tt := range []struct {
+		name, end string
+		extra     int // bytes over the limit
+	}{
+		{"LF", "\n", 0}, {"CRLF", "\r\n", 0}, {"CR CR LF", "\r\r\n", 0}, {"CR at the end", "\r", 0},
+		{"CR CR at the end", "\r\r", 0}, {"nothing at the end", "", 0},
+		{"CRLF, one byte more", "\r\n", 1}, {"CR CR at the end, one byte more", "\r\r", 1},
+	} {
+		comment := strings.Repeat("x", 200-len("1. a1,b1 {} *")+tt.extra)
+		rd := NewReader(strings.NewReader("1. a1,b1 {"+comment+"} *"+tt.end), "t")
+		rec, err := rd.Read()
+		if tooLarge := errors.Is(err, ErrTooLarge); tooLarge != (tt.extra > 0) || rec == nil ||
+			tt.extra == 0 && (err != nil || len(rec.Moves) != 1 || rec.Moves[0].Comment != comment) {
+			t.Errorf("%s: %v", tt.name, err)
+		}
 	}
 }
