@@ -46,7 +46,7 @@ func (r *Reader) readPonte() (*Record, error) {
 	if r.pool == nil {
 		r.pool = new(recordPool)
 	}
-	*g = game{rec: r.pool.take(r.source, FormatPonte, r.textHint)}
+	*g = game{rec: r.pool.take(r.source, FormatPonte)}
 	r.tags, r.moves, r.raw = r.tags[:0], r.moves[:0], r.raw[:0]
 	r.tagSet.reset()
 	r.com, r.comStr, r.comAt = r.com[:0], "", -1
@@ -89,8 +89,6 @@ func (r *Reader) endGame() (*Record, error) {
 	rec.Tags = fill(rec.tagBuf, r.tags)
 	rec.Moves = fill(rec.moveBuf, r.moves)
 	rec.tagBuf, rec.moveBuf = rec.Tags, rec.Moves
-	// A new record has room for this one's text, and a quarter more.
-	r.textHint = len(rec.text) + len(rec.text)/4
 	rec.finishTermination()
 	if g.err != nil {
 		rec.Raw = append(rec.rawBuf[:0], r.raw...)

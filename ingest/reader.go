@@ -46,9 +46,7 @@ type Reader struct {
 	heldLast  int    // the line of the last one
 	queue     []held // records to return before reading on
 
-	// the records given back by Release, and the room for text a new record starts with
-	pool     *recordPool
-	textHint int
+	pool *recordPool // the records given back by Release
 
 	// scratch space of the .ponte reader, reused from record to record
 	g      game

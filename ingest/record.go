@@ -154,24 +154,32 @@ func (p *recordPool) get() *Record {
 }
 
 // take returns a record of the pool, emptied, or a new one: the defaults of the typed
-// fields, and room for textHint bytes of text.
-func (p *recordPool) take(source string, f Format, textHint int) *Record {
+// fields. A record reused cuts its strings from a text of its own, which it keeps from
+// use to use; a new one, which may never be released, has strings of their own.
+func (p *recordPool) take(source string, f Format) *Record {
 	if r := p.get(); r != nil {
+		text := r.text[:0]
+		if text == nil {
+			text = make([]byte, 0, 1<<10)
+		}
 		*r = Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p, self: r,
-			text: r.text[:0], tagBuf: r.tagBuf[:0], moveBuf: r.moveBuf[:0], rawBuf: r.rawBuf[:0]}
+			text: text, tagBuf: r.tagBuf[:0], moveBuf: r.moveBuf[:0], rawBuf: r.rawBuf[:0]}
 		return r
 	}
-	r := &Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p,
-		text: make([]byte, 0, textHint)}
+	r := &Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p}
 	r.self = r
 	return r
 }
 
 // keepText returns b as a string that the record holds: a copy in its text, which is not
-// written over until the record is released.
+// written over until the record is released, or a string of its own for a record that
+// has no text (see take).
 func (r *Record) keepText(b []byte) string {
 	if len(b) == 0 {
 		return ""
+	}
+	if r.text == nil {
+		return string(b)
 	}
 	n := len(r.text)
 	r.text = append(r.text, b...)
