@@ -56,8 +56,8 @@ func TestVerdictOutlivesItsRecord(t *testing.T) {
 	}
 }
 
-// Check reads an archive of .ponte games without allocating per game: the records are
-// released and reused, and the verdicts of a batch share one allocation.
+// Check reads an archive of .ponte games without allocating per game in the steady state:
+// the records are released and reused, and the verdicts of a batch share one allocation.
 func TestCheckAllocationsPerGame(t *testing.T) {
 	const games = 20000
 	game := "[GameId \"g-%d\"]\n[Light \"greedy\"]\n[Score \"0-0\"]\n[Size \"6\"]\n\n" +
@@ -76,25 +76,30 @@ func TestCheckAllocationsPerGame(t *testing.T) {
 				}
 			}
 		}
+		// Counted once the pipeline is full (the records in flight then were new, with
+		// strings of their own; from then on they are released and filled again).
+		const warm = 5000
 		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
 		n := 0
 		err := verdict.Check(records, workers, func(v verdict.Verdict, err error) error {
 			id, _ := strings.CutPrefix(*v.RecordID, "g-")
 			if k, err := strconv.Atoi(id); !v.Legal || err != nil || k != n {
 				return fmt.Errorf("game %d: %+v", n, v)
 			}
-			n++
+			if n++; n == warm {
+				runtime.ReadMemStats(&before)
+			}
 			return err
 		})
 		runtime.ReadMemStats(&after)
 		if err != nil || n != games {
 			t.Fatalf("%v after %d games", err, n)
 		}
-		// The batches of 64 verdicts (3 allocations each) and the records in flight when
-		// the first are released.
-		if per := float64(after.Mallocs-before.Mallocs) / games; per > 0.25 {
-			t.Errorf("%d workers: %.2f allocations per game, want at most 0.25", workers, per)
+		// The batches of 64 verdicts cost 3 allocations each.
+		per := float64(after.Mallocs-before.Mallocs) / (games - warm)
+		t.Logf("%d workers: %.3f allocations per game", workers, per)
+		if per > 0.1 {
+			t.Errorf("%d workers: %.2f allocations per game, want at most 0.1", workers, per)
 		}
 	}
 }
