@@ -88,9 +88,9 @@ var ErrNoDatabase = errors.New("no such database")
 // it takes no lock (an ingest may be writing at the same time; WAL readers see the last
 // committed transaction) and creates nothing. It fails when the file does not exist,
 // cannot be read, or is not a ponte database of this schema version, and says which. Its
-// connections keep a small page cache (8 MB): readers scan tables in order, so a larger
-// one only costs memory (stats read 100,000 games as fast with 8 MB as with 64 MB per
-// connection, in 59 MB instead of 276).
+// connections keep a small page cache (500 pages, 8 MB of a new database's): readers scan
+// tables in order, so a larger one only costs memory (stats read 100,000 games as fast
+// with 8 MB as with 64 MB per connection, in 59 MB instead of 276).
 //
 // A database at rest is in rollback mode ([DB.Close] leaves it so): it is read with a
 // shared lock and nothing is created beside it. A database being written is in WAL mode:
@@ -119,7 +119,7 @@ func OpenReader(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("%s: a directory, not a database", path)
 	}
 	esc := escapePath(path)
-	params := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(-8000)", busyTimeout)
+	params := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(500)", busyTimeout)
 	db, version, err := openVersion("file:" + esc + "?" + params)
 	if err != nil && cannotWrite(err) {
 		// No -wal or -shm could be made beside the file: read it as it is.
@@ -200,14 +200,19 @@ func escapePath(path string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
+// pageSize is the page size of a new database, in bytes.
+const pageSize = 16384
+
 // dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
-// pooled connection gets them: NORMAL synchronous (safe in WAL mode), a busy timeout, and
-// BEGIN IMMEDIATE for transactions. WAL mode is not among them: it is a mode of the file,
+// pooled connection gets them: NORMAL synchronous (safe in WAL mode), a busy timeout, a
+// cache of 2,000 pages (32 MB of a new database's pages; given in pages, as SQLite turns
+// a size in KiB into pages when the connection opens, before it knows the file's page
+// size, as if it were 4 KB), and BEGIN IMMEDIATE for transactions. WAL mode is not among them: it is a mode of the file,
 // not of a connection, which Open sets once the database has passed its checks
 // (enterWAL), so that a database refused is left exactly as it was.
 func dsn(path string) string {
 	esc := escapePath(path)
-	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-32000)&_txlock=immediate", esc, busyTimeout)
+	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(2000)&_txlock=immediate", esc, busyTimeout)
 }
 
 // walAttempts is how many times enterWAL tries, each time for the busy timeout.
@@ -282,6 +287,12 @@ func (d *DB) init() error {
 	}
 	if n > 0 {
 		return fmt.Errorf("%s: not a ponte database (it holds other tables)", d.path)
+	}
+	// Pages of 16 KB: a game's turns (game_turns, about 3 KB) fill them with less waste
+	// than SQLite's default 4 KB, and an ingest writes a fourth as many pages (a database
+	// 17% smaller, 11% less CPU). Settable until the first write only.
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		return wrapBusy(err)
 	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return wrapBusy(err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,33 @@ func TestSchemaConstraints(t *testing.T) {
 	}
 	if v := count(t, d.db, "PRAGMA user_version"); v != SchemaVersion {
 		t.Errorf("user_version %d", v)
+	}
+}
+
+// A new database has pages of 16 KB (a game's turns fit them with little waste); one made
+// with other pages keeps them.
+func TestPageSize(t *testing.T) {
+	d := openTemp(t)
+	if n := count(t, d.db, "PRAGMA page_size"); n != pageSize || pageSize != 16384 {
+		t.Errorf("page size %d, want %d", n, 16384)
+	}
+	path := d.Path()
+	d.Close()
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, d.db, "PRAGMA page_size"); n != pageSize {
+		t.Errorf("page size %d when opened again", n)
+	}
+	d.Close()
+	old := filepath.Join(t.TempDir(), "old.db")
+	oldDatabase(t, old, 3, "") // SQLite's default pages of 4 KB
+	if d, err = Open(old); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if n := count(t, d.db, "PRAGMA page_size"); n != 4096 {
+		t.Errorf("page size %d after the upgrade, want 4096", n)
 	}
 }
