@@ -460,7 +460,7 @@ func (b *board) checkBridge(c Colour, x, y Cell, explain bool) *RuleError {
 			return &RuleError{Rule: RuleBridge, Message: fmt.Sprintf("bridge %s-%s: cell %s %s, not a %s tile", x, y, t, what, c)}
 		}
 	}
-	w1, w2 := Water(x, y)
+	w1, w2 := jumpWater(x, y)
 	for _, w := range [2]Cell{w1, w2} {
 		if w != NoCell && b.state[w]&tileBits != 0 {
 			if !explain {
@@ -560,7 +560,7 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 
 // applyBridge builds a checked bridge: blocks the water, indexes the ends, joins the components.
 func (b *board) applyBridge(c Colour, x, y Cell) {
-	w1, w2 := Water(x, y)
+	w1, w2 := jumpWater(x, y)
 	b.state[w1] |= blocked
 	b.water[int(w1)/stride%rowWords] |= 1 << (int(w1) % stride)
 	if w2 != NoCell {

@@ -205,3 +205,28 @@ func TestIslandRowsAgreeWithLoop(t *testing.T) {
 	}
 	t.Logf("%d turns agree, %d of them planning an island", moves, islands)
 }
+
+// jumpWater, by one lookup, gives the cells Water gives, for every jump from every cell of
+// the largest board that stays on it.
+func TestWaterByLookup(t *testing.T) {
+	n := 0
+	for col := range MaxSize {
+		for row := range MaxSize {
+			a := CellAt(col, row)
+			for _, d := range jumps {
+				b := Cell(int(a) + d)
+				if !b.On(MaxSize) {
+					continue
+				}
+				w1, w2 := jumpWater(a, b)
+				if v1, v2 := Water(a, b); w1 != v1 || w2 != v2 {
+					t.Fatalf("%s-%s: jumpWater %s %s, Water %s %s", a, b, w1, w2, v1, v2)
+				}
+				n++
+			}
+		}
+	}
+	if n < 9000 {
+		t.Errorf("only %d bridges", n)
+	}
+}

@@ -118,6 +118,34 @@ func Water(a, b Cell) (Cell, Cell) {
 	return CellAt(x+dx/2, y+dy/2), NoCell
 }
 
+// waterOffsets holds, for each jump b - a of a bridge from a to b (offset by jumpReach),
+// the cells under it as offsets from a: Water by one lookup, for the replay's bridges,
+// whose ends are known to be a jump apart. The second offset is 0 when there is one cell.
+var waterOffsets = func() (t [2*jumpReach + 1][2]int16) {
+	a := CellAt(MaxSize/2, MaxSize/2)
+	for _, d := range jumps {
+		w1, w2 := Water(a, Cell(int(a)+d))
+		t[d+jumpReach][0] = int16(int(w1) - int(a))
+		if w2 != NoCell {
+			t[d+jumpReach][1] = int16(int(w2) - int(a))
+		}
+	}
+	return t
+}()
+
+// jumpReach is the largest index offset of a jump.
+const jumpReach = 2*stride + 2
+
+// jumpWater is Water for the ends of a bridge a jump apart.
+func jumpWater(a, b Cell) (Cell, Cell) {
+	o := &waterOffsets[uint(int(b)-int(a)+jumpReach)%(2*jumpReach+1)]
+	w2 := NoCell
+	if o[1] != 0 {
+		w2 = Cell(int(a) + int(o[1]))
+	}
+	return Cell(int(a) + int(o[0])), w2
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
