@@ -411,7 +411,7 @@ func TestTurnNumberHint(t *testing.T) {
 		numbers []int
 		hint    bool
 	}{
-		{[]int{1, 0, 2}, true},  // 1. e5,f5 d4,d3 2. …: turn 3 written as 2
+		{[]int{1, 0, 2}, true}, // 1. e5,f5 d4,d3 2. …: turn 3 written as 2
 		{[]int{1, 2, 1}, false},
 		{[]int{1, 2, 7}, false},
 	} {
