@@ -257,13 +257,30 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 		opts.MaxIllegal = 200
 	}
 	r := &Report{Filter: f}
-	var err error
-	if r.Populations, err = populations(ctx, db, f); err != nil {
+	// The verification's summary reads the games apart from the rest: on its own
+	// connection, while the rest goes on.
+	where, args := f.selection()
+	verified := make(chan error, 1)
+	v := &r.Verification
+	go func() {
+		defer bug.Recover()
+		verified <- verification(ctx, db, where, args, opts, v)
+	}()
+	err := computeBoards(ctx, db, f, r)
+	if verr := <-verified; verr != nil {
+		return nil, verr
+	}
+	if err != nil {
 		return nil, err
 	}
-	where, args := f.selection()
-	if err := verification(ctx, db, where, args, opts, &r.Verification); err != nil {
-		return nil, err
+	return r, nil
+}
+
+// computeBoards computes the populations, boards and cards of the report r.
+func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
+	var err error
+	if r.Populations, err = populations(ctx, db, f); err != nil {
+		return err
 	}
 	// The populations tallied into cards, and the one whose boards the report details.
 	// The default tallies people and bots apart, never mixed, and details the main one:
@@ -278,7 +295,7 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	case "":
 		tallied = []string{PopulationPeople, PopulationBots}
 		if r.Population, err = mainPopulation(ctx, db, f, r.Populations); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	boards := map[string]map[int]*boardTally{}
@@ -287,12 +304,17 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	}
 	sel, err := games(ctx, db, f, r.Population, boards)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	turns, err := byTurn(ctx, db, sel)
-	if err != nil {
-		return nil, err
-	}
+	// The turns are summed while the cards are made.
+	var turns map[int][]TurnStat
+	summed := make(chan error, 1)
+	go func() {
+		defer bug.Recover()
+		var err error
+		turns, err = byTurn(ctx, db, sel)
+		summed <- err
+	}()
 	for _, pop := range tallied {
 		for _, size := range slices.Sorted(maps.Keys(boards[pop])) {
 			b := boards[pop][size].board(size, pop)
@@ -300,13 +322,18 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 			b.Swap.Verdict = c.Verdict
 			r.Cards = append(r.Cards, c)
 			if pop == r.Population {
-				b.ByTurn = turns[size]
 				r.Boards = append(r.Boards, b)
 			}
 		}
 	}
+	if err := <-summed; err != nil {
+		return err
+	}
+	for i := range r.Boards {
+		r.Boards[i].ByTurn = turns[r.Boards[i].Size]
+	}
 	SortCards(r.Cards)
-	return r, nil
+	return nil
 }
 
 func verification(ctx context.Context, db *sql.DB, where string, args []any, opts Options, v *Verification) error {

@@ -2,6 +2,7 @@ package turntext
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -156,30 +157,42 @@ func TestScanner(t *testing.T) {
 		{text: `[[1,2,3,"\q"]]`, err: `turn 1, byte 9: a string that is not JSON`},
 		{text: "[[1,2,3] [4,5,6]]", err: "turn 1, byte 10: want , or ] after a turn"},
 	} {
+		for _, slow := range []bool{false, true} { // with the fast path and without
+			slowOnly = slow
+			scan(t, tc.text, tc.turns, tc.err)
+		}
+	}
+	slowOnly = false
+}
+
+// scan reads text and checks that it reads as turns, or fails with wantErr.
+func scan(t *testing.T, text string, turns []Turn, wantErr string) {
+	t.Helper()
+	{
 		var sc Scanner
-		sc.Reset(tc.text)
+		sc.Reset(text)
 		var got []Turn
 		for sc.Next() {
 			got = append(got, *sc.Turn())
 			if sc.N() != len(got) {
-				t.Errorf("%q: N %d at turn %d", tc.text, sc.N(), len(got))
+				t.Errorf("%q: N %d at turn %d", text, sc.N(), len(got))
 			}
 		}
 		err := sc.Err()
 		switch {
-		case tc.err == "" && err != nil:
-			t.Errorf("%q: %v", tc.text, err)
-		case tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)):
-			t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
-		case tc.err == "" && !reflect.DeepEqual(got, tc.turns):
-			t.Errorf("%q: %+v, want %+v", tc.text, got, tc.turns)
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: %v", text, err)
+		case wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), wantErr)):
+			t.Errorf("%q: error %v, want %q", text, err, wantErr)
+		case wantErr == "" && !reflect.DeepEqual(got, turns):
+			t.Errorf("%q: %+v, want %+v", text, got, turns)
 		}
 		var se *SyntaxError
 		if err != nil && !errors.As(err, &se) {
-			t.Errorf("%q: %T, want a *SyntaxError", tc.text, err)
+			t.Errorf("%q: %T, want a *SyntaxError", text, err)
 		}
 		if sc.Next() {
-			t.Errorf("%q: Next after the end", tc.text)
+			t.Errorf("%q: Next after the end", text)
 		}
 	}
 }
@@ -201,7 +214,13 @@ func FuzzScanner(f *testing.F) {
 		return turns, b.String(), sc.Err()
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		_, once, err := read(text)
+		fastTurns, once, err := read(text)
+		slowOnly = true
+		slowTurns, slowOnce, slowErr := read(text)
+		slowOnly = false
+		if !reflect.DeepEqual(fastTurns, slowTurns) || once != slowOnce || fmt.Sprint(err) != fmt.Sprint(slowErr) {
+			t.Fatalf("%q: read as %+v (%v), and without the fast path as %+v (%v)", text, fastTurns, err, slowTurns, slowErr)
+		}
 		if err != nil {
 			return
 		}
@@ -231,4 +250,21 @@ func TestScannerAllocates(t *testing.T) {
 	if allocs != 0 || sc.Err() != nil {
 		t.Errorf("%v allocations, %v", allocs, sc.Err())
 	}
+}
+
+// BenchmarkScanner reads the text of a game of 46 turns with numbers as large as real ones.
+func BenchmarkScanner(b *testing.B) {
+	var tb Builder
+	for i := range 46 {
+		tb.Add(&Turn{P1: int64(i%2) | 1<<6 | 2<<9 | int64(60-i)<<30, P2: int64(i) | int64(i/2)<<16 | 3<<32 | 2<<40 | 5<<48,
+			P3: 4 | 1<<10 | 2<<20 | int64(70-i)<<44, A: "d4", B: "e10"})
+	}
+	text := tb.String()
+	var sc Scanner
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		for sc.Reset(text); sc.Next(); {
+		}
+	}
+	b.ReportMetric(46*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
 }
