@@ -1,12 +1,15 @@
 package store
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -19,6 +22,12 @@ import (
 // in Go (turntext.Scanner), which is many times faster than reading the view's 27 columns
 // through the driver. Otherwise as exportRows: state goes in the file's metadata, and
 // progress, when not nil, is told the rows written with the game of the last one.
+//
+// Encoding Parquet costs four times the reading, so each row group is encoded on its own,
+// one per core at a time, into a Parquet file in memory (a turnsChunk), and the chunks'
+// row groups go into the file in order by parquet-go's copy of their compressed bytes,
+// which neither decodes nor compresses again. The file is the one a single writer makes:
+// the same row groups of turnsPerRowGroup rows, pages and statistics.
 func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
 	f, err := createTemp(path)
 	if err != nil {
@@ -31,54 +40,95 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 			os.Remove(f.Name())
 		}
 	}()
-	w := parquet.NewGenericWriter[TurnRow](f,
-		parquet.Compression(&parquet.Zstd),
-		parquet.MaxRowsPerRowGroup(turnsPerRowGroup),
-		parquet.CreatedBy("ponte", "", ""),
-		parquet.KeyValueMetadata(stateKey, state),
-	)
-	// Reading SQLite and unpacking overlap with encoding Parquet: this goroutine makes rows
-	// into batches, another one writes them.
-	const batchRows = 1024
-	batches := make(chan []TurnRow, 4)
-	free := make(chan []TurnRow, 6)
-	failed := make(chan struct{})
-	written := make(chan error, 1)
+	w := parquet.NewGenericWriter[TurnRow](f, append(turnsWriterOptions(), parquet.KeyValueMetadata(stateKey, state))...)
+	failed := make(chan struct{}) // closed at the first error of an encoder or the writer
+	var failOnce sync.Once
+	var failure error
+	fail := func(err error) {
+		failOnce.Do(func() {
+			failure = err
+			close(failed)
+		})
+	}
+	encoders := max(1, runtime.GOMAXPROCS(0))
+	queues := make([]chan *turnsChunk, encoders)
+	var wg sync.WaitGroup
+	for i := range queues {
+		queues[i] = make(chan *turnsChunk, 1)
+		wg.Go(func() {
+			defer bug.Recover()
+			for ch := range queues[i] {
+				ch.encode(failed)
+			}
+		})
+	}
+	// The chunks in order, for the writer, which copies each one's row group once encoded.
+	ordered := make(chan *turnsChunk, 2*encoders)
+	written := make(chan struct{})
 	go func() {
 		defer bug.Recover()
-		var err error
-		for b := range batches {
-			if err == nil {
-				if _, err = w.Write(b); err != nil {
-					close(failed)
-				}
+		defer close(written)
+		for ch := range ordered {
+			<-ch.done
+			if ch.err != nil {
+				fail(ch.err)
 			}
-			clear(b)
 			select {
-			case free <- b[:0]:
+			case <-failed:
+				continue // drained: the encoders and the reader stop
 			default:
 			}
+			if err := ch.copyTo(w); err != nil {
+				fail(err)
+			}
 		}
-		written <- err
 	}()
-	buf := make([]TurnRow, 0, batchRows)
+
+	free := make(chan []TurnRow, 4*encoders)
+	batch := func() []TurnRow {
+		select {
+		case b := <-free:
+			return b
+		default:
+			return make([]TurnRow, 0, turnsBatchRows)
+		}
+	}
+	var cur *turnsChunk
+	chunks := 0
+	buf := batch()
 	var sl slab
+	stopped := errors.New("stopped")
+	// send passes the rows of buf to the chunk being filled, which starts a new one when
+	// full (or at the end, last).
+	send := func(last bool) error {
+		if len(buf) > 0 {
+			if cur == nil {
+				cur = newTurnsChunk(free)
+				select {
+				case queues[chunks%encoders] <- cur:
+				case <-failed:
+					return stopped
+				}
+				ordered <- cur
+				chunks++
+			}
+			select {
+			case cur.batches <- buf:
+			case <-failed:
+				return stopped
+			}
+			cur.rows += int64(len(buf))
+			buf = batch()
+			sl = slab{} // the rows sent keep the old one
+		}
+		if cur != nil && (last || cur.rows >= turnsPerRowGroup) {
+			close(cur.batches)
+			cur = nil
+		}
+		return nil
+	}
 	if progress != nil {
 		progress(0, int64(0))
-	}
-	send := func() error {
-		select {
-		case batches <- buf:
-		case <-failed:
-			return errors.New("stopped")
-		}
-		select {
-		case buf = <-free:
-		default:
-			buf = make([]TurnRow, 0, batchRows)
-		}
-		sl = slab{} // the rows sent keep the old one
-		return nil
 	}
 	var sc turntext.Scanner
 	var u turnUnpacker
@@ -106,7 +156,7 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 				if progress != nil {
 					progress(rows, game)
 				}
-				if err := send(); err != nil {
+				if err := send(false); err != nil {
 					return err
 				}
 			}
@@ -116,12 +166,22 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 		}
 		return nil
 	})
-	if err == nil && len(buf) > 0 {
-		err = send()
+	if err == nil {
+		err = send(true)
+	} else {
+		fail(err)
+		if cur != nil {
+			close(cur.batches)
+		}
 	}
-	close(batches)
-	if werr := <-written; werr != nil {
-		err = werr
+	for _, q := range queues {
+		close(q)
+	}
+	close(ordered)
+	wg.Wait()
+	<-written
+	if failure != nil && (err == nil || err == stopped) {
+		err = failure
 	}
 	if err == nil {
 		err = w.Close()
@@ -143,6 +203,77 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 	}
 	done = true
 	return rows, size, nil
+}
+
+// turnsBatchRows is the rows passed to an encoder at once; a row group is a whole number
+// of batches (the array below has no element 1 otherwise).
+const turnsBatchRows = 1024
+
+var _ = [1]struct{}{}[turnsPerRowGroup%turnsBatchRows]
+
+// turnsWriterOptions are the options of every writer of turns.parquet's rows: the file's
+// and the chunks' (whose row groups are copied only if their options are the same).
+func turnsWriterOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(turnsPerRowGroup),
+		parquet.CreatedBy("ponte", "", ""),
+	}
+}
+
+// turnsChunk is one row group of turns.parquet, encoded on its own: its rows come in
+// batches, and it is written as a Parquet file in memory (out), then done is closed.
+type turnsChunk struct {
+	batches chan []TurnRow
+	free    chan<- []TurnRow // where the batches go once encoded
+	rows    int64            // the rows sent to it so far
+	out     bytes.Buffer
+	err     error
+	done    chan struct{}
+}
+
+func newTurnsChunk(free chan<- []TurnRow) *turnsChunk {
+	return &turnsChunk{batches: make(chan []TurnRow, 4), free: free, done: make(chan struct{})}
+}
+
+// encode writes the chunk's rows to a Parquet file in memory; after a failure elsewhere
+// it only drains them.
+func (ch *turnsChunk) encode(failed <-chan struct{}) {
+	defer close(ch.done)
+	w := parquet.NewGenericWriter[TurnRow](&ch.out, turnsWriterOptions()...)
+	for b := range ch.batches {
+		select {
+		case <-failed:
+		default:
+			if ch.err == nil {
+				_, ch.err = w.Write(b)
+			}
+		}
+		clear(b)
+		select {
+		case ch.free <- b[:0]:
+		default:
+		}
+	}
+	if ch.err == nil {
+		ch.err = w.Close()
+	}
+}
+
+// copyTo writes the chunk's row group into w, copying its compressed pages.
+func (ch *turnsChunk) copyTo(w *parquet.GenericWriter[TurnRow]) error {
+	r := bytes.NewReader(ch.out.Bytes())
+	pf, err := parquet.OpenFile(r, r.Size())
+	if err != nil {
+		return err
+	}
+	for _, rg := range pf.RowGroups() {
+		if _, err := w.WriteRowGroup(rg); err != nil {
+			return err
+		}
+	}
+	ch.out = bytes.Buffer{}
+	return nil
 }
 
 // Values shared by the rows that hold them (the writer only reads them): the small
