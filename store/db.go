@@ -203,16 +203,25 @@ func escapePath(path string) string {
 // pageSize is the page size of a new database, in bytes.
 const pageSize = 16384
 
+// walCheckpointPages is how many pages the write-ahead log grows to before the writer
+// copies it into the database (SQLite's wal_autocheckpoint; its default is 1,000). Each
+// such checkpoint waits for the disk (fsync) while the writer, which sets an ingest's
+// pace, stands still: 16,384 pages (256 MB of a new database's 16 KB pages) made the
+// checkpoints of a million-game ingest 16 instead of 250 and the ingest 20% faster
+// (79 s to 63 s without Parquet), for a log that peaks at 256 MB and is removed at Close.
+const walCheckpointPages = 16384
+
 // dsn is the data source name of the file at path. Pragmas go in the DSN, so that every
 // pooled connection gets them: NORMAL synchronous (safe in WAL mode), a busy timeout, a
 // cache of 2,000 pages (32 MB of a new database's pages; given in pages, as SQLite turns
 // a size in KiB into pages when the connection opens, before it knows the file's page
-// size, as if it were 4 KB), and BEGIN IMMEDIATE for transactions. WAL mode is not among them: it is a mode of the file,
+// size, as if it were 4 KB), checkpoints every walCheckpointPages, and BEGIN IMMEDIATE
+// for transactions. WAL mode is not among them: it is a mode of the file,
 // not of a connection, which Open sets once the database has passed its checks
 // (enterWAL), so that a database refused is left exactly as it was.
 func dsn(path string) string {
 	esc := escapePath(path)
-	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(2000)&_txlock=immediate", esc, busyTimeout)
+	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(2000)&_pragma=wal_autocheckpoint(%d)&_txlock=immediate", esc, busyTimeout, walCheckpointPages)
 }
 
 // walAttempts is how many times enterWAL tries, each time for the busy timeout.

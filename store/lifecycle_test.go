@@ -489,3 +489,21 @@ func TestOpenWaitsForALongRead(t *testing.T) {
 		t.Errorf("the reader after the writer: %d games", n)
 	}
 }
+
+// TestWriterCheckpointsRarely: the writer's connections checkpoint the write-ahead log
+// every walCheckpointPages, not SQLite's default 1,000 pages (each checkpoint waits for
+// the disk while the ingest stands still).
+func TestWriterCheckpointsRarely(t *testing.T) {
+	d, err := Open(filepath.Join(t.TempDir(), "ponte.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var pages int
+	if err := d.db.QueryRow("PRAGMA wal_autocheckpoint").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if pages != walCheckpointPages {
+		t.Errorf("wal_autocheckpoint = %d, want %d", pages, walCheckpointPages)
+	}
+}
