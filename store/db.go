@@ -38,6 +38,10 @@ type DB struct {
 	// Close removes, with the folder when madeDir and nothing was written to it.
 	parquetOnly string
 	madeDir     bool
+	// stream is the last ingest's Parquet files, written as it stored the games, for
+	// WriteParquet to finish (parquetStream); streamMadeDir the folder it made for them.
+	stream        *parquetStream
+	streamMadeDir string
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
@@ -421,6 +425,7 @@ func (d *DB) Empty() (bool, error) {
 // lock. (Closing another descriptor of the file would drop SQLite's own POSIX locks: the
 // lock file is closed last.)
 func (d *DB) Close() error {
+	d.dropStream()
 	if d.parquetOnly != "" {
 		return d.closeParquetOnly()
 	}
@@ -441,6 +446,7 @@ func (d *DB) Close() error {
 // failed or stored nothing leaves no new empty database behind. A database that was there
 // before Open is never removed. It reports whether the files were removed.
 func (d *DB) CloseDiscard() (removed bool, err error) {
+	d.dropStream()
 	if d.parquetOnly != "" {
 		removed := !d.closed
 		return removed, d.closeParquetOnly()

@@ -38,6 +38,12 @@ type Options struct {
 	// and are not read (a notice says so), as the database and its -wal, -shm and -journal
 	// files never are.
 	ParquetDir string
+	// StreamParquet writes turns.parquet and tags.parquet of ParquetDir while the games
+	// are stored, when the database holds no game at the start (parquetStream), for
+	// WriteParquet to finish: a large archive's Parquet files then cost little more than
+	// its database. Otherwise, or if the ingest does not end well, WriteParquet exports
+	// them from the database as always.
+	StreamParquet bool
 }
 
 // Progress is the state of a running ingest.
@@ -181,6 +187,12 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	defer conn.Close()
 
+	stream, err := d.startStream(opts)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+
 	jobs := make(chan *batch, workers)
 	results := make(chan *batch, workers)
 	slots := make(chan struct{}, 2*workers+2) // batches in flight
@@ -213,7 +225,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}()
 
 	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
-		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64)}
+		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&gameTurnsTable)
 	w.tags = newRowBuffer(&tagsTable)
@@ -233,6 +245,14 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		}
 	}
 	sum.Interrupted = rd.interrupted || w.interrupted
+	if stream != nil {
+		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
+			stream.abort()
+			d.dropStreamDir()
+		} else {
+			d.stream = stream
+		}
+	}
 	sum.peakInFlight = fl.peak
 	sum.TurnRows = w.turnRows
 	sum.Rows = w.games.rows + w.turnRows + w.tags.rows
@@ -621,6 +641,9 @@ type writer struct {
 	existing map[string]int64 // game ids of the batch already stored before it
 	dups     map[int64]int64  // duplicates met in the open transaction, by game
 	lookup   []driver.Value
+
+	stream   *parquetStream // nil unless the Parquet files are written as the games are stored
+	streamed []streamGame   // the new games of the batch, for stream
 }
 
 // run consumes the workers' batches in input order until they end, an error stops it, or
@@ -706,6 +729,10 @@ func (w *writer) batch(b *batch) error {
 			return err
 		}
 		b.items[i] = item{} // let the rows go
+	}
+	if len(w.streamed) > 0 {
+		w.stream.in <- w.streamed
+		w.streamed = make([]streamGame, 0, batchSize)
 	}
 	if w.progress != nil {
 		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: b.read, TotalBytes: w.totalBytes})
@@ -799,6 +826,9 @@ func (w *writer) record(it *item) error {
 			return err
 		}
 		w.turnRows += int64(a.nturns)
+	}
+	if w.stream != nil {
+		w.streamed = append(w.streamed, streamGame{id: id, gameID: a.id, turns: a.turns, tags: a.tags})
 	}
 	return w.tags.add(w.c, a.tags)
 }

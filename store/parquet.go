@@ -188,11 +188,33 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 		}); err != nil {
 			return err
 		}
+		stream := d.takeStream(dir, games)
 		n, size, err := exportGames(c, filepath.Join(dir, "games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
+			if stream != nil {
+				stream.abort()
+			}
 			return err
 		}
 		st.Games, st.Bytes = n, size
+		if stream != nil {
+			// The ingest wrote the turns' and tags' rows as it stored them: they only
+			// need the state and their names.
+			for _, file := range []string{"turns.parquet", "tags.parquet"} {
+				if progress != nil {
+					progress(ParquetProgress{File: file, Games: games, TotalGames: games})
+				}
+			}
+			n, size, err = stream.turns.finish(state)
+			st.Turns, st.Bytes = n, st.Bytes+size
+			if err != nil {
+				stream.tags.abort()
+				return err
+			}
+			n, size, err = stream.tags.finish(state)
+			st.Tags, st.Bytes = n, st.Bytes+size
+			return err
+		}
 		n, size, err = exportTurns(c, filepath.Join(dir, "turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
 		st.Turns, st.Bytes = n, st.Bytes+size
 		if err != nil {
@@ -235,111 +257,185 @@ func tableProgress(progress func(ParquetProgress), file string, games int64) fun
 // is told the rows written at the start and after each batch of rows, with the first
 // column of the last row (tableProgress).
 func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab) error, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
-	f, err := createTemp(path)
+	rf, err := newRowsFile[T](path, rowGroup, blobs...)
 	if err != nil {
 		return 0, 0, err
 	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
+	if progress != nil {
+		progress(0, int64(0))
+	}
+	err = c.query(query, nil, func(vals []driver.Value) error {
+		r, sl := rf.next()
+		if err := set(r, vals, sl); err != nil {
+			return err
 		}
-	}()
+		if rf.full() {
+			if progress != nil {
+				progress(rf.rows, vals[0])
+			}
+			return rf.send()
+		}
+		return nil
+	})
+	if err != nil {
+		rf.abort()
+		if rf.failure != nil && errors.Is(err, errStopped) {
+			err = rf.failure
+		}
+		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return rf.finish(state)
+}
+
+// rowsFile writes a Parquet file of rows T given one at a time (next), by the export or by
+// an ingest as it stores them: this goroutine fills batches of rows, another one encodes
+// them. It is written under a temporary name and renamed by finish, with the database's
+// state (stateKey) in its metadata, once that is known.
+type rowsFile[T any] struct {
+	path    string
+	f       *os.File
+	w       *parquet.GenericWriter[T]
+	batches chan []T
+	free    chan []T
+	failed  chan struct{} // closed when the encoder fails
+	written chan error    // the encoder's end
+	failure error
+	buf     []T
+	sl      slab
+	rows    int64
+	ended   bool
+}
+
+// rowsBatch is how many rows go to the encoder at once.
+const rowsBatch = 1024
+
+// newRowsFile starts writing the Parquet file path (zstd, row groups of at most rowGroup
+// rows; the columns blobs without bounds).
+func newRowsFile[T any](path string, rowGroup int64, blobs ...string) (*rowsFile[T], error) {
+	f, err := createTemp(path)
+	if err != nil {
+		return nil, err
+	}
 	opts := []parquet.WriterOption{
 		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(rowGroup),
 		parquet.CreatedBy("ponte", "", ""),
-		parquet.KeyValueMetadata(stateKey, state),
 	}
 	for _, col := range blobs {
 		opts = append(opts, parquet.SkipPageBounds(col), parquet.SkipPageStatistics(col))
 	}
-	w := parquet.NewGenericWriter[T](f, opts...)
-	// Reading SQLite and encoding Parquet overlap: this goroutine reads rows into batches,
-	// another one writes them.
-	const batchRows = 1024
-	batches := make(chan []T, 4)
-	free := make(chan []T, 6)
-	failed := make(chan struct{})
-	written := make(chan error, 1)
+	rf := &rowsFile[T]{
+		path:    path,
+		f:       f,
+		w:       parquet.NewGenericWriter[T](f, opts...),
+		batches: make(chan []T, 4),
+		free:    make(chan []T, 6),
+		failed:  make(chan struct{}),
+		written: make(chan error, 1),
+		buf:     make([]T, 0, rowsBatch),
+	}
 	go func() {
 		defer bug.Recover()
 		var err error
-		for b := range batches {
+		for b := range rf.batches {
 			if err == nil {
-				if _, err = w.Write(b); err != nil {
-					close(failed)
+				if _, err = rf.w.Write(b); err != nil {
+					close(rf.failed)
 				}
 			}
 			clear(b)
 			select {
-			case free <- b[:0]:
+			case rf.free <- b[:0]:
 			default:
 			}
 		}
-		written <- err
+		rf.written <- err
 	}()
-	buf := make([]T, 0, batchRows)
-	var sl slab
-	if progress != nil {
-		progress(0, int64(0))
-	}
-	send := func() error {
-		select {
-		case batches <- buf:
-		case <-failed:
-			return errors.New("stopped")
-		}
-		select {
-		case buf = <-free:
-		default:
-			buf = make([]T, 0, batchRows)
-		}
-		sl = slab{} // the rows sent keep the old one
+	return rf, nil
+}
+
+// next returns a new zero row to fill, and the slab its pointers may use.
+func (rf *rowsFile[T]) next() (*T, *slab) {
+	rf.buf = append(rf.buf, *new(T))
+	rf.rows++
+	return &rf.buf[len(rf.buf)-1], &rf.sl
+}
+
+// full says whether the batch is full: send it.
+func (rf *rowsFile[T]) full() bool { return len(rf.buf) == cap(rf.buf) }
+
+// send passes the batch to the encoder.
+func (rf *rowsFile[T]) send() error {
+	if len(rf.buf) == 0 {
 		return nil
 	}
-	err = c.query(query, nil, func(vals []driver.Value) error {
-		buf = append(buf, *new(T))
-		if err := set(&buf[len(buf)-1], vals, &sl); err != nil {
-			return err
-		}
-		rows++
-		if len(buf) == cap(buf) {
-			if progress != nil {
-				progress(rows, vals[0])
-			}
-			return send()
-		}
-		return nil
-	})
-	if err == nil && len(buf) > 0 {
-		err = send()
+	select {
+	case rf.batches <- rf.buf:
+	case <-rf.failed:
+		return errStopped
 	}
-	close(batches)
-	if werr := <-written; werr != nil {
+	select {
+	case rf.buf = <-rf.free:
+	default:
+		rf.buf = make([]T, 0, rowsBatch)
+	}
+	rf.sl = slab{} // the rows sent keep the old one
+	return nil
+}
+
+// end sends the last rows (unless failed) and waits for the encoder; it returns the
+// first failure.
+func (rf *rowsFile[T]) end(failed bool) error {
+	if rf.ended {
+		return rf.failure
+	}
+	rf.ended = true
+	var err error
+	if !failed {
+		err = rf.send()
+	}
+	close(rf.batches)
+	if werr := <-rf.written; werr != nil {
 		err = werr
 	}
+	if err != nil {
+		rf.failure = err
+	}
+	return err
+}
+
+// abort stops the file and removes it.
+func (rf *rowsFile[T]) abort() {
+	rf.end(true)
+	rf.f.Close()
+	os.Remove(rf.f.Name())
+}
+
+// finish completes the file with state in its metadata and gives it its name.
+func (rf *rowsFile[T]) finish(state string) (rows, size int64, err error) {
+	err = rf.end(false)
 	if err == nil {
-		err = w.Close()
+		rf.w.SetKeyValueMetadata(stateKey, state)
+		err = rf.w.Close()
 	}
 	if err == nil {
-		err = f.Sync()
+		err = rf.f.Sync()
 	}
 	if err == nil {
-		size, err = f.Seek(0, io.SeekCurrent)
+		size, err = rf.f.Seek(0, io.SeekCurrent)
 	}
 	if err == nil {
-		err = f.Close()
+		err = rf.f.Close()
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = os.Rename(rf.f.Name(), rf.path)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
+		rf.f.Close()
+		os.Remove(rf.f.Name())
+		return 0, 0, fmt.Errorf("writing %s: %w", rf.path, err)
 	}
-	done = true
-	return rows, size, nil
+	return rf.rows, size, nil
 }
 
 // createTemp creates a hidden temporary file next to path, with the permissions os.Create

@@ -22,116 +22,15 @@ import (
 // in Go (turntext.Scanner), which is many times faster than reading the view's 27 columns
 // through the driver. Otherwise as exportRows: state goes in the file's metadata, and
 // progress, when not nil, is told the rows written with the game of the last one.
-//
-// Encoding Parquet costs four times the reading, so each row group is encoded on its own,
-// one per core at a time, into a Parquet file in memory (a turnsChunk), and the chunks'
-// row groups go into the file in order by parquet-go's copy of their compressed bytes,
-// which neither decodes nor compresses again. The file is the one a single writer makes:
-// the same row groups of turnsPerRowGroup rows, pages and statistics.
 func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
-	f, err := createTemp(path)
+	tf, err := newTurnsFile(path, max(1, runtime.GOMAXPROCS(0)))
 	if err != nil {
 		return 0, 0, err
 	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := parquet.NewGenericWriter[TurnRow](f, append(turnsWriterOptions(), parquet.KeyValueMetadata(stateKey, state))...)
-	failed := make(chan struct{}) // closed at the first error of an encoder or the writer
-	var failOnce sync.Once
-	var failure error
-	fail := func(err error) {
-		failOnce.Do(func() {
-			failure = err
-			close(failed)
-		})
-	}
-	encoders := max(1, runtime.GOMAXPROCS(0))
-	queues := make([]chan *turnsChunk, encoders)
-	var wg sync.WaitGroup
-	for i := range queues {
-		queues[i] = make(chan *turnsChunk, 1)
-		wg.Go(func() {
-			defer bug.Recover()
-			for ch := range queues[i] {
-				ch.encode(failed)
-			}
-		})
-	}
-	// The chunks in order, for the writer, which copies each one's row group once encoded.
-	ordered := make(chan *turnsChunk, 2*encoders)
-	written := make(chan struct{})
-	go func() {
-		defer bug.Recover()
-		defer close(written)
-		for ch := range ordered {
-			<-ch.done
-			if ch.err != nil {
-				fail(ch.err)
-			}
-			select {
-			case <-failed:
-				continue // drained: the encoders and the reader stop
-			default:
-			}
-			if err := ch.copyTo(w); err != nil {
-				fail(err)
-			}
-		}
-	}()
-
-	free := make(chan []TurnRow, 4*encoders)
-	batch := func() []TurnRow {
-		select {
-		case b := <-free:
-			return b
-		default:
-			return make([]TurnRow, 0, turnsBatchRows)
-		}
-	}
-	var cur *turnsChunk
-	chunks := 0
-	buf := batch()
-	var sl slab
-	stopped := errors.New("stopped")
-	// send passes the rows of buf to the chunk being filled, which starts a new one when
-	// full (or at the end, last).
-	send := func(last bool) error {
-		if len(buf) > 0 {
-			if cur == nil {
-				cur = newTurnsChunk(free)
-				select {
-				case queues[chunks%encoders] <- cur:
-				case <-failed:
-					return stopped
-				}
-				ordered <- cur
-				chunks++
-			}
-			select {
-			case cur.batches <- buf:
-			case <-failed:
-				return stopped
-			}
-			cur.rows += int64(len(buf))
-			buf = batch()
-			sl = slab{} // the rows sent keep the old one
-		}
-		if cur != nil && (last || cur.rows >= turnsPerRowGroup) {
-			close(cur.batches)
-			cur = nil
-		}
-		return nil
-	}
 	if progress != nil {
 		progress(0, int64(0))
+		tf.progress = progress
 	}
-	var sc turntext.Scanner
-	var u turnUnpacker
 	err = c.query("SELECT game, turns FROM game_turns ORDER BY game", nil, func(vals []driver.Value) error {
 		game, ok := vals[0].(int64)
 		if !ok {
@@ -146,63 +45,236 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 		default:
 			return typeError("game_turns.turns", v)
 		}
-		for sc.Reset(text); sc.Next(); {
-			buf = append(buf, TurnRow{})
-			if err := u.set(&buf[len(buf)-1], game, int32(sc.N()), sc.Turn(), &sl); err != nil {
-				return fmt.Errorf("game_turns.turns of game %d: %w", game, err)
-			}
-			rows++
-			if len(buf) == cap(buf) {
-				if progress != nil {
-					progress(rows, game)
-				}
-				if err := send(false); err != nil {
-					return err
-				}
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("game_turns.turns of game %d: %w", game, err)
-		}
-		return nil
+		return tf.addGame(game, text)
 	})
-	if err == nil {
-		err = send(true)
-	} else {
-		fail(err)
-		if cur != nil {
-			close(cur.batches)
-		}
-	}
-	for _, q := range queues {
-		close(q)
-	}
-	close(ordered)
-	wg.Wait()
-	<-written
-	if failure != nil && (err == nil || err == stopped) {
-		err = failure
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		size, err = f.Seek(0, io.SeekCurrent)
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
+		tf.abort()
+		if tf.failure != nil && errors.Is(err, errStopped) {
+			err = tf.failure
+		}
 		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
 	}
-	done = true
-	return rows, size, nil
+	return tf.finish(state)
+}
+
+// errStopped is what a turnsFile's addGame returns once an encoder or the file's writer
+// has failed (turnsFile.failure says how).
+var errStopped = errors.New("stopped")
+
+// turnsFile writes turns.parquet from the games' packed turns, given game by game in the
+// order of their numbers (addGame), by the export or by an ingest as it stores them.
+//
+// Encoding Parquet costs four times the reading, so each row group is encoded on its own,
+// on one of several goroutines, into a Parquet file in memory (a turnsChunk), and the
+// chunks' row groups go into the file in order by parquet-go's copy of their compressed
+// bytes, which neither decodes nor compresses again. The file is the one a single writer
+// makes: the same row groups of turnsPerRowGroup rows, pages and statistics. It is written
+// under a temporary name and renamed by finish, with the database's state (stateKey) in
+// its metadata, once that is known.
+type turnsFile struct {
+	path     string
+	f        *os.File
+	w        *parquet.GenericWriter[TurnRow]
+	progress func(int64, driver.Value) // told the rows sent and the last game, or nil
+
+	failed   chan struct{} // closed at the first error of an encoder or the writer
+	failOnce sync.Once
+	failure  error
+
+	queues  []chan *turnsChunk // one per encoder
+	wg      sync.WaitGroup     // the encoders
+	ordered chan *turnsChunk   // the chunks in order, for the goroutine that copies them
+	written chan struct{}      // closed when that goroutine ends
+	free    chan []TurnRow
+
+	cur    *turnsChunk // the chunk being filled
+	chunks int
+	buf    []TurnRow
+	sl     slab
+	sc     turntext.Scanner
+	u      turnUnpacker
+	rows   int64
+	ended  bool
+}
+
+// newTurnsFile starts writing turns.parquet to path (under a temporary name) with
+// encoders goroutines encoding row groups.
+func newTurnsFile(path string, encoders int) (*turnsFile, error) {
+	f, err := createTemp(path)
+	if err != nil {
+		return nil, err
+	}
+	tf := &turnsFile{
+		path:    path,
+		f:       f,
+		w:       parquet.NewGenericWriter[TurnRow](f, turnsWriterOptions()...),
+		failed:  make(chan struct{}),
+		queues:  make([]chan *turnsChunk, encoders),
+		ordered: make(chan *turnsChunk, 2*encoders),
+		written: make(chan struct{}),
+		free:    make(chan []TurnRow, 4*encoders),
+	}
+	for i := range tf.queues {
+		tf.queues[i] = make(chan *turnsChunk, 1)
+		tf.wg.Go(func() {
+			defer bug.Recover()
+			for ch := range tf.queues[i] {
+				ch.encode(tf.failed)
+			}
+		})
+	}
+	go func() {
+		defer bug.Recover()
+		defer close(tf.written)
+		for ch := range tf.ordered {
+			<-ch.done
+			if ch.err != nil {
+				tf.fail(ch.err)
+			}
+			select {
+			case <-tf.failed:
+				continue // drained: the encoders and the sender stop
+			default:
+			}
+			if err := ch.copyTo(tf.w); err != nil {
+				tf.fail(err)
+			}
+		}
+	}()
+	tf.buf = tf.batch()
+	return tf, nil
+}
+
+func (tf *turnsFile) fail(err error) {
+	tf.failOnce.Do(func() {
+		tf.failure = err
+		close(tf.failed)
+	})
+}
+
+// batch is an empty batch of rows, reused if one is free.
+func (tf *turnsFile) batch() []TurnRow {
+	select {
+	case b := <-tf.free:
+		return b
+	default:
+		return make([]TurnRow, 0, turnsBatchRows)
+	}
+}
+
+// addGame adds the turns of game, packed as text (turntext).
+func (tf *turnsFile) addGame(game int64, text string) error {
+	for tf.sc.Reset(text); tf.sc.Next(); {
+		tf.buf = append(tf.buf, TurnRow{})
+		if err := tf.u.set(&tf.buf[len(tf.buf)-1], game, int32(tf.sc.N()), tf.sc.Turn(), &tf.sl); err != nil {
+			return fmt.Errorf("game_turns.turns of game %d: %w", game, err)
+		}
+		tf.rows++
+		if len(tf.buf) == cap(tf.buf) {
+			if tf.progress != nil {
+				tf.progress(tf.rows, game)
+			}
+			if err := tf.send(false); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tf.sc.Err(); err != nil {
+		return fmt.Errorf("game_turns.turns of game %d: %w", game, err)
+	}
+	return nil
+}
+
+// send passes the rows of buf to the chunk being filled, which starts a new one when full
+// (or at the end, last).
+func (tf *turnsFile) send(last bool) error {
+	if len(tf.buf) > 0 {
+		if tf.cur == nil {
+			tf.cur = newTurnsChunk(tf.free)
+			select {
+			case tf.queues[tf.chunks%len(tf.queues)] <- tf.cur:
+			case <-tf.failed:
+				tf.cur = nil
+				return errStopped
+			}
+			tf.ordered <- tf.cur
+			tf.chunks++
+		}
+		select {
+		case tf.cur.batches <- tf.buf:
+		case <-tf.failed:
+			return errStopped
+		}
+		tf.cur.rows += int64(len(tf.buf))
+		tf.buf = tf.batch()
+		tf.sl = slab{} // the rows sent keep the old one
+	}
+	if tf.cur != nil && (last || tf.cur.rows >= turnsPerRowGroup) {
+		close(tf.cur.batches)
+		tf.cur = nil
+	}
+	return nil
+}
+
+// end sends the last rows and waits for the encoders and the copying to end; it returns
+// the first failure.
+func (tf *turnsFile) end(failed bool) error {
+	if tf.ended {
+		return tf.failure
+	}
+	tf.ended = true
+	if !failed {
+		if err := tf.send(true); err != nil && tf.failure == nil {
+			tf.fail(err)
+		}
+	} else {
+		tf.fail(errStopped)
+	}
+	if tf.cur != nil {
+		close(tf.cur.batches)
+		tf.cur = nil
+	}
+	for _, q := range tf.queues {
+		close(q)
+	}
+	close(tf.ordered)
+	tf.wg.Wait()
+	<-tf.written
+	return tf.failure
+}
+
+// abort stops the file and removes it.
+func (tf *turnsFile) abort() {
+	tf.end(true)
+	tf.f.Close()
+	os.Remove(tf.f.Name())
+}
+
+// finish completes the file with state in its metadata and gives it its name.
+func (tf *turnsFile) finish(state string) (rows, size int64, err error) {
+	err = tf.end(false)
+	if err == nil {
+		tf.w.SetKeyValueMetadata(stateKey, state)
+		err = tf.w.Close()
+	}
+	if err == nil {
+		err = tf.f.Sync()
+	}
+	if err == nil {
+		size, err = tf.f.Seek(0, io.SeekCurrent)
+	}
+	if err == nil {
+		err = tf.f.Close()
+	}
+	if err == nil {
+		err = os.Rename(tf.f.Name(), tf.path)
+	}
+	if err != nil {
+		tf.f.Close()
+		os.Remove(tf.f.Name())
+		return 0, 0, fmt.Errorf("writing %s: %w", tf.path, err)
+	}
+	return tf.rows, size, nil
 }
 
 // turnsBatchRows is the rows passed to an encoder at once; a row group is a whole number

@@ -1,0 +1,196 @@
+package store
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/ponte/ponte/internal/bug"
+)
+
+// parquetStream writes turns.parquet and tags.parquet of a database while an ingest
+// stores its games, instead of reading them back from SQLite afterwards: for a million
+// games the export read 46 million turns out of game_turns and encoded them after the
+// ingest, a third of the whole run, where now the encoding runs beside the writer, on
+// the core the replay leaves free.
+//
+// An ingest streams only into a database that holds no game when it starts, so that the
+// files hold exactly the games it stores, numbered from 1 in the order stored. The
+// writer hands each batch's new games over (in), and this goroutine unpacks their turns
+// and tags into the files' rows, which other goroutines encode. The files stay under
+// their temporary names until WriteParquet, which checks that the database holds the
+// games streamed and no other, and then gives them the database's state (stateKey) and
+// their names; anything else (an interrupted or failed ingest, a database that does not
+// match) drops them, and the files are exported from the database as before.
+//
+// games.parquet is not streamed: a game's duplicates column grows when a copy is met
+// later in the run, so its rows are only final once the ingest ends.
+type parquetStream struct {
+	dir   string
+	in    chan []streamGame
+	done  chan struct{} // closed when every game handed over is in the files' rows
+	err   error         // the first error, after done
+	turns *turnsFile
+	tags  *rowsFile[TagRow]
+	games int64 // the games streamed, numbered 1 … games
+}
+
+// streamGame is what the writer hands over of a game it stores.
+type streamGame struct {
+	id     int64          // games.id
+	gameID string         // games.game_id
+	turns  string         // game_turns.turns, "" for none
+	tags   []driver.Value // its tags rows, as the writer binds them
+}
+
+// startParquetStream starts writing dir/turns.parquet and dir/tags.parquet under
+// temporary names.
+func startParquetStream(dir string) (*parquetStream, error) {
+	turns, err := newTurnsFile(filepath.Join(dir, "turns.parquet"), max(1, runtime.GOMAXPROCS(0)))
+	if err != nil {
+		return nil, err
+	}
+	tags, err := newRowsFile[TagRow](filepath.Join(dir, "tags.parquet"), tagsPerRowGroup)
+	if err != nil {
+		turns.abort()
+		return nil, err
+	}
+	s := &parquetStream{dir: dir, in: make(chan []streamGame, 4), done: make(chan struct{}), turns: turns, tags: tags}
+	go s.run()
+	return s, nil
+}
+
+// run turns the games handed over into rows until in is closed; after an error it only
+// drains in, so that the writer never waits for it.
+func (s *parquetStream) run() {
+	defer bug.Recover()
+	defer close(s.done)
+	for games := range s.in {
+		if s.err != nil {
+			continue
+		}
+		for i := range games {
+			if err := s.add(&games[i]); err != nil {
+				s.err = err
+				break
+			}
+		}
+	}
+}
+
+// add adds the rows of one game.
+func (s *parquetStream) add(g *streamGame) error {
+	if g.id != s.games+1 {
+		return fmt.Errorf("game %d handed over after game %d", g.id, s.games)
+	}
+	s.games = g.id
+	if g.turns != "" {
+		if err := s.turns.addGame(g.id, g.turns); err != nil {
+			return err
+		}
+	}
+	for k := 0; k+3 < len(g.tags); k += 4 {
+		seq, ok := g.tags[k+1].(int64)
+		if !ok || int64(int32(seq)) != seq {
+			return typeError("seq", g.tags[k+1])
+		}
+		name, err := textValue("name", g.tags[k+2])
+		if err != nil {
+			return err
+		}
+		value, err := textValue("value", g.tags[k+3])
+		if err != nil {
+			return err
+		}
+		r, _ := s.tags.next()
+		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(seq), name, value
+		if s.tags.full() {
+			if err := s.tags.send(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// close ends the hand-over and waits until every game is in the rows; it returns the
+// first error.
+func (s *parquetStream) close() error {
+	close(s.in)
+	<-s.done
+	return s.err
+}
+
+// abort drops the files. The hand-over must be closed.
+func (s *parquetStream) abort() {
+	<-s.done
+	s.turns.abort()
+	s.tags.abort()
+}
+
+// startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when
+// the database holds no game, into the folder the database may write to; nil otherwise.
+// Only an error of the database is returned: a folder the stream cannot use leaves the
+// files to WriteParquet, which says why.
+func (d *DB) startStream(opts Options) (*parquetStream, error) {
+	d.dropStream()
+	if !opts.StreamParquet || opts.ParquetDir == "" {
+		return nil, nil
+	}
+	var games int64
+	if err := d.db.QueryRow("SELECT coalesce(max(id), 0) FROM games").Scan(&games); err != nil {
+		return nil, wrapBusy(err)
+	}
+	if games > 0 || d.ClaimParquet(opts.ParquetDir) != nil {
+		return nil, nil
+	}
+	dir := opts.ParquetDir
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if os.MkdirAll(dir, 0o777) != nil {
+			return nil, nil
+		}
+		d.streamMadeDir = dir
+	}
+	s, err := startParquetStream(dir)
+	if err != nil {
+		d.dropStreamDir()
+		return nil, nil
+	}
+	return s, nil
+}
+
+// dropStream drops the files of a stream that WriteParquet did not finish.
+func (d *DB) dropStream() {
+	if d.stream != nil {
+		d.stream.abort()
+		d.stream = nil
+		d.dropStreamDir()
+	}
+}
+
+// dropStreamDir removes the folder the stream made, if nothing else is in it.
+func (d *DB) dropStreamDir() {
+	if d.streamMadeDir != "" {
+		os.Remove(d.streamMadeDir) // only if empty
+		d.streamMadeDir = ""
+	}
+}
+
+// takeStream returns the stream of the last ingest if it wrote dir's files and the
+// database holds exactly its games, numbered 1 … games (as read in WriteParquet's read
+// transaction); otherwise it drops the stream and returns nil.
+func (d *DB) takeStream(dir string, games int64) *parquetStream {
+	s := d.stream
+	if s == nil {
+		return nil
+	}
+	if filepath.Clean(s.dir) != filepath.Clean(dir) || s.games != games {
+		d.dropStream()
+		return nil
+	}
+	d.stream, d.streamMadeDir = nil, ""
+	return s
+}
