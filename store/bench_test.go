@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/internal/turntext"
 )
 
@@ -75,8 +76,8 @@ func BenchmarkIngestParquet(b *testing.B) {
 // ~1M rows/s figure of LIBRARIES.md, to show what the width of a row costs; "turns-sql" is
 // the ceiling for such rows: SQLite makes them itself (a recursive CTE, one INSERT …
 // SELECT), so no value crosses from Go at all. "game-turns" inserts rows of game_turns as
-// the writer does, each the text of a game of 46 turns: its turns/s compares with the
-// rows/s of the others.
+// the writer does, each the text of a game of 46 turns and its summary: its turns/s
+// compares with the rows/s of the others.
 func BenchmarkRawInsert(b *testing.B) {
 	turnRow := []driver.Value{int64(0), int64(17), "light", "tiles", "d4", "e5", int64(0), int64(2), int64(1),
 		nil, nil, nil, nil, int64(2), int64(3), int64(1), int64(2), int64(1), int64(5), int64(6),
@@ -96,7 +97,9 @@ func BenchmarkRawInsert(b *testing.B) {
 	for range 46 {
 		tb.Add(&tt)
 	}
-	b.Run("game-turns", func(b *testing.B) { rawInsert(b, &gameTurnsTable, []driver.Value{int64(0), tb.String()}, 1) })
+	b.Run("game-turns", func(b *testing.B) {
+		rawInsert(b, &gameTurnsTable, []driver.Value{int64(0), tb.String(), make([]byte, 46*turnsum.Size)}, 1)
+	})
 }
 
 // turnsV3 is the table turns of schema version 3: a row per turn, the view's columns.

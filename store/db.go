@@ -282,7 +282,7 @@ func (d *DB) init() error {
 			return err
 		}
 		return d.identify(ctx, conn)
-	case 1, 2, 3:
+	case 1, 2, 3, 4:
 		if err := d.check(ctx, conn); err != nil {
 			return err
 		}

@@ -822,7 +822,7 @@ func (w *writer) record(it *item) error {
 		return err
 	}
 	if a.nturns > 0 { // a game's turns are one row of game_turns
-		if err := w.turns.add(w.c, []driver.Value{idv, a.turns}); err != nil {
+		if err := w.turns.add(w.c, []driver.Value{idv, a.turns, a.byTurn}); err != nil {
 			return err
 		}
 		w.turnRows += int64(a.nturns)

@@ -38,7 +38,7 @@ func TestOpenReaderErrors(t *testing.T) {
 		{filepath.Join(dir, "missing.db"), "missing.db: no such database (make one with ponte ingest)"},
 		{dir, ": a directory, not a database"},
 		{filepath.Join(dir, "text.db"), "text.db: not a ponte database: file is not a database (26)"},
-		{filepath.Join(dir, "empty.db"), "empty.db: not a ponte database of schema version 4 (it has version 0)"},
+		{filepath.Join(dir, "empty.db"), "empty.db: not a ponte database of schema version 5 (it has version 0)"},
 	} {
 		if got := openCount(c.path); !strings.HasPrefix(got, "error: ") || !strings.HasSuffix(got, c.want) {
 			t.Errorf("%s: %q, want an error ending %q", c.path, got, c.want)

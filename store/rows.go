@@ -4,11 +4,13 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/verdict"
@@ -23,6 +25,7 @@ type analysis struct {
 	unreadable bool
 	game       []driver.Value // one games row
 	turns      string         // game_turns.turns (turntext), "" when no turn was played legally
+	byTurn     []byte         // game_turns.by_turn (turnsum): a part of the analyzer's sums, never written again
 	nturns     int            // the turns in it
 	tags       []driver.Value // one tags row per tag
 }
@@ -40,9 +43,17 @@ type analyzer struct {
 	feats []replay.Features
 	raw   capWriter
 	turns turntext.Builder
+	// sums holds the summaries of the games' turns (game_turns.by_turn) one after the
+	// other: each game's is a slice of it that the writer keeps until its row is inserted,
+	// and a new one is made when it is full, so that a game costs no allocation of its own.
+	sums  []byte
 	comps [2][]int
 	text  []byte
 }
+
+// sumsSize is the size of the analyzer's sums: the summaries of about 280 games of 45
+// turns.
+const sumsSize = 64 << 10
 
 // analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
 // Every column that `ponte verify --json` also prints is taken from the record's verdict,
@@ -151,6 +162,10 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 
 	if len(a.feats) > 0 {
 		a.turns.Reset()
+		if need := turnsum.Size * len(a.feats); cap(a.sums)-len(a.sums) < need {
+			a.sums = make([]byte, 0, max(sumsSize, need))
+		}
+		start := len(a.sums)
 		for i := range a.feats {
 			millis := 0
 			if i < len(rec.Moves) {
@@ -158,8 +173,15 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 			}
 			t := turntext.Pack(&a.feats[i], millis)
 			a.turns.Add(&t)
+			sum := turnsum.OfFeatures(&a.feats[i])
+			var err error
+			if a.sums, err = turnsum.Append(a.sums, &sum); err != nil {
+				// The engine's values on a board of at most 26×26 always fit (turnsum).
+				panic(fmt.Sprintf("turn %d: %v", i+1, err))
+			}
 		}
 		out.turns, out.nturns = a.turns.String(), a.turns.Len()
+		out.byTurn = a.sums[start:len(a.sums):len(a.sums)]
 	}
 	if len(rec.Tags) > 0 {
 		t := make([]driver.Value, 0, 4*len(rec.Tags))

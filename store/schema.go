@@ -7,14 +7,14 @@ import (
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
 // A database of another version is refused rather than mixed, except that [Open] upgrades
-// versions 1, 2 and 3 in place (see upgrade).
-const SchemaVersion = 4
+// versions 1 to 4 in place (see upgrade).
+const SchemaVersion = 5
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the tables of docs/schema.md are made from these).
 type column struct {
 	name string
-	typ  string // INTEGER, TEXT or BOOLEAN (stored as 0/1)
+	typ  string // INTEGER, TEXT, BOOLEAN (stored as 0/1) or BLOB
 	null bool
 	doc  string
 }
@@ -104,10 +104,11 @@ var (
 
 	gameTurnsTable = table{
 		name: "game_turns",
-		doc:  "the turns of each game with turns played legally, one row per game, packed; the view `turns` unpacks them",
+		doc:  "the turns of each game with turns played legally, one row per game, packed, with their summary for the statistics; the view `turns` unpacks them",
 		columns: []column{
 			{"game", "INTEGER", false, "`games.id`"},
 			{"turns", "TEXT", false, "the turns played legally, in order: a JSON array with one array per turn, `[p1,p2,p3,\"a\",\"b\",think_ms]`, where the integers p1, p2, p3 pack the turn's small numbers (the view `turns` shows how), `a` and `b` are its cells and `think_ms` its think time; what is absent comes last and is left out (a swap is `[p1,p2,p3]`), an absent cell before a think time is `null`"},
+			{"by_turn", "BLOB", false, "what `ponte stats` sums by turn number, for the same turns in the same order, 5 bytes per turn: an unsigned 40-bit integer, little-endian, of the islands formed (bits 0–2), 1 for a bridge turn (bit 3), the sandbanks the turn made dead, Light's (bits 4–10) and Dark's (11–17), and the mobility after it, Light's (18–27) and Dark's (28–37); bits 38–39 are 0 (`internal/turnsum`). The same values as the view `turns`, which the statistics need not unpack"},
 		},
 		rowid: true,
 	}

@@ -54,7 +54,7 @@ func TestSchemaConstraints(t *testing.T) {
 	defer d.Close()
 	for _, q := range []string{
 		"INSERT INTO games (id, game_id, source_id, source, file_index, line, format, swapped, size, supply, claimed_result, legal, unreadable, turns, over, score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, moves, duplicates) VALUES (1, 'x', 1, 's', 1, 1, 'ponte', 0, 10, 'unlimited', '*', 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '', 0)",
-		"INSERT INTO game_turns (game, turns) VALUES (1, '[[7,0,0]]')",
+		"INSERT INTO game_turns (game, turns, by_turn) VALUES (1, '[[7,0,0]]', x'0000000000')",
 	} {
 		if _, err := d.db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -65,6 +65,9 @@ func TestSchemaConstraints(t *testing.T) {
 	}
 	if _, err := d.db.Exec("INSERT INTO game_turns SELECT * FROM game_turns"); err == nil {
 		t.Errorf("a second row of turns for game 1 was accepted")
+	}
+	if _, err := d.db.Exec("INSERT INTO game_turns (game, turns) VALUES (2, '[[7,0,0]]')"); err == nil || !strings.Contains(err.Error(), "NOT NULL constraint failed: game_turns.by_turn") {
+		t.Errorf("turns without their summary: %v", err)
 	}
 	if _, err := d.db.Exec("INSERT INTO turns (game, turn) VALUES (1, 2)"); err == nil || !strings.Contains(err.Error(), "view") {
 		t.Errorf("a turn was written to the view: %v", err)

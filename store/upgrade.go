@@ -3,25 +3,33 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
+	"modernc.org/sqlite"
+
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/turnsum"
+	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 )
 
-// upgrade brings a database of schema version 1, 2 or 3 to SchemaVersion in place, in one
-// transaction (a failure leaves it as it was):
+// upgrade brings a database of schema version 1, 2, 3 or 4 to SchemaVersion in place, in
+// one transaction (a failure leaves it as it was):
 //   - version 2 added turns.think_ms, NULL for the turns stored before;
 //   - version 3 made the scores, islands, bridges and margin of games nullable (NULL for
 //     an unreadable record, which has none) and added games.tag_errors (NULL for the games
 //     stored before: older versions refused a record with such a slip as unreadable);
 //   - version 4 keeps a game's turns as one row of game_turns instead of a row per turn
 //     (the table turns becomes a view of the same columns), and adds
-//     games.components_light and components_dark (upgradeTo4).
+//     games.components_light and components_dark (upgradeTo4);
+//   - version 5 adds game_turns.by_turn, the summary of the turns the statistics sum,
+//     made from game_turns.turns (upgradeTo5).
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
@@ -34,7 +42,12 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 				return err
 			}
 		}
-		if err := upgradeTo4(ctx, conn); err != nil {
+		if version < 4 {
+			if err := upgradeTo4(ctx, conn); err != nil {
+				return err
+			}
+		}
+		if err := upgradeTo5(ctx, conn); err != nil {
 			return err
 		}
 		_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
@@ -155,8 +168,9 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 	case !errors.Is(err, sql.ErrNoRows):
 		return err
 	}
+	v4 := gameTurnsV4()
 	for _, q := range []string{
-		strings.Replace(gameTurnsTable.create(), "IF NOT EXISTS ", "", 1),
+		strings.Replace(v4.create(), "IF NOT EXISTS ", "", 1),
 		`INSERT INTO game_turns (game, turns) SELECT game, '[' || group_concat(` + repackSQL + `, ',' ORDER BY turn) || ']'
 			FROM turns GROUP BY game ORDER BY game`,
 		"DROP TABLE turns",
@@ -169,6 +183,77 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 		}
 	}
 	return fillComponents(ctx, conn)
+}
+
+// gameTurnsV4 is the table game_turns of schema version 4: this version's without
+// by_turn.
+func gameTurnsV4() table {
+	t := gameTurnsTable
+	t.columns = slices.DeleteFunc(slices.Clone(t.columns), func(c column) bool { return c.name == "by_turn" })
+	return t
+}
+
+// turnSummarySQL is the name of the SQL function that upgradeTo5 calls, registered on
+// every connection of the driver: turn_summary(game, turns) is the game_turns.by_turn of a
+// game_turns.turns (the game's id only names it in an error).
+const turnSummarySQL = "ponte_turn_summary"
+
+func init() {
+	sqlite.MustRegisterFunction(turnSummarySQL, &sqlite.FunctionImpl{
+		NArgs: 2, Deterministic: true, Scalar: turnSummary,
+		// The text is read in place: turnSummary keeps nothing of it.
+		VolatileArgs: true,
+	})
+}
+
+// turnSummary is the SQL function turnSummarySQL.
+func turnSummary(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	game, ok := args[0].(int64)
+	if !ok {
+		return nil, fmt.Errorf("game_turns.game %v is not an integer", args[0])
+	}
+	text, ok := args[1].(string)
+	if !ok {
+		return nil, fmt.Errorf("game_turns.turns of game %d is not text (%T)", game, args[1])
+	}
+	return appendSummary(nil, game, text)
+}
+
+// appendSummary appends to dst the summary of the turns of a game_turns.turns, text, of the
+// game game (game_turns.by_turn), read with turntext.Scanner.
+func appendSummary(dst []byte, game int64, text string) ([]byte, error) {
+	var sc turntext.Scanner
+	for sc.Reset(text); sc.Next(); {
+		sum := turnsum.OfText(sc.Turn())
+		var err error
+		if dst, err = turnsum.Append(dst, &sum); err != nil {
+			return nil, fmt.Errorf("game_turns.turns of game %d, turn %d: %w", game, sc.N(), err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("game_turns.turns of game %d: %w", game, err)
+	}
+	if dst == nil {
+		dst = []byte{}
+	}
+	return dst, nil
+}
+
+// upgradeTo5 brings a database of version 4 to version 5, in the connection's
+// transaction: game_turns gets by_turn, made from each game's turns text in Go
+// (turnSummarySQL) by one UPDATE. The column is added with a DEFAULT (SQLite adds a NOT
+// NULL column only with one), which the UPDATE replaces in every row. A turns text that
+// cannot be read (only an edited database holds one) stops the upgrade and names the game.
+func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
+	for _, q := range []string{
+		"ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''",
+		"UPDATE game_turns SET by_turn = " + turnSummarySQL + "(game, turns)",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // componentsJob is a stored game to replay for its components, and what it gets.

@@ -1,7 +1,11 @@
 package store
 
 import (
+	"compress/gzip"
+	"context"
 	"database/sql"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ponte/ponte/stats"
 	_ "modernc.org/sqlite"
 )
 
@@ -36,11 +41,16 @@ func turnsV1() table {
 	return t
 }
 
-// oldDatabase makes a database of schema version 1, 2 or 3 at path, as those versions
+// oldDatabase makes a database of schema version 1, 2, 3 or 4 at path, as those versions
 // made it, and fills it with the rows of src (a database of this version) the way they
-// stored them: a row per turn, no components, 0 for the scores of an unreadable record
-// and no tag errors before version 3, no think times in version 1.
+// stored them: before version 4 a row per turn and no components, 0 for the scores of an
+// unreadable record and no tag errors before version 3, no think times in version 1; in
+// version 4 the turns text of game_turns without its summary.
 func oldDatabase(t *testing.T, path string, version int, src string) {
+	if version == 4 {
+		v4Database(t, path, src)
+		return
+	}
 	t.Helper()
 	old, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
@@ -90,13 +100,72 @@ func oldDatabase(t *testing.T, path string, version int, src string) {
 	}
 }
 
-// A database of schema version 1, 2 or 3 is upgraded by Open in place, in one
+// v4Database makes a database of schema version 4 at path, with the DDL of version 4, and
+// copies into it the rows of src (a database of this version) but the turns' summaries.
+func v4Database(t *testing.T, path, src string) {
+	t.Helper()
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
+	v4 := gameTurnsV4()
+	for _, q := range []string{
+		gamesTable.create(), v4.create(), viewSQL(), tagsTable.create(), sourcesTable.create(), metaSQL,
+		"CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)",
+		"CREATE INDEX games_by_size ON games (size, legal)", // an index of the user's: kept
+		"PRAGMA user_version = 4",
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if src == "" {
+		return
+	}
+	for _, q := range []string{
+		"ATTACH DATABASE 'file:" + src + "?mode=ro' AS src",
+		"INSERT INTO games SELECT " + gamesTable.names() + " FROM src.games",
+		"INSERT INTO game_turns SELECT " + v4.names() + " FROM src.game_turns",
+		"INSERT INTO tags SELECT * FROM src.tags",
+		"INSERT INTO sources SELECT * FROM src.sources",
+		"INSERT INTO meta SELECT * FROM src.meta",
+		"DETACH DATABASE src",
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// statsJSON is the statistics of the database at path (stats --json's report).
+func statsJSON(t *testing.T, path string) string {
+	t.Helper()
+	db, err := OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A database of schema version 1, 2, 3 or 4 is upgraded by Open in place, in one
 // transaction: turns.think_ms is added (version 1); games gets tag_errors and nullable
 // scores, NULL for its unreadable records (versions 1 and 2); the turns become one row of
 // game_turns per game, the same text a new ingest stores, and turns a view that shows them
-// as before; games gets the final components, the same a new ingest stores. The games
-// keep their ids, turns and tags, the indexes are made again. The reader refuses such a
-// database until then. Ingesting into it goes on.
+// as before; games gets the final components, the same a new ingest stores (versions 1 to
+// 3); game_turns gets the summaries of the turns, the same bytes a new ingest stores, and
+// the statistics are the same. The games keep their ids, turns and tags, the indexes are
+// made again. The reader refuses such a database until then. Ingesting into it goes on.
 func TestSchemaUpgrade(t *testing.T) {
 	// The rows: sample records of every kind, stored by this version.
 	dir := t.TempDir()
@@ -115,6 +184,12 @@ func TestSchemaUpgrade(t *testing.T) {
 	wantColumns := dump(t, srcDB, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('games')")
 	wantTurns := dump(t, srcDB, "SELECT * FROM turns ORDER BY game, turn")
 	wantText := dump(t, srcDB, "SELECT game, turns FROM game_turns ORDER BY game")
+	wantSums := dump(t, srcDB, "SELECT game, hex(by_turn) FROM game_turns ORDER BY game")
+	wantTurnColumns := dump(t, srcDB, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('game_turns')")
+	if n := count(t, srcDB, "SELECT count(*) FROM game_turns WHERE length(by_turn) != 5 * json_array_length(turns)"); n != 0 {
+		t.Fatalf("%d summaries of another length than their turns", n)
+	}
+	wantStats := statsJSON(t, src)
 	if n := count(t, srcDB, "SELECT count(*) FROM turns WHERE kind = 'bridge' AND bridge_merged"); n == 0 {
 		t.Fatal("no bridge that merged components among the turns")
 	}
@@ -122,7 +197,7 @@ func TestSchemaUpgrade(t *testing.T) {
 		t.Fatalf("only %d games with components", n)
 	}
 
-	for _, version := range []int{1, 2, 3} {
+	for _, version := range []int{1, 2, 3, 4} {
 		t.Run("version "+string(rune('0'+version)), func(t *testing.T) {
 			// A database of version 1 or 2 holds no tag errors: those versions read no slips.
 			cols := gamesTable.names()
@@ -159,6 +234,15 @@ func TestSchemaUpgrade(t *testing.T) {
 			}
 			if got := dump(t, r, "SELECT game, turns FROM game_turns ORDER BY game"); got != wantText {
 				t.Errorf("game_turns after the upgrade differ from a new ingest's:\n%.2000s\nwant\n%.2000s", got, wantText)
+			}
+			if got := dump(t, r, "SELECT game, hex(by_turn) FROM game_turns ORDER BY game"); got != wantSums {
+				t.Errorf("the summaries after the upgrade differ from a new ingest's:\n%.2000s\nwant\n%.2000s", got, wantSums)
+			}
+			if got := dump(t, r, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('game_turns')"); got != wantTurnColumns {
+				t.Errorf("the columns of game_turns after the upgrade:\n%s\nwant\n%s", got, wantTurnColumns)
+			}
+			if got := statsJSON(t, path); got != wantStats {
+				t.Errorf("the statistics after the upgrade differ from a new ingest's:\n%.3000s\nwant\n%.3000s", got, wantStats)
 			}
 			got := dump(t, r, "SELECT * FROM turns ORDER BY game, turn")
 			if version == 1 { // version 1 kept no think times; the sample files hold none
@@ -199,7 +283,7 @@ func TestSchemaUpgradeFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 4") {
+	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 5") {
 		t.Errorf("Open: %v", err)
 		if d != nil {
 			d.Close()
@@ -240,7 +324,7 @@ func TestSchemaUpgradeFailsV3(t *testing.T) {
 	}
 	before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn")
 	old.Close()
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 3 to 4: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)") {
+	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)") {
 		t.Errorf("Open: %v", err)
 		if d != nil {
 			d.Close()
@@ -305,5 +389,131 @@ func TestParquetCurrentAfterUpgrade(t *testing.T) {
 	}
 	if !strings.HasPrefix(stateSQL, "SELECT 'schema "+strconv.Itoa(SchemaVersion)) {
 		t.Errorf("the fingerprint does not begin with the schema version: %s", stateSQL)
+	}
+}
+
+// The sample files as ponte stored them in schema version 4 (testdata/v4.db.gz, made by
+// ponte at commit fcd7e0a: `ponte ingest --no-parquet --db v4.db` of v4Files, from this
+// folder), upgraded by Open, hold what a new ingest of the same files stores, and give the
+// same statistics; their turns are summarised as a new ingest summarises them.
+func TestUpgradeVersion4(t *testing.T) {
+	v4Files := []string{autumn, online, club, "../sample_data/boardspace-2026-03.zip", "../sample_data/selfplay-10x10-greedy-mcts400.ponte.zst"}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v4.db")
+	gunzip(t, "testdata/v4.db.gz", path)
+	if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "a database of schema version 4: run ponte ingest on it once to upgrade it to version 5") {
+		t.Errorf("OpenReader of a database of version 4: %v", err)
+	}
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	fresh := filepath.Join(dir, "fresh.db")
+	if d, err = Open(fresh); err != nil {
+		t.Fatal(err)
+	}
+	ingestInto(t, d, Options{}, v4Files...)
+	d.Close()
+	upgraded, err := OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upgraded.Close()
+	want, err := OpenReader(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+	if n := count(t, upgraded, "SELECT count(*) FROM game_turns"); n < 70 {
+		t.Fatalf("only %d games with turns in the fixture", n)
+	}
+	for _, q := range []string{
+		"PRAGMA user_version",
+		"SELECT " + gamesTable.names() + " FROM games ORDER BY id",
+		"SELECT game, turns, hex(by_turn) FROM game_turns ORDER BY game",
+		"SELECT * FROM turns ORDER BY game, turn",
+		"SELECT game, seq, name, value FROM tags ORDER BY game, seq",
+		"SELECT type, name FROM sqlite_schema ORDER BY name",
+	} {
+		if got, want := dump(t, upgraded, q), dump(t, want, q); got != want {
+			t.Errorf("%s, upgraded:\n%.2000s\nwant (a new ingest):\n%.2000s", q, got, want)
+		}
+	}
+	if got, want := statsJSON(t, path), statsJSON(t, fresh); got != want {
+		t.Errorf("the statistics of the upgraded database:\n%.3000s\nwant (a new ingest):\n%.3000s", got, want)
+	}
+}
+
+// gunzip writes the gzip file src, decompressed, to dst.
+func gunzip(t *testing.T, src, dst string) {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An upgrade of version 4 that meets a turns text it cannot read (which only an edit
+// makes) fails, names the game and what is wrong, and leaves the database as it was.
+func TestSchemaUpgradeFailsV4(t *testing.T) {
+	for _, tc := range []struct {
+		name, edit, want string
+	}{
+		{"a turn cut short", "UPDATE game_turns SET turns = '[[1,2,3],[1,2]]' WHERE game = 3",
+			"game_turns.turns of game 3: turn 2, byte 14: a turn has fewer than 3 numbers"},
+		{"not an array", `UPDATE game_turns SET turns = '{"a": 1}' WHERE game = 5`,
+			"game_turns.turns of game 5: byte 1: not a JSON array"},
+		{"a fraction", "UPDATE game_turns SET turns = '[[1,2,3],[1.5,2,3]]' WHERE game = 7",
+			"game_turns.turns of game 7: turn 2, byte 11: not an integer"},
+		{"not text", "UPDATE game_turns SET turns = zeroblob(3) WHERE game = 3",
+			"game_turns.turns of game 3 is not text ([]uint8)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "v4.db")
+			gunzip(t, "testdata/v4.db.gz", path)
+			old, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := old.Exec(tc.edit); err != nil {
+				t.Fatal(err)
+			}
+			before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game")
+			old.Close()
+			if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 4 to 5: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Open: %v\nwant %q", err, tc.want)
+				if d != nil {
+					d.Close()
+				}
+			}
+			old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer old.Close()
+			if v := count(t, old, "PRAGMA user_version"); v != 4 {
+				t.Errorf("user_version %d after a failed upgrade", v)
+			}
+			if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game"); after != before {
+				t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
+			}
+		})
 	}
 }
