@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/turntext"
+	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -491,7 +491,7 @@ func (g *gameRow) ending() string {
 type selected struct {
 	ids   []int64
 	sizes []uint8
-	turns []int32 // games.turns: no row of turns has a greater turn
+	turns []int32 // games.turns: the turns of the game's summary (game_turns.by_turn)
 }
 
 // games reads the legal games the filter selects into the tallies of their population and
@@ -548,7 +548,7 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 		if own == pop || pop == PopulationAll {
 			sel.ids = append(sel.ids, id)
 			sel.sizes = append(sel.sizes, uint8(g.size))
-			sel.turns = append(sel.turns, int32(min(max(g.turns, 0), maxTurn)))
+			sel.turns = append(sel.turns, int32(min(max(g.turns, 0), math.MaxInt32)))
 		}
 		for p, bySize := range boards {
 			if p != own && p != PopulationAll {
@@ -768,9 +768,10 @@ func bins(m map[int]int) []Bin {
 }
 
 // byTurn sums the features of the selected games' turns by board size and turn number, in
-// one pass over game_turns in its stored order (a game's turns are one row there, a JSON
-// text that turntext.Scanner reads without allocating), split into ranges of the selected
-// games read in parallel.
+// one pass over game_turns in its stored order (a game's turns are one row there, with
+// by_turn the summary of what is summed here, which turnsum.Scanner reads without
+// allocating; the turns text is not read), split into ranges of the selected games read in
+// parallel.
 func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
 	n := len(sel.ids)
@@ -835,57 +836,81 @@ func (t *turnSum) add(u *turnSum) {
 
 // maxTurn bounds the turn numbers summed: a stored game has at most the readers' turn
 // limit (10,000 by default); a game said to have more is only in an edited database, and
-// its turns past maxTurn are refused rather than summed into arrays that size.
+// is refused rather than summed into arrays that size.
 const maxTurn = 1<<15 - 1
 
 // turnSums sums the turns of the selected games ids (ascending), whose board sizes are
-// sizes and numbers of turns turns. The games come in the order of game_turns' key and are
-// matched to the selected ones by walking both in step.
+// sizes and numbers of turns played legally turns (games.turns). The games come in the
+// order of game_turns' key and are matched to the selected ones by walking both in step. A
+// selected game with turns but no row, or whose summary does not hold as many turns as
+// games.turns, is refused: only an edit makes one.
 func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns []int32) (map[int][]turnSum, error) {
 	bySize := map[int][]turnSum{}
-	rows, err := db.QueryContext(ctx, `SELECT game, turns FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, ids[0], ids[len(ids)-1])
+	rows, err := db.QueryContext(ctx, `SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, ids[0], ids[len(ids)-1])
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	next := 0 // ids[next] is the first selected game not behind the current row's
-	var sc turntext.Scanner
-	var text string
+	// skip passes the selected games before game (all of them if last), which have no
+	// row: they must have no turns.
+	skip := func(game int64, last bool) error {
+		for ; next < len(ids) && (last || ids[next] < game); next++ {
+			if turns[next] > 0 {
+				return fmt.Errorf("game %d has %d turns played legally (games.turns) but no row in game_turns: %w", ids[next], turns[next], ErrEdited)
+			}
+		}
+		return nil
+	}
+	var sc turnsum.Scanner
+	var sum sql.RawBytes
 	for rows.Next() {
 		var game int64
-		if err := rows.Scan(&game, &text); err != nil {
+		var blob bool
+		if err := rows.Scan(&game, &sum, &blob); err != nil {
 			return nil, err
 		}
-		for next < len(ids) && ids[next] < game {
-			next++
+		if err := skip(game, false); err != nil {
+			return nil, err
 		}
 		if next == len(ids) || ids[next] != game {
 			continue // a game the filter leaves out, or one not legal
 		}
+		n, err := turnsum.Len(sum)
+		switch {
+		case !blob:
+			return nil, fmt.Errorf("game %d: game_turns.by_turn is not a blob: %w", game, ErrEdited)
+		case err != nil:
+			return nil, fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
+		case n != int(turns[next]):
+			return nil, fmt.Errorf("game %d has %d turns in game_turns.by_turn, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
+		case n > maxTurn:
+			return nil, fmt.Errorf("game %d has %d turns, more than the %d summed: %w", game, n, maxTurn, ErrEdited)
+		}
 		size := int(sizes[next])
 		a := bySize[size]
-		for sc.Reset(text); sc.Next(); {
-			turn := sc.N()
-			if turn > int(turns[next]) {
-				return nil, fmt.Errorf("game %d has a turn %d, past its %d turns (games.turns): %w", game, turn, turns[next], ErrEdited)
-			}
-			for len(a) < turn {
-				a = append(a, turnSum{})
-			}
-			t, p := &a[turn-1], sc.Turn()
+		for len(a) < n {
+			a = append(a, turnSum{})
+		}
+		for sc.Reset(sum); sc.Next(); {
+			t, p := &a[sc.N()-1], sc.Turn()
 			t.n++
-			t.islands += p.IslandsFormed()
-			if p.Kind() == int(replay.Bridge) {
+			t.islands += p.IslandsFormed
+			if p.Bridge {
 				t.bridges++
 			}
-			t.dead += p.DeadCreated(0) + p.DeadCreated(1)
-			t.mobLight += p.Mobility(0)
-			t.mobDark += p.Mobility(1)
+			t.dead += p.DeadCreated[0] + p.DeadCreated[1]
+			t.mobLight += p.Mobility[0]
+			t.mobDark += p.Mobility[1]
 		}
 		bySize[size] = a
 		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("game %d: game_turns.turns: %v: %w", game, err, ErrEdited)
+			return nil, fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
 		}
+		next++
 	}
-	return bySize, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return bySize, skip(0, true)
 }
