@@ -42,6 +42,9 @@ type DB struct {
 	// WriteParquet to finish (parquetStream); streamMadeDir the folder it made for them.
 	stream        *parquetStream
 	streamMadeDir string
+	// rowsOnlyStreamed: the last ingest stored the turns and tags only in stream (a
+	// Parquet-only ingest), so the Parquet files cannot be exported from the database.
+	rowsOnlyStreamed bool
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It

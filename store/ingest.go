@@ -187,6 +187,14 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	defer conn.Close()
 
+	if d.parquetOnly != "" {
+		// A Parquet-only ingest's database is scratch, removed at the end and by the next
+		// run if this one is killed: it need not wait for the disk.
+		if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous = OFF"); err != nil {
+			conn.Close()
+			return nil, wrapBusy(err)
+		}
+	}
 	stream, err := d.startStream(opts)
 	if err != nil {
 		conn.Close()
@@ -225,7 +233,8 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}()
 
 	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
-		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream}
+		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream,
+		streamOnly: stream != nil && d.parquetOnly != ""}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&gameTurnsTable)
 	w.tags = newRowBuffer(&tagsTable)
@@ -249,9 +258,13 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
 			stream.abort()
 			d.dropStreamDir()
+			if err == nil && serr != nil && w.streamOnly {
+				err = fmt.Errorf("writing the Parquet files: %w", serr) // nothing else has them
+			}
 		} else {
 			d.stream = stream
 		}
+		d.rowsOnlyStreamed = w.streamOnly
 	}
 	sum.peakInFlight = fl.peak
 	sum.TurnRows = w.turnRows
@@ -644,6 +657,9 @@ type writer struct {
 
 	stream   *parquetStream // nil unless the Parquet files are written as the games are stored
 	streamed []streamGame   // the new games of the batch, for stream
+	// streamOnly: the turns and tags go to stream only, not to the database (a
+	// Parquet-only ingest, whose database is only the games, to find the copies).
+	streamOnly bool
 }
 
 // run consumes the workers' batches in input order until they end, an error stops it, or
@@ -821,14 +837,17 @@ func (w *writer) record(it *item) error {
 	if err := w.games.add(w.c, a.game); err != nil {
 		return err
 	}
+	w.turnRows += int64(a.nturns)
+	if w.stream != nil {
+		w.streamed = append(w.streamed, streamGame{id: id, gameID: a.id, turns: a.turns, tags: a.tags})
+		if w.streamOnly {
+			return nil
+		}
+	}
 	if a.nturns > 0 { // a game's turns are one row of game_turns
 		if err := w.turns.add(w.c, []driver.Value{idv, a.turns, a.byTurn}); err != nil {
 			return err
 		}
-		w.turnRows += int64(a.nturns)
-	}
-	if w.stream != nil {
-		w.streamed = append(w.streamed, streamGame{id: id, gameID: a.id, turns: a.turns, tags: a.tags})
 	}
 	return w.tags.add(w.c, a.tags)
 }

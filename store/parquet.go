@@ -189,6 +189,9 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 			return err
 		}
 		stream := d.takeStream(dir, games)
+		if stream == nil && d.rowsOnlyStreamed {
+			return fmt.Errorf("the turns and tags of this Parquet-only ingest went straight to the Parquet files of %s, which were not finished: run the ingest again", dir)
+		}
 		n, size, err := exportGames(c, filepath.Join(dir, "games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
 			if stream != nil {

@@ -31,7 +31,7 @@ func parquetRows(t *testing.T, dir string) (games, turns, tags []string) {
 	return games, turns, tags
 }
 
-// hiddenFiles lists the temporary (hidden) files of dir other than the marker.
+// hiddenFiles lists the temporary files of the Parquet files in dir (tempName).
 func hiddenFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -40,7 +40,7 @@ func hiddenFiles(t *testing.T, dir string) []string {
 	}
 	var names []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") && e.Name() != MarkerName {
+		if tempName.MatchString(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -51,16 +51,28 @@ func hiddenFiles(t *testing.T, dir string) []string {
 // afterwards, row for row, and carry its state (ParquetCurrent).
 func TestParquetStreamedAsExported(t *testing.T) {
 	inputs := streamInputs(writeHostile(t))
-	var rows [2][3][]string
-	for i, stream := range []bool{false, true} {
+	var rows [3][3][]string
+	for i, how := range []string{"exported", "streamed", "parquet-only"} {
+		stream := how != "exported"
 		d := openTemp(t)
 		dir := filepath.Join(t.TempDir(), "pq")
+		if how == "parquet-only" {
+			d.Close()
+			var err error
+			if d, err = OpenParquetOnly(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
 		sum := ingestInto(t, d, Options{ParquetDir: dir, StreamParquet: stream}, inputs...)
 		if sum.Duplicates == 0 || sum.Illegal == 0 {
 			t.Fatalf("the inputs lack duplicates or illegal games: %+v", sum)
 		}
 		if got := d.stream != nil; got != stream {
-			t.Fatalf("StreamParquet %v: streamed %v", stream, got)
+			t.Fatalf("%s: streamed %v", how, got)
+		}
+		// A Parquet-only ingest keeps the turns and tags out of its database.
+		if n := count(t, d.db, "SELECT count(*) FROM game_turns") + count(t, d.db, "SELECT count(*) FROM tags"); (n == 0) != (how == "parquet-only") {
+			t.Errorf("%s: %d rows of game_turns and tags stored", how, n)
 		}
 		st, err := d.WriteParquet(dir)
 		if err != nil {
@@ -72,8 +84,8 @@ func TestParquetStreamedAsExported(t *testing.T) {
 		if st.Turns != sum.TurnRows || st.Games != int64(sum.New) {
 			t.Errorf("wrote %+v for %+v", st, sum)
 		}
-		if current, err := d.ParquetCurrent(dir); err != nil || !current {
-			t.Errorf("streamed %v: files not current (%v)", stream, err)
+		if current, err := d.filesCurrent(dir); err != nil || !current {
+			t.Errorf("%s: files not current (%v)", how, err)
 		}
 		if tmp := hiddenFiles(t, dir); len(tmp) > 0 {
 			t.Errorf("temporary files left: %v", tmp)
@@ -85,8 +97,10 @@ func TestParquetStreamedAsExported(t *testing.T) {
 		if len(rows[0][k]) == 0 {
 			t.Errorf("%s.parquet is empty", name)
 		}
-		if !slices.Equal(rows[0][k], rows[1][k]) {
-			t.Errorf("%s.parquet streamed differs from the one exported (%d and %d rows)", name, len(rows[1][k]), len(rows[0][k]))
+		for i, how := range []string{"streamed", "parquet-only"} {
+			if !slices.Equal(rows[0][k], rows[i+1][k]) {
+				t.Errorf("%s.parquet %s differs from the one exported (%d and %d rows)", name, how, len(rows[i+1][k]), len(rows[0][k]))
+			}
 		}
 	}
 }
@@ -189,5 +203,25 @@ func TestParquetStreamOtherFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(streamed); !os.IsNotExist(err) {
 		t.Errorf("the stream's folder is left: %v", err)
+	}
+}
+
+// A Parquet-only ingest whose stream is lost (here dropped by hand) cannot export the
+// turns and tags it never stored: WriteParquet says so rather than write files without
+// them.
+func TestParquetOnlyStreamLost(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pq")
+	d, err := OpenParquetOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ingestInto(t, d, Options{ParquetDir: dir, StreamParquet: true}, autumn)
+	d.dropStream()
+	if _, err := d.WriteParquet(dir); err == nil || !strings.Contains(err.Error(), "run the ingest again") {
+		t.Errorf("WriteParquet = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "turns.parquet")); !os.IsNotExist(err) {
+		t.Errorf("turns.parquet written: %v", err)
 	}
 }
