@@ -80,6 +80,21 @@ func TestSchemaConstraints(t *testing.T) {
 	}
 }
 
+// The statistics read the summaries of the turns (stats.turnSums's query) from the index
+// that holds them, not from the table's pages, which hold the turns texts too.
+func TestByTurnIndex(t *testing.T) {
+	d := openTemp(t)
+	defer d.Close()
+	ingestInto(t, d, Options{}, autumn)
+	got := dump(t, d.db, "EXPLAIN QUERY PLAN SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game", 1, 10)
+	if !strings.Contains(got, "USING COVERING INDEX game_turns_by_turn (game>? AND game<?)") {
+		t.Errorf("the summaries are read with the plan\n%s", got)
+	}
+	if n := count(t, d.db, "SELECT count(*) FROM game_turns INDEXED BY game_turns_by_turn WHERE by_turn IS NOT NULL"); n < 10 {
+		t.Errorf("%d summaries in the index", n)
+	}
+}
+
 // A new database has pages of 16 KB (a game's turns fit them with little waste); one made
 // with other pages keeps them.
 func TestPageSize(t *testing.T) {

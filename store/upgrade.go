@@ -29,7 +29,7 @@ import (
 //     (the table turns becomes a view of the same columns), and adds
 //     games.components_light and components_dark (upgradeTo4);
 //   - version 5 adds game_turns.by_turn, the summary of the turns the statistics sum,
-//     made from game_turns.turns (upgradeTo5).
+//     made from game_turns.turns, and its index (upgradeTo5).
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
@@ -241,13 +241,15 @@ func appendSummary(dst []byte, game int64, text string) ([]byte, error) {
 
 // upgradeTo5 brings a database of version 4 to version 5, in the connection's
 // transaction: game_turns gets by_turn, made from each game's turns text in Go
-// (turnSummarySQL) by one UPDATE. The column is added with a DEFAULT (SQLite adds a NOT
-// NULL column only with one), which the UPDATE replaces in every row. A turns text that
-// cannot be read (only an edited database holds one) stops the upgrade and names the game.
+// (turnSummarySQL) by one UPDATE, and the index of the summaries (byTurnIndexSQL). The
+// column is added with a DEFAULT (SQLite adds a NOT NULL column only with one), which the
+// UPDATE replaces in every row. A turns text that cannot be read (only an edited database
+// holds one) stops the upgrade and names the game.
 func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
 	for _, q := range []string{
 		"ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''",
 		"UPDATE game_turns SET by_turn = " + turnSummarySQL + "(game, turns)",
+		byTurnIndexSQL,
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return err

@@ -254,7 +254,7 @@ func TestSchemaUpgrade(t *testing.T) {
 				t.Error("turns changed by the upgrade")
 			}
 			got = dump(t, r, "SELECT type, name FROM sqlite_schema WHERE type IN ('index', 'view', 'table') ORDER BY type, name")
-			if want := "index | games_by_size\nindex | sources_sha256\nindex | sqlite_autoindex_games_1\ntable | game_turns\ntable | games\ntable | meta\ntable | sources\ntable | tags\nview | turns\n"; got != want {
+			if want := "index | game_turns_by_turn\nindex | games_by_size\nindex | sources_sha256\nindex | sqlite_autoindex_games_1\ntable | game_turns\ntable | games\ntable | meta\ntable | sources\ntable | tags\nview | turns\n"; got != want {
 				t.Errorf("the schema after the upgrade:\n%s\nwant\n%s", got, want)
 			}
 			if _, err := d.db.Exec("INSERT INTO games SELECT * FROM games WHERE id = 1"); err == nil {
