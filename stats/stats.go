@@ -768,10 +768,11 @@ func bins(m map[int]int) []Bin {
 }
 
 // byTurn sums the features of the selected games' turns by board size and turn number, in
-// one pass over game_turns in its stored order (a game's turns are one row there, with
+// one pass over game_turns in the order of its key (a game's turns are one row there, with
 // by_turn the summary of what is summed here, which turnsum.Scanner reads without
-// allocating; the turns text is not read), split into ranges of the selected games read in
-// parallel.
+// allocating; SQLite reads the summaries from their index, game_turns_by_turn, not from the
+// table's pages, which hold the turns texts too), split into ranges of the selected games
+// read in parallel.
 func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
 	n := len(sel.ids)
