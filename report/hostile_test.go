@@ -161,7 +161,7 @@ func TestEditedIDs(t *testing.T) {
 			db := editedDB(t,
 				"UPDATE games SET id = "+id+" WHERE id = 3",
 				"UPDATE game_turns SET game = "+id+" WHERE game = 3",
-				"UPDATE tags SET game = "+id+" WHERE game = 3")
+				"UPDATE game_tags SET game = "+id+" WHERE game = 3")
 			var w *Written
 			_, total := peakHeap(t, 64<<20, func() { w = writeEdited(t, db, Options{}) })
 			if total > 64<<20 {
@@ -189,7 +189,8 @@ func TestPageBounded(t *testing.T) {
 		`UPDATE games SET moves = moves || replace(hex(zeroblob(1000000)), '00', ' a1,a2'),
 			raw = replace(hex(zeroblob(500000)), '0', '€') WHERE id = 5`,
 		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
-			INSERT INTO tags SELECT 5, 1000 + i, 'Long' || i, hex(zeroblob(2500)) FROM n`,
+			UPDATE game_tags SET tags = substr(tags, 1, length(tags) - 1) || ','
+				|| (SELECT group_concat(json_array('Long' || i, hex(zeroblob(2500))), ',') FROM n) || ']' WHERE game = 5`,
 		// Game 3 (legal, 75 turns): a megabyte-long event and player. Game 5 (41 legal
 		// turns): 20,000 turn rows.
 		`UPDATE games SET event = 'E' || hex(zeroblob(500000)), light = '<b>' || hex(zeroblob(500000)) WHERE id = 3`,
@@ -250,7 +251,7 @@ func TestPagesStream(t *testing.T) {
 	db := editedDB(t,
 		copies(t, "games", "id = 3", 2000, map[string]string{"id": "1000 + i", "game_id": "game_id || i"}),
 		copies(t, "game_turns", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
-		copies(t, "tags", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
+		copies(t, "game_tags", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
 	)
 	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
 	if err != nil {

@@ -56,7 +56,7 @@ func moveGame(id string) []string {
 	return []string{
 		"UPDATE games SET id = " + id + " WHERE id = 3",
 		"UPDATE game_turns SET game = " + id + " WHERE game = 3",
-		"UPDATE tags SET game = " + id + " WHERE game = 3",
+		"UPDATE game_tags SET game = " + id + " WHERE game = 3",
 	}
 }
 

@@ -41,7 +41,10 @@ func IsBotSQL(bots []string) (string, []any) {
 			}
 		}
 	}
-	cond += " OR EXISTS (SELECT 1 FROM tags t WHERE t.game = g.id AND t.name IN ('LightIsAI', 'DarkIsAI') AND lower(t.value) = 'true')"
+	// The tags of a game are one row of game_tags (the view tags unpacks them): only a row
+	// that mentions IsAI at all is unpacked.
+	cond += ` OR EXISTS (SELECT 1 FROM game_tags t, json_each(t.tags) j WHERE t.game = g.id AND instr(t.tags, 'IsAI"') > 0
+		AND json_extract(j.value, '$[0]') IN ('LightIsAI', 'DarkIsAI') AND lower(json_extract(j.value, '$[1]')) = 'true')`
 	return "(" + cond + ")", args
 }
 

@@ -237,7 +237,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		streamOnly: stream != nil && d.parquetOnly != ""}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&gameTurnsTable)
-	w.tags = newRowBuffer(&tagsTable)
+	w.tags = newRowBuffer(&gameTagsTable)
 	ran := false
 	err = conn.Raw(func(dc any) error {
 		ran = true
@@ -268,7 +268,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	sum.peakInFlight = fl.peak
 	sum.TurnRows = w.turnRows
-	sum.Rows = w.games.rows + w.turnRows + w.tags.rows
+	sum.Rows = w.games.rows + w.turnRows + w.tagRows
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, err
 }
@@ -642,8 +642,9 @@ type writer struct {
 	filesDone   int
 	interrupted bool
 
-	games, turns, tags *rowBuffer // turns: game_turns
+	games, turns, tags *rowBuffer // turns: game_turns; tags: game_tags
 	turnRows           int64      // turns stored (rows of the view turns)
+	tagRows            int64      // tags stored (rows of the view tags)
 	sources            map[*fileJob]*sourceState
 
 	inTx     bool
@@ -831,9 +832,10 @@ func (w *writer) record(it *item) error {
 	idv := driver.Value(id)
 	a.game[gameColID] = idv
 	a.game[gameColSourceID] = st.id
-	for k := 0; k < len(a.tags); k += w.tags.ncol {
+	for k := 0; k < len(a.tags); k += 4 { // game, seq, name, value
 		a.tags[k] = idv
 	}
+	w.tagRows += int64(len(a.tags) / 4)
 	if err := w.games.add(w.c, a.game); err != nil {
 		return err
 	}
@@ -849,7 +851,10 @@ func (w *writer) record(it *item) error {
 			return err
 		}
 	}
-	return w.tags.add(w.c, a.tags)
+	if a.tagsText == "" {
+		return nil
+	}
+	return w.tags.add(w.c, []driver.Value{idv, a.tagsText}) // a game's tags are one row of game_tags
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }

@@ -76,34 +76,59 @@ type TagRow struct {
 const tagsPerRowGroup = 128 << 10
 
 // exportTags writes tags.parquet to path: the tags with their games' stable ids, in the
-// order of the table's key (game, seq). The game's number comes first in each row read,
-// for progress (tableProgress). The games' ids are read alongside, a few thousand at a
-// time in the same order (a join would make SQLite read the games table once per tag,
-// and the driver copy the id into a string of its own for each), and shared by their
-// tags' rows.
+// order of the games and of each game's tags, read from game_tags and unpacked in Go
+// (parseTagsJSON). The game's number comes first in each row read, for progress
+// (tableProgress). The games' ids are read alongside, a few thousand at a time in the
+// same order (a join would make SQLite read the games table once per game, and the driver
+// copy the id into a string of its own for each), and shared by their tags' rows.
 func exportTags(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
+	rf, err := newRowsFile[TagRow](path, tagsPerRowGroup)
+	if err != nil {
+		return 0, 0, err
+	}
+	if progress != nil {
+		progress(0, int64(0))
+	}
 	var ids gameIDs
-	set := func(row *TagRow, vals []driver.Value, _ *slab) error {
+	err = c.query("SELECT game, tags FROM game_tags ORDER BY game", nil, func(vals []driver.Value) error {
 		game, ok := vals[0].(int64)
 		if !ok {
-			return typeError("game", vals[0])
+			return typeError("game_tags.game", vals[0])
 		}
-		var err error
-		if row.GameID, err = ids.of(c, game); err != nil {
+		text, err := textValue("game_tags.tags", vals[1])
+		if err != nil {
 			return err
 		}
-		seq, ok := vals[1].(int64)
-		if !ok || int64(int32(seq)) != seq {
-			return typeError("seq", vals[1])
+		tags, err := parseTagsJSON(text)
+		if err != nil {
+			return fmt.Errorf("game_tags.tags of game %d: %w", game, err)
 		}
-		row.Seq = int32(seq)
-		if row.Name, err = textValue("name", vals[2]); err != nil {
+		gameID, err := ids.of(c, game)
+		if err != nil {
 			return err
 		}
-		row.Value, err = textValue("value", vals[3])
-		return err
+		for i, t := range tags {
+			r, _ := rf.next()
+			r.GameID, r.Seq, r.Name, r.Value = gameID, int32(i+1), t[0], t[1]
+			if rf.full() {
+				if progress != nil {
+					progress(rf.rows, game)
+				}
+				if err := rf.send(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		rf.abort()
+		if rf.failure != nil && errors.Is(err, errStopped) {
+			err = rf.failure
+		}
+		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return exportRows(c, "SELECT game, seq, name, value FROM tags ORDER BY game, seq", set, path, tagsPerRowGroup, state, progress)
+	return rf.finish(state)
 }
 
 // gameIDs reads the stable ids of the games in the order of their numbers, a chunk at a

@@ -477,7 +477,7 @@ func TestParquetTagsOfNoGame(t *testing.T) {
 			t.Fatalf("tag %d: game %s, want %s", i, tg.GameID, want[i])
 		}
 	}
-	if _, err := d.db.Exec("INSERT INTO tags (game, seq, name, value) VALUES (999999, 1, 'Event', 'nowhere')"); err != nil {
+	if _, err := d.db.Exec(`INSERT INTO game_tags (game, tags) VALUES (999999, '[["Event","nowhere"]]')`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.WriteParquet(filepath.Join(t.TempDir(), "pq")); !errors.Is(err, errEditedTags) || !strings.Contains(err.Error(), "game 999999") {

@@ -27,7 +27,8 @@ type analysis struct {
 	turns      string         // game_turns.turns (turntext), "" when no turn was played legally
 	byTurn     []byte         // game_turns.by_turn (turnsum): a part of the analyzer's sums, never written again
 	nturns     int            // the turns in it
-	tags       []driver.Value // one tags row per tag
+	tags       []driver.Value // one row of the view tags per tag: game, seq, name, value
+	tagsText   string         // game_tags.tags (appendTagsJSON); "" when the record has no tag
 }
 
 // Column positions the writer fills in.
@@ -189,6 +190,8 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 			t = append(t, int64(0), num(i+1), short(tag.Name), short(tag.Value))
 		}
 		out.tags = t
+		a.text = appendTagsJSON(a.text[:0], t)
+		out.tagsText = string(a.text)
 	}
 	return out
 }

@@ -29,7 +29,8 @@ import (
 //     (the table turns becomes a view of the same columns), and adds
 //     games.components_light and components_dark (upgradeTo4);
 //   - version 5 adds game_turns.by_turn, the summary of the turns the statistics sum,
-//     made from game_turns.turns, and its index (upgradeTo5).
+//     made from game_turns.turns, and its index, and keeps a game's tags as one row of
+//     game_tags instead of a row per tag (the table tags becomes a view) (upgradeTo5).
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
@@ -245,11 +246,20 @@ func appendSummary(dst []byte, game int64, text string) ([]byte, error) {
 // column is added with a DEFAULT (SQLite adds a NOT NULL column only with one), which the
 // UPDATE replaces in every row. A turns text that cannot be read (only an edited database
 // holds one) stops the upgrade and names the game.
+//
+// The tags of each game become one row of game_tags, made in SQL from the rows of the
+// table tags (json_array of each tag in its order), which is dropped and made again as a
+// view of the same columns.
 func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
 	for _, q := range []string{
 		"ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''",
 		"UPDATE game_turns SET by_turn = " + turnSummarySQL + "(game, turns)",
 		byTurnIndexSQL,
+		strings.Replace(gameTagsTable.create(), "IF NOT EXISTS ", "", 1),
+		`INSERT INTO game_tags (game, tags) SELECT game, '[' || group_concat(json_array(name, value), ',' ORDER BY seq) || ']'
+			FROM tags GROUP BY game ORDER BY game`,
+		"DROP TABLE tags",
+		strings.Replace(tagsViewSQL, "IF NOT EXISTS ", "", 1),
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return err

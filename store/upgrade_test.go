@@ -34,6 +34,15 @@ func gamesV2() table {
 	return t
 }
 
+// tagsV4 is the table tags of schema versions 1 to 4: a row per tag, which version 5 packs
+// into game_tags.
+func tagsV4() table {
+	t := tagsTable
+	t.view = false
+	t.key = "PRIMARY KEY (game, seq)"
+	return t
+}
+
 // turnsV1 is the turns table of schema version 1: no think_ms.
 func turnsV1() table {
 	t := turnsV3()
@@ -58,14 +67,14 @@ func oldDatabase(t *testing.T, path string, version int, src string) {
 	}
 	defer old.Close()
 	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
-	games, turns := gamesV2(), turnsV3()
+	games, turns, tags := gamesV2(), turnsV3(), tagsV4()
 	switch version {
 	case 1:
 		turns = turnsV1()
 	case 3:
 		games = gamesV3()
 	}
-	ddl := games.create() + ";" + turns.create() + ";" + tagsTable.create() + ";" + sourcesTable.create() +
+	ddl := games.create() + ";" + turns.create() + ";" + tags.create() + ";" + sourcesTable.create() +
 		";CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)" +
 		";CREATE INDEX games_by_size ON games (size, legal)" + // an index of the user's: kept
 		";PRAGMA user_version = " + string(rune('0'+version))
@@ -110,9 +119,9 @@ func v4Database(t *testing.T, path, src string) {
 	}
 	defer old.Close()
 	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
-	v4 := gameTurnsV4()
+	v4, tags := gameTurnsV4(), tagsV4()
 	for _, q := range []string{
-		gamesTable.create(), v4.create(), viewSQL(), tagsTable.create(), sourcesTable.create(), metaSQL,
+		gamesTable.create(), v4.create(), viewSQL(), tags.create(), sourcesTable.create(), metaSQL,
 		"CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)",
 		"CREATE INDEX games_by_size ON games (size, legal)", // an index of the user's: kept
 		"PRAGMA user_version = 4",
@@ -183,6 +192,7 @@ func TestSchemaUpgrade(t *testing.T) {
 	defer srcDB.Close()
 	wantColumns := dump(t, srcDB, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('games')")
 	wantTurns := dump(t, srcDB, "SELECT * FROM turns ORDER BY game, turn")
+	wantTags := dump(t, srcDB, "SELECT * FROM tags ORDER BY game, seq")
 	wantText := dump(t, srcDB, "SELECT game, turns FROM game_turns ORDER BY game")
 	wantSums := dump(t, srcDB, "SELECT game, hex(by_turn) FROM game_turns ORDER BY game")
 	wantTurnColumns := dump(t, srcDB, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('game_turns')")
@@ -253,8 +263,11 @@ func TestSchemaUpgrade(t *testing.T) {
 			if got != wantTurns {
 				t.Error("turns changed by the upgrade")
 			}
+			if got := dump(t, r, "SELECT * FROM tags ORDER BY game, seq"); got != wantTags {
+				t.Errorf("tags changed by the upgrade:\n%.2000s\nwant\n%.2000s", got, wantTags)
+			}
 			got = dump(t, r, "SELECT type, name FROM sqlite_schema WHERE type IN ('index', 'view', 'table') ORDER BY type, name")
-			if want := "index | game_turns_by_turn\nindex | games_by_size\nindex | sources_sha256\nindex | sqlite_autoindex_games_1\ntable | game_turns\ntable | games\ntable | meta\ntable | sources\ntable | tags\nview | turns\n"; got != want {
+			if want := "index | game_turns_by_turn\nindex | games_by_size\nindex | sources_sha256\nindex | sqlite_autoindex_games_1\ntable | game_tags\ntable | game_turns\ntable | games\ntable | meta\ntable | sources\nview | tags\nview | turns\n"; got != want {
 				t.Errorf("the schema after the upgrade:\n%s\nwant\n%s", got, want)
 			}
 			if _, err := d.db.Exec("INSERT INTO games SELECT * FROM games WHERE id = 1"); err == nil {
