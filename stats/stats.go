@@ -683,7 +683,16 @@ func (b *boardTally) board(size int, pop string) Board {
 	s.Strength, s.StrengthError = b.rating.fit()
 
 	var value, variance float64
-	for pair, o := range b.openings {
+	// In the order of the openings, not of the map: the sums below are of floats, whose
+	// last digits depend on the order they are added in.
+	pairs := slices.SortedFunc(maps.Keys(b.openings), func(x, y [2]replay.Cell) int {
+		if c := cmp.Compare(x[0], y[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x[1], y[1])
+	})
+	for _, pair := range pairs {
+		o := b.openings[pair]
 		op := Opening{
 			A: pair[0].String(), B: pair[1].String(), Games: o.opener.n,
 			Share:   NewRate(float64(o.opener.n), b.swapped.n),
