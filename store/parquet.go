@@ -151,6 +151,9 @@ type ParquetProgress struct {
 	// Games is the number of games whose rows are written so far, of TotalGames, the games
 	// stored: the files hold the games in the order stored.
 	Games, TotalGames int64
+	// Streamed: the file's rows were written while the games were stored (an ingest into
+	// a database without games); it is told once, complete.
+	Streamed bool
 }
 
 // WriteParquetProgress is WriteParquet calling progress, when not nil, on the calling
@@ -203,10 +206,9 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 		if stream != nil {
 			// The ingest wrote the turns' and tags' rows as it stored them: they only
 			// need the state and their names.
-			for _, file := range []string{"turns.parquet", "tags.parquet"} {
-				if progress != nil {
-					progress(ParquetProgress{File: file, Games: games, TotalGames: games})
-				}
+			if progress != nil {
+				progress(ParquetProgress{File: "turns.parquet", Rows: stream.turns.rows, Games: games, TotalGames: games, Streamed: true})
+				progress(ParquetProgress{File: "tags.parquet", Rows: stream.tags.rows, Games: games, TotalGames: games, Streamed: true})
 			}
 			n, size, err = stream.turns.finish(state)
 			st.Turns, st.Bytes = n, st.Bytes+size

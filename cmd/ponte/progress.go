@@ -325,8 +325,12 @@ type parquetBar struct {
 func newParquetBar(p *mpb.Progress, pr store.ParquetProgress) *parquetBar {
 	pb := &parquetBar{file: pr.File}
 	games := pr.File == "games.parquet" // a row per game
+	streamed := pr.Streamed
 	pb.phase = newCountBar(p, pr.File, pr.TotalGames, "games", func(elapsed time.Duration) string {
 		n := pb.rows.Load()
+		if streamed {
+			return ", " + thousands(n) + " rows, written during the ingest"
+		}
 		if games {
 			return ", " + perSecond(float64(n), elapsed) + " games/s"
 		}

@@ -253,6 +253,8 @@ func TestProgressMovesOnOneArchive(t *testing.T) {
 		}
 		for _, want := range []string{
 			"games.parquet 100%", "turns.parquet 100%", "10,000/10,000 games",
+			// A new database: the turns and tags were written as the games were stored.
+			"10,000/10,000 games, 490,278 rows, written during the ingest",
 			"10000 games: 10000 new, 0 duplicates; 10000 legal",
 		} {
 			if !strings.Contains(screen, want) {
