@@ -49,4 +49,7 @@ type tally struct {
 }
 
 func (t *tally) add(hit float64) { t.hits += hit; t.n++ }
-func (t tally) rate() Rate       { return NewRate(t.hits, t.n) }
+
+// merge adds the games of u.
+func (t *tally) merge(u tally) { t.hits += u.hits; t.n += u.n }
+func (t tally) rate() Rate     { return NewRate(t.hits, t.n) }

@@ -502,6 +502,82 @@ type selected struct {
 // (games.components_light and _dark). A game whose board size is not one the rules allow is refused: only
 // an edited database holds one, and its size would size the heat map.
 func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
+	// The games are read in ranges of their ids, each on a goroutine of its own with
+	// tallies of its own, which are then added up in the order of the ranges: reading the
+	// games table is most of the statistics' time, and the tallies come out as one pass in
+	// id order makes them (counts, sums of halves and the rated games in order).
+	var lo, hi sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT min(id), max(id) FROM games").Scan(&lo, &hi); err != nil {
+		return nil, fmt.Errorf("games: %w", err)
+	}
+	parts := min(max(2, runtime.NumCPU()), 8)
+	if gameParts > 0 {
+		parts = gameParts
+	}
+	if parts == 1 || !lo.Valid || uint64(hi.Int64-lo.Int64) < uint64(parts) { // one pass: no game, or too few to split
+		return gamesIn(ctx, db, f, pop, boards, math.MinInt64, math.MaxInt64)
+	}
+	// The ranges start step apart; the last one ends at hi. Unsigned, as an edited
+	// database's ids may be as far apart as int64 allows.
+	step := uint64(hi.Int64-lo.Int64) / uint64(parts)
+	start := func(p int) int64 { return lo.Int64 + int64(uint64(p)*step) }
+	sels := make([]*selected, parts)
+	tallies := make([]map[string]map[int]*boardTally, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		from, to := start(p), hi.Int64
+		if p < parts-1 {
+			to = start(p+1) - 1
+		}
+		tallies[p] = map[string]map[int]*boardTally{}
+		for pop := range boards {
+			tallies[p][pop] = map[int]*boardTally{}
+		}
+		wg.Go(func() {
+			defer bug.Recover()
+			sels[p], errs[p] = gamesIn(ctx, db, f, pop, tallies[p], from, to)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	// The first range's tallies and selection take the others' in: nothing is copied twice.
+	n := 0
+	for _, s := range sels {
+		n += len(s.ids)
+	}
+	sel := sels[0]
+	sel.ids = slices.Grow(sel.ids, n-len(sel.ids))
+	sel.sizes = slices.Grow(sel.sizes, n-len(sel.sizes))
+	sel.turns = slices.Grow(sel.turns, n-len(sel.turns))
+	for p := range parts {
+		if p > 0 {
+			sel.ids = append(sel.ids, sels[p].ids...)
+			sel.sizes = append(sel.sizes, sels[p].sizes...)
+			sel.turns = append(sel.turns, sels[p].turns...)
+			sels[p] = nil
+		}
+		for pop, bySize := range tallies[p] {
+			for _, size := range slices.Sorted(maps.Keys(bySize)) {
+				if boards[pop][size] == nil {
+					boards[pop][size] = bySize[size] // the first range with this board
+					continue
+				}
+				boards[pop][size].merge(bySize[size])
+			}
+		}
+		tallies[p] = nil
+	}
+	return sel, nil
+}
+
+// gameParts, when not 0, is the number of ranges games reads (tests).
+var gameParts = 0
+
+// gamesIn is games for the games whose ids are from … to.
+func gamesIn(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally, from, to int64) (*selected, error) {
 	where, args := f.selection()
 	bot, botArgs := "0", []any(nil)
 	switch {
@@ -519,7 +595,7 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
 		opening_a, opening_b, CASE WHEN over THEN components_light END, CASE WHEN over THEN components_dark END,
 		light, dark, opener, date, format, `+bot+`
-		FROM games g WHERE legal AND `+where+` ORDER BY id`, append(botArgs, args...)...)
+		FROM games g WHERE legal AND id BETWEEN ? AND ? AND `+where+` ORDER BY id`, append(append(botArgs, from, to), args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("games: %w", err)
 	}
@@ -576,6 +652,66 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 		return nil, fmt.Errorf("games: %w", err)
 	}
 	return sel, nil
+}
+
+// merge adds the tallies of o, of games that come after b's, to b.
+func (b *boardTally) merge(o *boardTally) {
+	b.games += o.games
+	b.decided += o.decided
+	b.finished += o.finished
+	for _, t := range [][2]*tally{{&b.swapped, &o.swapped}, {&b.opener, &o.opener}, {&b.openerSwapped, &o.openerSwapped},
+		{&b.openerKept, &o.openerKept}, {&b.light, &o.light}, {&b.dark, &o.dark}, {&b.draws, &o.draws}} {
+		t[0].merge(*t[1])
+	}
+	for k, v := range o.openings {
+		if w := b.openings[k]; w != nil {
+			w.swapped.merge(v.swapped)
+			w.opener.merge(v.opener)
+			w.openerSwapped.merge(v.openerSwapped)
+			w.openerKept.merge(v.openerKept)
+		} else {
+			b.openings[k] = v
+		}
+	}
+	for k, v := range o.cells {
+		b.cells[k] = mergeCell(b.cells[k], v)
+	}
+	for k, v := range o.edge {
+		b.edge[k] = mergeCell(b.edge[k], v)
+	}
+	for k, v := range o.apart {
+		b.apart[k] = mergeCell(b.apart[k], v)
+	}
+	for k, v := range o.months {
+		b.months[k] = mergeCell(b.months[k], v)
+	}
+	for _, m := range [][2]map[int]int{{b.scoreLight, o.scoreLight}, {b.scoreDark, o.scoreDark}, {b.margin, o.margin},
+		{b.islands, o.islands}, {b.bridges, o.bridges}, {b.comps, o.comps}, {b.length, o.length}} {
+		for k, v := range m[1] {
+			m[0][k] += v
+		}
+	}
+	for _, m := range [][2]map[string]int{{b.tieBreaks, o.tieBreaks}, {b.endings, o.endings}, {b.formats, o.formats}} {
+		for k, v := range m[1] {
+			m[0][k] += v
+		}
+	}
+	b.sumScore[0] += o.sumScore[0]
+	b.sumScore[1] += o.sumScore[1]
+	b.sumMargin += o.sumMargin
+	b.sumLength += o.sumLength
+	b.undated += o.undated
+	b.rating.merge(&o.rating)
+}
+
+// mergeCell is the tally of a and b together (either may be nil).
+func mergeCell(a, b *cellTally) *cellTally {
+	if a == nil {
+		return b
+	}
+	a.swapped.merge(b.swapped)
+	a.opener.merge(b.opener)
+	return a
 }
 
 func (b *boardTally) add(g *gameRow) {

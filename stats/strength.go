@@ -74,6 +74,21 @@ type ratingTally struct {
 // add counts a decided game that reached turn 2 whose opener scored score. The responder
 // is the other of Light and Dark: Light when the second player swapped (the opener then
 // ended as Dark), else Dark.
+// merge adds the games of u, which come after t's: its players are numbered on from t's,
+// in the order they first appear, as one tally of all the games would number them.
+func (t *ratingTally) merge(u *ratingTally) {
+	t.unnamed += u.unnamed
+	t.self += u.self
+	index := make([]int, len(u.names))
+	for i, name := range u.names {
+		index[i] = t.index(name)
+	}
+	for _, g := range u.games {
+		g.Opener, g.Responder = index[g.Opener], index[g.Responder]
+		t.games = append(t.games, g)
+	}
+}
+
 func (t *ratingTally) add(g *gameRow, score float64) {
 	opener, responder, opposite := g.opener, g.dark, g.light
 	if g.swapped {
