@@ -46,10 +46,16 @@ type streamGame struct {
 	tags   []driver.Value // its tags rows, as the writer binds them
 }
 
+// streamEncoders bounds the goroutines that encode turns.parquet's row groups during an
+// ingest, each holding a row group's columns (128k turns): the encoding needs a third of a
+// core beside the writer, and the memory of an ingest stays the same on a machine of many
+// cores.
+const streamEncoders = 2
+
 // startParquetStream starts writing dir/turns.parquet and dir/tags.parquet under
 // temporary names.
 func startParquetStream(dir string) (*parquetStream, error) {
-	turns, err := newTurnsFile(filepath.Join(dir, "turns.parquet"), max(1, runtime.GOMAXPROCS(0)))
+	turns, err := newTurnsFile(filepath.Join(dir, "turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
 	if err != nil {
 		return nil, err
 	}
