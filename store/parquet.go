@@ -282,14 +282,7 @@ func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab
 		}
 		return nil
 	})
-	if err != nil {
-		rf.abort()
-		if rf.failure != nil && errors.Is(err, errStopped) {
-			err = rf.failure
-		}
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return rf.finish(state)
+	return rf.close(err, state)
 }
 
 // rowsFile writes a Parquet file of rows T given one at a time (next), by the export or by
@@ -414,6 +407,20 @@ func (rf *rowsFile[T]) abort() {
 	rf.end(true)
 	rf.f.Close()
 	os.Remove(rf.f.Name())
+}
+
+// close ends the file once its rows are given: it finishes it with state when giving
+// them ended with err nil, else it drops it and returns err (or the file's own failure,
+// when that stopped the rows).
+func (rf *rowsFile[T]) close(err error, state string) (rows, size int64, _ error) {
+	if err != nil {
+		rf.abort()
+		if rf.failure != nil && errors.Is(err, errStopped) {
+			err = rf.failure
+		}
+		return 0, 0, fmt.Errorf("writing %s: %w", rf.path, err)
+	}
+	return rf.finish(state)
 }
 
 // finish completes the file with state in its metadata and gives it its name.

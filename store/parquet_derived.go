@@ -121,14 +121,7 @@ func exportTags(c *conn, path, state string, progress func(int64, driver.Value))
 		}
 		return nil
 	})
-	if err != nil {
-		rf.abort()
-		if rf.failure != nil && errors.Is(err, errStopped) {
-			err = rf.failure
-		}
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return rf.finish(state)
+	return rf.close(err, state)
 }
 
 // gameIDs reads the stable ids of the games in the order of their numbers, a chunk at a

@@ -47,14 +47,7 @@ func exportTurns(c *conn, path, state string, progress func(int64, driver.Value)
 		}
 		return tf.addGame(game, text)
 	})
-	if err != nil {
-		tf.abort()
-		if tf.failure != nil && errors.Is(err, errStopped) {
-			err = tf.failure
-		}
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return tf.finish(state)
+	return tf.close(err, state)
 }
 
 // errStopped is what a turnsFile's addGame returns once an encoder or the file's writer
@@ -248,6 +241,20 @@ func (tf *turnsFile) abort() {
 	tf.end(true)
 	tf.f.Close()
 	os.Remove(tf.f.Name())
+}
+
+// close ends the file once its games are given: it finishes it with state when giving
+// them ended with err nil, else it drops it and returns err (or the file's own failure,
+// when that stopped the games).
+func (tf *turnsFile) close(err error, state string) (rows, size int64, _ error) {
+	if err != nil {
+		tf.abort()
+		if tf.failure != nil && errors.Is(err, errStopped) {
+			err = tf.failure
+		}
+		return 0, 0, fmt.Errorf("writing %s: %w", tf.path, err)
+	}
+	return tf.finish(state)
 }
 
 // finish completes the file with state in its metadata and gives it its name.
