@@ -296,23 +296,35 @@ func TestSchemaUpgradeFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 2 to 5") {
-		t.Errorf("Open: %v", err)
-		if d != nil {
-			d.Close()
-		}
-	}
-	old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	if v := count(t, old, "PRAGMA user_version"); v != 2 {
-		t.Errorf("user_version %d after a failed upgrade", v)
-	}
+	old = failedUpgrade(t, path, 2, "upgrading schema version 2 to 5")
 	if n := count(t, old, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'tag_errors'"); n != 0 {
 		t.Error("games has tag_errors after a failed upgrade")
 	}
+}
+
+// failedUpgrade opens the database of schema version at path for writing, which must fail
+// with an error that says every one of wants, and returns the database opened read-only
+// (closed with the test), which must still be of that version.
+func failedUpgrade(t *testing.T, path string, version int, wants ...string) *sql.DB {
+	t.Helper()
+	d, err := Open(path)
+	for _, want := range wants {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open: %v\nwant %q", err, want)
+		}
+	}
+	if d != nil {
+		d.Close()
+	}
+	old, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { old.Close() })
+	if v := count(t, old, "PRAGMA user_version"); v != int64(version) {
+		t.Errorf("user_version %d after a failed upgrade, want %d", v, version)
+	}
+	return old
 }
 
 // An upgrade of version 3 that meets turns it cannot keep as they are (a turn missing,
@@ -337,20 +349,7 @@ func TestSchemaUpgradeFailsV3(t *testing.T) {
 	}
 	before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn")
 	old.Close()
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)") {
-		t.Errorf("Open: %v", err)
-		if d != nil {
-			d.Close()
-		}
-	}
-	old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	if v := count(t, old, "PRAGMA user_version"); v != 3 {
-		t.Errorf("user_version %d after a failed upgrade", v)
-	}
+	old = failedUpgrade(t, path, 3, "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)")
 	if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn"); after != before {
 		t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 	}
@@ -510,20 +509,7 @@ func TestSchemaUpgradeFailsV4(t *testing.T) {
 			}
 			before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game")
 			old.Close()
-			if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "upgrading schema version 4 to 5: ") || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Open: %v\nwant %q", err, tc.want)
-				if d != nil {
-					d.Close()
-				}
-			}
-			old, err = sql.Open("sqlite", "file:"+path+"?mode=ro")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer old.Close()
-			if v := count(t, old, "PRAGMA user_version"); v != 4 {
-				t.Errorf("user_version %d after a failed upgrade", v)
-			}
+			old = failedUpgrade(t, path, 4, "upgrading schema version 4 to 5: ", tc.want)
 			if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game"); after != before {
 				t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 			}
