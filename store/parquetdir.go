@@ -63,37 +63,9 @@ func (d *DB) ClaimParquet(dir string) error {
 	if d.parquetOnly != "" {
 		return claimParquetOnly(dir)
 	}
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-	case !info.IsDir():
-		return fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-	}
-	var files, foreign []string
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case strings.HasPrefix(name, "."):
-		case isParquetFile(name) && e.Type().IsRegular():
-			files = append(files, name)
-		default:
-			foreign = append(foreign, name)
-		}
-	}
-	if len(foreign) > 0 {
-		names := foreign
-		if len(names) > 3 {
-			names = append(names[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
-		}
-		return fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
-			ErrParquetDir, dir, strings.Join(names, ", "))
+	files, exists, err := parquetFolder(dir)
+	if err != nil || !exists {
+		return err
 	}
 	m, err := readMarker(dir)
 	if err != nil {
@@ -129,6 +101,44 @@ func (d *DB) ClaimParquet(dir string) error {
 	}
 	return fmt.Errorf("%w: %s holds Parquet files that do not say which database they were written from (an older ponte wrote them) and are not those of %s as it is: they are not overwritten; remove %s first, or give --parquet another folder",
 		ErrParquetDir, dir, d.path, dir)
+}
+
+// parquetFolder looks at dir, a Parquet folder to write into: whether it exists, and the
+// Parquet files it holds (hidden files are left alone and not counted: the temporary files
+// of a write, a desktop's own). It is an error wrapping ErrParquetDir, naming them, when dir
+// is not a folder or holds other files, which ponte did not write.
+func parquetFolder(dir string) (files []string, exists bool, err error) {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	case !info.IsDir():
+		return nil, true, fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, true, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	}
+	var foreign []string
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case strings.HasPrefix(name, "."):
+		case isParquetFile(name) && e.Type().IsRegular():
+			files = append(files, name)
+		default:
+			foreign = append(foreign, name)
+		}
+	}
+	if len(foreign) > 0 {
+		if len(foreign) > 3 {
+			foreign = append(foreign[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
+		}
+		return nil, true, fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
+			ErrParquetDir, dir, strings.Join(foreign, ", "))
+	}
+	return files, true, nil
 }
 
 // readMarker reads the marker of dir; nil when there is none.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // A Parquet-only ingest (`ponte ingest --parquet-only --parquet DIR`) keeps no database:
@@ -97,35 +96,9 @@ func (d *DB) closeParquetOnly() error {
 
 // claimParquetOnly checks that a Parquet-only ingest may write into dir (OpenParquetOnly).
 func claimParquetOnly(dir string) error {
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-	case !info.IsDir():
-		return fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-	}
-	var files, foreign []string
-	for _, e := range entries {
-		switch name := e.Name(); {
-		case strings.HasPrefix(name, "."):
-		case isParquetFile(name) && e.Type().IsRegular():
-			files = append(files, name)
-		default:
-			foreign = append(foreign, name)
-		}
-	}
-	if len(foreign) > 0 {
-		if len(foreign) > 3 {
-			foreign = append(foreign[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
-		}
-		return fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
-			ErrParquetDir, dir, strings.Join(foreign, ", "))
+	files, exists, err := parquetFolder(dir)
+	if err != nil || !exists {
+		return err
 	}
 	m, err := readMarker(dir)
 	switch {
