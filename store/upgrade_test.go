@@ -302,6 +302,23 @@ func TestSchemaUpgradeFails(t *testing.T) {
 	}
 }
 
+// oldAutumn makes a database of schema version holding the games of autumn, as that
+// version stored them (oldDatabase), and returns its path.
+func oldAutumn(t *testing.T, version int) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	d, err := Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingestInto(t, d, Options{}, autumn)
+	d.Close()
+	path := filepath.Join(dir, "old.db")
+	oldDatabase(t, path, version, src)
+	return path
+}
+
 // failedUpgrade opens the database of schema version at path for writing, which must fail
 // with an error that says every one of wants, and returns the database opened read-only
 // (closed with the test), which must still be of that version.
@@ -330,16 +347,7 @@ func failedUpgrade(t *testing.T, path string, version int, wants ...string) *sql
 // An upgrade of version 3 that meets turns it cannot keep as they are (a turn missing,
 // which only an edit makes) fails, names the game, and leaves the database as it was.
 func TestSchemaUpgradeFailsV3(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.db")
-	d, err := Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ingestInto(t, d, Options{}, autumn)
-	d.Close()
-	path := filepath.Join(dir, "old.db")
-	oldDatabase(t, path, 3, src)
+	path := oldAutumn(t, 3)
 	old, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
@@ -358,16 +366,7 @@ func TestSchemaUpgradeFailsV3(t *testing.T) {
 // Parquet files written before an upgrade are not current after it, though the rows are
 // the same: their columns are not.
 func TestParquetCurrentAfterUpgrade(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.db")
-	d, err := Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ingestInto(t, d, Options{}, autumn)
-	d.Close()
-	path := filepath.Join(dir, "old.db")
-	oldDatabase(t, path, 2, src)
+	path := oldAutumn(t, 2)
 	// The files version 2 wrote: its fingerprint had no schema version.
 	old, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
@@ -378,7 +377,7 @@ func TestParquetCurrentAfterUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	pq := filepath.Join(dir, "parquet")
+	pq := filepath.Join(t.TempDir(), "parquet")
 	os.Mkdir(pq, 0o777)
 	for _, name := range []string{"games.parquet", "turns.parquet"} {
 		f, err := os.Create(filepath.Join(pq, name))
@@ -391,7 +390,7 @@ func TestParquetCurrentAfterUpgrade(t *testing.T) {
 		}
 		f.Close()
 	}
-	d, err = Open(path)
+	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
