@@ -256,10 +256,10 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	sum.Interrupted = rd.interrupted || w.interrupted
 	if stream != nil {
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
-			stream.abort()
+			cause := stream.abort()
 			d.dropStreamDir()
 			if err == nil && serr != nil && w.streamOnly {
-				err = fmt.Errorf("writing the Parquet files: %w", serr) // nothing else has them
+				err = cause // nothing else has the turns and tags
 			}
 		} else {
 			d.stream = stream

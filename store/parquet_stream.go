@@ -130,11 +130,24 @@ func (s *parquetStream) close() error {
 	return s.err
 }
 
-// abort drops the files. The hand-over must be closed.
-func (s *parquetStream) abort() {
+// abort drops the files and returns why the stream stopped, nil if it did not: its first
+// error, or, when that was a file's writer stopping the rows, that file's own failure
+// (a full disk, say) with the file's name. The hand-over must be closed.
+func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.abort()
 	s.tags.abort()
+	if errors.Is(s.err, errStopped) {
+		for _, f := range []struct {
+			path string
+			err  error
+		}{{s.turns.path, s.turns.failure}, {s.tags.path, s.tags.failure}} {
+			if f.err != nil && !errors.Is(f.err, errStopped) {
+				return fmt.Errorf("writing %s: %w", f.path, f.err)
+			}
+		}
+	}
+	return s.err
 }
 
 // startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when

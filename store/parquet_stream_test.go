@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -223,5 +224,48 @@ func TestParquetOnlyStreamLost(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "turns.parquet")); !os.IsNotExist(err) {
 		t.Errorf("turns.parquet written: %v", err)
+	}
+}
+
+// A stream whose file cannot be written (here its writer fails as on a full disk) stops,
+// and says which file and why, not only that it stopped.
+func TestParquetStreamFailureSaysWhy(t *testing.T) {
+	d := openTemp(t)
+	ingestInto(t, d, Options{}, autumn)
+	var texts []string
+	rows, err := d.db.Query("SELECT turns FROM game_turns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var text string
+		if err := rows.Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, text)
+	}
+	rows.Close()
+	d.Close()
+
+	dir := t.TempDir()
+	s, err := startParquetStream(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.turns.fail(errors.New("no space left on device"))
+	var games []streamGame
+	for i := range 200 { // more than a batch of rows: the stream meets the failure
+		games = append(games, streamGame{id: int64(i + 1), gameID: "g", turns: texts[i%len(texts)]})
+	}
+	s.in <- games
+	if err := s.close(); !errors.Is(err, errStopped) {
+		t.Fatalf("close = %v", err)
+	}
+	err = s.abort()
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "turns.parquet")) || !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("abort = %v", err)
+	}
+	if tmp := hiddenFiles(t, dir); len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
 	}
 }
