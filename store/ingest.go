@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -832,10 +833,7 @@ func (w *writer) record(it *item) error {
 	idv := driver.Value(id)
 	a.game[gameColID] = idv
 	a.game[gameColSourceID] = st.id
-	for k := 0; k < len(a.tags); k += 4 { // game, seq, name, value
-		a.tags[k] = idv
-	}
-	w.tagRows += int64(len(a.tags) / 4)
+	w.tagRows += int64(len(a.tags))
 	if err := w.games.add(w.c, a.game); err != nil {
 		return err
 	}
@@ -951,7 +949,7 @@ func (w *writer) commit() error {
 
 // tempName matches the names WriteParquet writes its files under until they are complete
 // (createTemp): ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp", ".tags.parquet.0123abcd.tmp".
-var tempName = regexp.MustCompile(`^\.(games|turns|tags)\.parquet\.[0-9a-f]{8}\.tmp$`)
+var tempName = regexp.MustCompile(`^\.(` + strings.Join(parquetFiles, "|") + `)\.[0-9a-f]{8}\.tmp$`)
 
 // dropOutputs takes out of files what this ingest writes, each with a notice in sum: the
 // database and its -wal, -shm and -journal files, and in parquetDir the Parquet files and

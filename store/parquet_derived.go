@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unsafe"
@@ -22,14 +23,7 @@ import (
 var parquetFiles = []string{"games.parquet", "turns.parquet", "tags.parquet"}
 
 // isParquetFile reports whether name is one of parquetFiles.
-func isParquetFile(name string) bool {
-	for _, f := range parquetFiles {
-		if name == f {
-			return true
-		}
-	}
-	return false
-}
+func isParquetFile(name string) bool { return slices.Contains(parquetFiles, name) }
 
 // parquetVersion numbers the layout of the Parquet files (their columns and files): a
 // folder written by a ponte of another layout is not current (ParquetCurrent) and is

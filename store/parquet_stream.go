@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -40,10 +39,10 @@ type parquetStream struct {
 
 // streamGame is what the writer hands over of a game it stores.
 type streamGame struct {
-	id     int64          // games.id
-	gameID string         // games.game_id
-	turns  string         // game_turns.turns, "" for none
-	tags   []driver.Value // its tags rows, as the writer binds them
+	id     int64     // games.id
+	gameID string    // games.game_id
+	turns  string    // game_turns.turns, "" for none
+	tags   []tagPair // its tags, in order
 }
 
 // streamEncoders bounds the goroutines that encode turns.parquet's row groups during an
@@ -98,21 +97,9 @@ func (s *parquetStream) add(g *streamGame) error {
 			return err
 		}
 	}
-	for k := 0; k+3 < len(g.tags); k += 4 {
-		seq, ok := g.tags[k+1].(int64)
-		if !ok || int64(int32(seq)) != seq {
-			return typeError("seq", g.tags[k+1])
-		}
-		name, err := textValue("name", g.tags[k+2])
-		if err != nil {
-			return err
-		}
-		value, err := textValue("value", g.tags[k+3])
-		if err != nil {
-			return err
-		}
+	for i, t := range g.tags {
 		r, _ := s.tags.next()
-		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(seq), name, value
+		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(i+1), t[0], t[1]
 		if s.tags.full() {
 			if err := s.tags.send(); err != nil {
 				return err

@@ -27,7 +27,7 @@ type analysis struct {
 	turns      string         // game_turns.turns (turntext), "" when no turn was played legally
 	byTurn     []byte         // game_turns.by_turn (turnsum): a part of the analyzer's sums, never written again
 	nturns     int            // the turns in it
-	tags       []driver.Value // one row of the view tags per tag: game, seq, name, value
+	tags       []tagPair      // the record's tags in order, each name and value valid UTF-8 and bounded
 	tagsText   string         // game_tags.tags (appendTagsJSON); "" when the record has no tag
 }
 
@@ -185,9 +185,9 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		out.byTurn = a.sums[start:len(a.sums):len(a.sums)]
 	}
 	if len(rec.Tags) > 0 {
-		t := make([]driver.Value, 0, 4*len(rec.Tags))
+		t := make([]tagPair, len(rec.Tags))
 		for i, tag := range rec.Tags {
-			t = append(t, int64(0), num(i+1), short(tag.Name), short(tag.Value))
+			t[i] = tagPair{short(tag.Name), short(tag.Value)}
 		}
 		out.tags = t
 		a.text = appendTagsJSON(a.text[:0], t)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 )
@@ -11,20 +10,18 @@ import (
 // unpacks (json_each). One value bound per game instead of four per tag: the tags
 // table's 13 million rows were a seventh of a million-game ingest.
 
-// appendTagsJSON appends the tags of rows, the values of the tags rows (game, seq, name,
-// value, each name and value valid UTF-8), as the text of game_tags.tags.
-func appendTagsJSON(b []byte, rows []driver.Value) []byte {
+// appendTagsJSON appends tags, each name and value valid UTF-8, as the text of
+// game_tags.tags.
+func appendTagsJSON(b []byte, tags []tagPair) []byte {
 	b = append(b, '[')
-	for k := 0; k+3 < len(rows); k += 4 {
-		if k > 0 {
+	for i, t := range tags {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		name, _ := rows[k+2].(string)
-		value, _ := rows[k+3].(string)
 		b = append(b, '[')
-		b = appendJSONString(b, name)
+		b = appendJSONString(b, t[0])
 		b = append(b, ',')
-		b = appendJSONString(b, value)
+		b = appendJSONString(b, t[1])
 		b = append(b, ']')
 	}
 	return append(b, ']')

@@ -2,7 +2,6 @@ package store
 
 import (
 	"database/sql"
-	"database/sql/driver"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -13,10 +12,7 @@ import (
 func TestTagsJSON(t *testing.T) {
 	pairs := []tagPair{{"Event", "Autumn \"league\""}, {"Annotator", `C:\games\x`}, {"Note", "a\nb\tc\x00d\x1f"},
 		{"Light", "Ünal 🎲"}, {"", ""}, {"Event", "twice"}}
-	var rows []driver.Value
-	for i, p := range pairs {
-		rows = append(rows, int64(7), int64(i+1), p[0], p[1])
-	}
+	rows := pairs
 	text := string(appendTagsJSON(nil, rows))
 	var viaJSON []tagPair
 	if err := json.Unmarshal([]byte(text), &viaJSON); err != nil || !slices.Equal(viaJSON, pairs) {
@@ -40,10 +36,7 @@ func TestTagsJSON(t *testing.T) {
 func TestTagsJSONInSQLite(t *testing.T) {
 	pairs := []tagPair{{"Event", "Autumn \"league\""}, {"Annotator", `C:\games\x`}, {"Note", "a\nb\tc\x00d\x1f"},
 		{"Light", "Ünal 🎲"}, {"", ""}}
-	var rows []driver.Value
-	for i, p := range pairs {
-		rows = append(rows, int64(7), int64(i+1), p[0], p[1])
-	}
+	rows := pairs
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		t.Fatal(err)

@@ -183,10 +183,10 @@ func TestAnalyzeTextBounds(t *testing.T) {
 				t.Errorf("%s: games.%s is not cut: it ends %q", c.name, name, s[max(0, len(s)-80):])
 			}
 		}
-		for k := 0; k < len(out.tags); k += 4 {
-			for _, v := range out.tags[k+2 : k+4] {
-				if s := v.(string); !utf8.ValidString(s) || len(s) > maxText {
-					t.Errorf("%s: tag %d: valid UTF-8 %v, %d bytes: %.80q", c.name, k/4+1, utf8.ValidString(s), len(s), s)
+		for k, tag := range out.tags {
+			for _, s := range tag {
+				if !utf8.ValidString(s) || len(s) > maxText {
+					t.Errorf("%s: tag %d: valid UTF-8 %v, %d bytes: %.80q", c.name, k+1, utf8.ValidString(s), len(s), s)
 				}
 			}
 		}
