@@ -442,7 +442,6 @@ func newBoardTally() *boardTally {
 // gameRow is what the statistics read of one legal game.
 type gameRow struct {
 	size                   int
-	supply                 string
 	swapped, over, bot     bool
 	result, tiebreak       sql.NullString
 	termination, claimed   sql.NullString
@@ -524,6 +523,10 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 	sels := make([]*selected, parts)
 	tallies := make([]map[string]map[int]*boardTally, parts)
 	errs := make([]error, parts)
+	// A range that fails stops the others: its error is the one a single pass would meet
+	// first, not one copy of "context canceled" per range.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	for p := range parts {
 		from, to := start(p), hi.Int64
@@ -531,17 +534,26 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 			to = start(p+1) - 1
 		}
 		tallies[p] = map[string]map[int]*boardTally{}
-		for pop := range boards {
-			tallies[p][pop] = map[int]*boardTally{}
+		for tallied := range boards {
+			tallies[p][tallied] = map[int]*boardTally{}
 		}
 		wg.Go(func() {
 			defer bug.Recover()
-			sels[p], errs[p] = gamesIn(ctx, db, f, pop, tallies[p], from, to)
+			if sels[p], errs[p] = gamesIn(ctx, db, f, pop, tallies[p], from, to); errs[p] != nil {
+				cancel()
+			}
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for _, err := range errs { // in the order of the ranges: the first a single pass meets
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	// The first range's tallies and selection take the others' in: nothing is copied twice.
 	n := 0
@@ -591,7 +603,7 @@ func gamesIn(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[s
 	default:
 		bot, botArgs = IsBotSQL(f.BotNames())
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, size, supply, swapped, over, result, tiebreak, termination, claimed_result,
+	rows, err := db.QueryContext(ctx, `SELECT id, size, swapped, over, result, tiebreak, termination, claimed_result,
 		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
 		opening_a, opening_b, CASE WHEN over THEN components_light END, CASE WHEN over THEN components_dark END,
 		light, dark, opener, date, format, `+bot+`
@@ -605,7 +617,7 @@ func gamesIn(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[s
 	for rows.Next() {
 		var g gameRow
 		var id int64
-		if err := rows.Scan(&id, &g.size, &g.supply, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
+		if err := rows.Scan(&id, &g.size, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
 			&g.score[0], &g.score[1], &g.islands[0], &g.islands[1], &g.bridge[0], &g.bridge[1], &g.margin, &g.turns,
 			&g.openingA, &g.openingB, &g.components[0], &g.components[1], &g.light, &g.dark, &g.opener, &g.date, &g.format, &g.bot); err != nil {
 			return nil, fmt.Errorf("games: %w", err)

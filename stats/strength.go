@@ -71,9 +71,6 @@ type ratingTally struct {
 	self    int
 }
 
-// add counts a decided game that reached turn 2 whose opener scored score. The responder
-// is the other of Light and Dark: Light when the second player swapped (the opener then
-// ended as Dark), else Dark.
 // merge adds the games of u, which come after t's: its players are numbered on from t's,
 // in the order they first appear, as one tally of all the games would number them.
 func (t *ratingTally) merge(u *ratingTally) {
@@ -89,6 +86,9 @@ func (t *ratingTally) merge(u *ratingTally) {
 	}
 }
 
+// add counts a decided game that reached turn 2 whose opener scored score. The responder
+// is the other of Light and Dark: Light when the second player swapped (the opener then
+// ended as Dark), else Dark.
 func (t *ratingTally) add(g *gameRow, score float64) {
 	opener, responder, opposite := g.opener, g.dark, g.light
 	if g.swapped {
