@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ponte/ponte/internal/jsonstr"
 )
 
 // A Writer writes records in one format, buffered.
@@ -304,7 +306,7 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 			continue
 		}
 		sep()
-		b = appendJSONString(b, k.key)
+		b = jsonstr.Append(b, k.key)
 		b = append(b, ':')
 		switch k.tag {
 		case tagSize:
@@ -328,21 +330,21 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 				v = v[:4] + "-" + v[5:7] + "-" + v[8:]
 			}
 		}
-		b = appendJSONString(b, v)
+		b = jsonstr.Append(b, v)
 	}
 	for _, t := range r.Tags {
 		if isKnownTag(t.Name) {
 			continue
 		}
 		sep()
-		b = appendJSONString(b, t.Name)
+		b = jsonstr.Append(b, t.Name)
 		b = append(b, ':')
 		if jsonLiteral(t.Value) && (t.Name != "header" || t.Value[0] != '{') {
 			// (An object under "header" is written as a string, so that
 			// the line does not read back as an Abstract Play record.)
 			b = append(b, t.Value...)
 		} else {
-			b = appendJSONString(b, t.Value)
+			b = jsonstr.Append(b, t.Value)
 		}
 	}
 	sep()
@@ -351,7 +353,7 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, m.Text)
+		b = jsonstr.Append(b, m.Text)
 	}
 	return append(b, ']', '}', '\n'), nil
 }
@@ -373,32 +375,4 @@ func jsonLiteral(s string) bool {
 	p := jsonParser{s: s}
 	end, ok := p.skip(0)
 	return ok && end == len(s)
-}
-
-// appendJSONString appends s as a JSON string; s is valid UTF-8.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ponte/ponte/internal/jsonstr"
 )
 
 // The tags of a game are one row of game_tags: a JSON array of [name, value] pairs in
@@ -19,30 +21,12 @@ func appendTagsJSON(b []byte, tags []tagPair) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendJSONString(b, t[0])
+		b = jsonstr.Append(b, t[0])
 		b = append(b, ',')
-		b = appendJSONString(b, t[1])
+		b = jsonstr.Append(b, t[1])
 		b = append(b, ']')
 	}
 	return append(b, ']')
-}
-
-// appendJSONString appends s, valid UTF-8, as a JSON string: the quote, the backslash and
-// the control characters escaped, everything else as it is.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }
 
 // tagPair is one tag as game_tags.tags holds it.

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/ponte/ponte/internal/jsonstr"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -170,10 +171,9 @@ func appendCell(dst []byte, c string) []byte {
 	}
 	for i := 0; i < len(c); i++ {
 		if b := c[i]; b < 0x20 || b == '"' || b == '\\' || b >= 0x80 {
-			// Not a cell's notation: written as JSON writes it (only a hand-edited text
-			// read back holds such a string).
-			q, _ := json.Marshal(c) // a string: cannot fail
-			return append(append(dst, ','), q...)
+			// Not a cell's notation: escaped (only a hand-edited text read back holds
+			// such a string).
+			return jsonstr.Append(append(dst, ','), c)
 		}
 	}
 	dst = append(dst, ',', '"')
