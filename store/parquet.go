@@ -290,8 +290,7 @@ func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab
 // them. It is written under a temporary name and renamed by finish, with the database's
 // state (stateKey) in its metadata, once that is known.
 type rowsFile[T any] struct {
-	path    string
-	f       *os.File
+	parquetTemp
 	w       *parquet.GenericWriter[T]
 	batches chan []T
 	free    chan []T
@@ -323,14 +322,13 @@ func newRowsFile[T any](path string, rowGroup int64, blobs ...string) (*rowsFile
 		opts = append(opts, parquet.SkipPageBounds(col), parquet.SkipPageStatistics(col))
 	}
 	rf := &rowsFile[T]{
-		path:    path,
-		f:       f,
-		w:       parquet.NewGenericWriter[T](f, opts...),
-		batches: make(chan []T, 4),
-		free:    make(chan []T, 6),
-		failed:  make(chan struct{}),
-		written: make(chan error, 1),
-		buf:     make([]T, 0, rowsBatch),
+		parquetTemp: parquetTemp{path: path, f: f},
+		w:           parquet.NewGenericWriter[T](f, opts...),
+		batches:     make(chan []T, 4),
+		free:        make(chan []T, 6),
+		failed:      make(chan struct{}),
+		written:     make(chan error, 1),
+		buf:         make([]T, 0, rowsBatch),
 	}
 	go func() {
 		defer bug.Recover()
@@ -405,8 +403,7 @@ func (rf *rowsFile[T]) end(failed bool) error {
 // abort stops the file and removes it.
 func (rf *rowsFile[T]) abort() {
 	rf.end(true)
-	rf.f.Close()
-	os.Remove(rf.f.Name())
+	rf.drop()
 }
 
 // close ends the file once its rows are given: it finishes it with state when giving
@@ -415,39 +412,68 @@ func (rf *rowsFile[T]) abort() {
 func (rf *rowsFile[T]) close(err error, state string) (rows, size int64, _ error) {
 	if err != nil {
 		rf.abort()
-		if rf.failure != nil && errors.Is(err, errStopped) {
-			err = rf.failure
-		}
-		return 0, 0, fmt.Errorf("writing %s: %w", rf.path, err)
+		return 0, 0, rf.stopped(err, rf.failure)
 	}
 	return rf.finish(state)
 }
 
 // finish completes the file with state in its metadata and gives it its name.
 func (rf *rowsFile[T]) finish(state string) (rows, size int64, err error) {
-	err = rf.end(false)
+	if err := rf.end(false); err != nil {
+		rf.drop()
+		return 0, 0, rf.stopped(err, nil)
+	}
+	size, err = rf.commit(rf.w, state)
+	return rf.rows, size, err
+}
+
+// parquetTemp is a Parquet file written under a temporary name beside path (createTemp),
+// which commit gives its name once complete: the part that rowsFile and turnsFile share.
+type parquetTemp struct {
+	path string
+	f    *os.File
+}
+
+// commit completes the file that w wrote, with state in its metadata (stateKey), syncs
+// it and gives it its name; it returns its size. On an error the file is dropped.
+func (t *parquetTemp) commit(w interface {
+	SetKeyValueMetadata(key, value string)
+	Close() error
+}, state string) (size int64, err error) {
+	w.SetKeyValueMetadata(stateKey, state)
+	err = w.Close()
 	if err == nil {
-		rf.w.SetKeyValueMetadata(stateKey, state)
-		err = rf.w.Close()
+		err = t.f.Sync()
 	}
 	if err == nil {
-		err = rf.f.Sync()
+		size, err = t.f.Seek(0, io.SeekCurrent)
 	}
 	if err == nil {
-		size, err = rf.f.Seek(0, io.SeekCurrent)
+		err = t.f.Close()
 	}
 	if err == nil {
-		err = rf.f.Close()
-	}
-	if err == nil {
-		err = os.Rename(rf.f.Name(), rf.path)
+		err = os.Rename(t.f.Name(), t.path)
 	}
 	if err != nil {
-		rf.f.Close()
-		os.Remove(rf.f.Name())
-		return 0, 0, fmt.Errorf("writing %s: %w", rf.path, err)
+		t.drop()
+		return 0, t.stopped(err, nil)
 	}
-	return rf.rows, size, nil
+	return size, nil
+}
+
+// drop closes the file and removes it (nothing, once it has its name).
+func (t *parquetTemp) drop() {
+	t.f.Close()
+	os.Remove(t.f.Name())
+}
+
+// stopped is the error of writing the file, given the error err that stopped it: its
+// own failure instead when err only says that the file's writer had stopped (errStopped).
+func (t *parquetTemp) stopped(err, failure error) error {
+	if failure != nil && errors.Is(err, errStopped) {
+		err = failure
+	}
+	return fmt.Errorf("writing %s: %w", t.path, err)
 }
 
 // createTemp creates a hidden temporary file next to path, with the permissions os.Create

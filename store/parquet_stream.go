@@ -124,17 +124,13 @@ func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.abort()
 	s.tags.abort()
-	if errors.Is(s.err, errStopped) {
-		for _, f := range []struct {
-			path string
-			err  error
-		}{{s.turns.path, s.turns.failure}, {s.tags.path, s.tags.failure}} {
-			if f.err != nil && !errors.Is(f.err, errStopped) {
-				return fmt.Errorf("writing %s: %w", f.path, f.err)
-			}
-		}
+	switch {
+	case !errors.Is(s.err, errStopped):
+		return s.err
+	case s.turns.failure != nil && !errors.Is(s.turns.failure, errStopped):
+		return s.turns.stopped(s.err, s.turns.failure)
 	}
-	return s.err
+	return s.tags.stopped(s.err, s.tags.failure)
 }
 
 // startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when

@@ -5,8 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -65,8 +63,7 @@ var errStopped = errors.New("stopped")
 // under a temporary name and renamed by finish, with the database's state (stateKey) in
 // its metadata, once that is known.
 type turnsFile struct {
-	path     string
-	f        *os.File
+	parquetTemp
 	w        *parquet.GenericWriter[TurnRow]
 	progress func(int64, driver.Value) // told the rows sent and the last game, or nil
 
@@ -98,14 +95,13 @@ func newTurnsFile(path string, encoders int) (*turnsFile, error) {
 		return nil, err
 	}
 	tf := &turnsFile{
-		path:    path,
-		f:       f,
-		w:       parquet.NewGenericWriter[TurnRow](f, turnsWriterOptions()...),
-		failed:  make(chan struct{}),
-		queues:  make([]chan *turnsChunk, encoders),
-		ordered: make(chan *turnsChunk, 2*encoders),
-		written: make(chan struct{}),
-		free:    make(chan []TurnRow, 4*encoders),
+		parquetTemp: parquetTemp{path: path, f: f},
+		w:           parquet.NewGenericWriter[TurnRow](f, turnsWriterOptions()...),
+		failed:      make(chan struct{}),
+		queues:      make([]chan *turnsChunk, encoders),
+		ordered:     make(chan *turnsChunk, 2*encoders),
+		written:     make(chan struct{}),
+		free:        make(chan []TurnRow, 4*encoders),
 	}
 	for i := range tf.queues {
 		tf.queues[i] = make(chan *turnsChunk, 1)
@@ -239,8 +235,7 @@ func (tf *turnsFile) end(failed bool) error {
 // abort stops the file and removes it.
 func (tf *turnsFile) abort() {
 	tf.end(true)
-	tf.f.Close()
-	os.Remove(tf.f.Name())
+	tf.drop()
 }
 
 // close ends the file once its games are given: it finishes it with state when giving
@@ -249,39 +244,19 @@ func (tf *turnsFile) abort() {
 func (tf *turnsFile) close(err error, state string) (rows, size int64, _ error) {
 	if err != nil {
 		tf.abort()
-		if tf.failure != nil && errors.Is(err, errStopped) {
-			err = tf.failure
-		}
-		return 0, 0, fmt.Errorf("writing %s: %w", tf.path, err)
+		return 0, 0, tf.stopped(err, tf.failure)
 	}
 	return tf.finish(state)
 }
 
 // finish completes the file with state in its metadata and gives it its name.
 func (tf *turnsFile) finish(state string) (rows, size int64, err error) {
-	err = tf.end(false)
-	if err == nil {
-		tf.w.SetKeyValueMetadata(stateKey, state)
-		err = tf.w.Close()
+	if err := tf.end(false); err != nil {
+		tf.drop()
+		return 0, 0, tf.stopped(err, nil)
 	}
-	if err == nil {
-		err = tf.f.Sync()
-	}
-	if err == nil {
-		size, err = tf.f.Seek(0, io.SeekCurrent)
-	}
-	if err == nil {
-		err = tf.f.Close()
-	}
-	if err == nil {
-		err = os.Rename(tf.f.Name(), tf.path)
-	}
-	if err != nil {
-		tf.f.Close()
-		os.Remove(tf.f.Name())
-		return 0, 0, fmt.Errorf("writing %s: %w", tf.path, err)
-	}
-	return tf.rows, size, nil
+	size, err = tf.commit(tf.w, state)
+	return tf.rows, size, err
 }
 
 // turnsBatchRows is the rows passed to an encoder at once; a row group is a whole number
