@@ -39,12 +39,8 @@ type DB struct {
 	parquetOnly string
 	madeDir     bool
 	// stream is the last ingest's Parquet files, written as it stored the games, for
-	// WriteParquet to finish (parquetStream); streamMadeDir the folder it made for them.
-	stream        *parquetStream
-	streamMadeDir string
-	// rowsOnlyStreamed: the last ingest stored the turns and tags only in stream (a
-	// Parquet-only ingest), so the Parquet files cannot be exported from the database.
-	rowsOnlyStreamed bool
+	// WriteParquet to finish (parquetStream).
+	stream *parquetStream
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It

@@ -235,7 +235,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 
 	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
 		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream,
-		streamOnly: stream != nil && d.parquetOnly != ""}
+		streamOnly: d.parquetOnly != ""}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&gameTurnsTable)
 	w.tags = newRowBuffer(&gameTagsTable)
@@ -258,14 +258,12 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	if stream != nil {
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
 			cause := stream.abort()
-			d.dropStreamDir()
 			if err == nil && serr != nil && w.streamOnly {
 				err = cause // nothing else has the turns and tags
 			}
 		} else {
 			d.stream = stream
 		}
-		d.rowsOnlyStreamed = w.streamOnly
 	}
 	sum.peakInFlight = fl.peak
 	sum.TurnRows = w.turnRows

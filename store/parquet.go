@@ -192,14 +192,14 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 			return err
 		}
 		stream := d.takeStream(dir, games)
-		if stream == nil && d.rowsOnlyStreamed {
+		switch {
+		case stream != nil:
+			defer stream.abort() // what is not finished below
+		case d.parquetOnly != "":
 			return fmt.Errorf("the turns and tags of this Parquet-only ingest went straight to the Parquet files of %s, which were not finished: run the ingest again", dir)
 		}
 		n, size, err := exportGames(c, filepath.Join(dir, "games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
-			if stream != nil {
-				stream.abort()
-			}
 			return err
 		}
 		st.Games, st.Bytes = n, size
@@ -213,7 +213,6 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 			n, size, err = stream.turns.finish(state)
 			st.Turns, st.Bytes = n, st.Bytes+size
 			if err != nil {
-				stream.tags.abort()
 				return err
 			}
 			n, size, err = stream.tags.finish(state)

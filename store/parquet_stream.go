@@ -35,6 +35,8 @@ type parquetStream struct {
 	turns *turnsFile
 	tags  *rowsFile[TagRow]
 	games int64 // the games streamed, numbered 1 … games
+	// madeDir: the stream made dir, which abort removes again if it is left empty.
+	madeDir bool
 }
 
 // streamGame is what the writer hands over of a game it stores.
@@ -117,13 +119,17 @@ func (s *parquetStream) close() error {
 	return s.err
 }
 
-// abort drops the files and returns why the stream stopped, nil if it did not: its first
-// error, or, when that was a file's writer stopping the rows, that file's own failure
-// (a full disk, say) with the file's name. The hand-over must be closed.
+// abort drops the files not finished, and the folder if the stream made it and it is
+// empty, and returns why the stream stopped, nil if it did not: its first error, or, when
+// that was a file's writer stopping the rows, that file's own failure (a full disk, say)
+// with the file's name. The hand-over must be closed. After finish it only checks.
 func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.abort()
 	s.tags.abort()
+	if s.madeDir {
+		os.Remove(s.dir) // only if empty
+	}
 	switch {
 	case !errors.Is(s.err, errStopped):
 		return s.err
@@ -134,33 +140,51 @@ func (s *parquetStream) abort() error {
 }
 
 // startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when
-// the database holds no game, into the folder the database may write to; nil otherwise.
-// Only an error of the database is returned: a folder the stream cannot use leaves the
-// files to WriteParquet, which says why.
+// the database holds no game, into the folder the database may write to; nil otherwise: a
+// folder the stream cannot use leaves the files to WriteParquet, which says why. A
+// Parquet-only ingest always streams, into its folder, and it is an error if it cannot:
+// its database keeps no turns and tags to export them from.
 func (d *DB) startStream(opts Options) (*parquetStream, error) {
 	d.dropStream()
-	if !opts.StreamParquet || opts.ParquetDir == "" {
+	dir := opts.ParquetDir
+	switch {
+	case d.parquetOnly != "":
+		return d.newStream(d.parquetOnly)
+	case !opts.StreamParquet || dir == "":
 		return nil, nil
 	}
+	s, _ := d.newStream(dir)
+	return s, nil
+}
+
+// newStream starts a stream into dir, making the folder if needed, when the database
+// holds no game and may write there.
+func (d *DB) newStream(dir string) (*parquetStream, error) {
 	var games int64
 	if err := d.db.QueryRow("SELECT coalesce(max(id), 0) FROM games").Scan(&games); err != nil {
 		return nil, wrapBusy(err)
 	}
-	if games > 0 || d.ClaimParquet(opts.ParquetDir) != nil {
-		return nil, nil
+	if games > 0 {
+		return nil, fmt.Errorf("%s already holds games: the Parquet files are exported from it", d.path)
 	}
-	dir := opts.ParquetDir
+	if err := d.ClaimParquet(dir); err != nil {
+		return nil, err
+	}
+	made := false
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if os.MkdirAll(dir, 0o777) != nil {
-			return nil, nil
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return nil, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
 		}
-		d.streamMadeDir = dir
+		made = true
 	}
 	s, err := startParquetStream(dir)
 	if err != nil {
-		d.dropStreamDir()
-		return nil, nil
+		if made {
+			os.Remove(dir)
+		}
+		return nil, err
 	}
+	s.madeDir = made
 	return s, nil
 }
 
@@ -169,15 +193,6 @@ func (d *DB) dropStream() {
 	if d.stream != nil {
 		d.stream.abort()
 		d.stream = nil
-		d.dropStreamDir()
-	}
-}
-
-// dropStreamDir removes the folder the stream made, if nothing else is in it.
-func (d *DB) dropStreamDir() {
-	if d.streamMadeDir != "" {
-		os.Remove(d.streamMadeDir) // only if empty
-		d.streamMadeDir = ""
 	}
 }
 
@@ -189,10 +204,10 @@ func (d *DB) takeStream(dir string, games int64) *parquetStream {
 	if s == nil {
 		return nil
 	}
+	d.stream = nil
 	if filepath.Clean(s.dir) != filepath.Clean(dir) || s.games != games {
-		d.dropStream()
+		s.abort()
 		return nil
 	}
-	d.stream, d.streamMadeDir = nil, ""
 	return s
 }
