@@ -63,7 +63,6 @@ type FeatureTracker struct {
 // colourState is what a FeatureTracker keeps per colour.
 type colourState struct {
 	legal     [rowWords]uint32 // per row, a bit for each cell that takes a single tile
-	tiles     [rowWords]uint32 // per row, a bit for each tile of the colour
 	ready     [rowWords]uint32 // per row, a bit for each heavy cell (see moverMobility) that takes a single tile: a subset of legal
 	own       [cellWords]uint8 // per cell: the size of the group of the colour's tile on it, 0 for none
 	nb        [cellWords]uint8 // per cell: the sum of own over its orthogonal neighbours, kept next to sandbanks (see moverMobility)
@@ -116,7 +115,6 @@ func (t *FeatureTracker) start(g *Game) {
 		for r := margin; r < margin+g.size; r++ {
 			cs.legal[r] = full
 		}
-		clear(cs.tiles[:])
 		clear(cs.ready[:])
 		clear(cs.own[:cells])
 		clear(cs.nb[:cells])
@@ -163,7 +161,7 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 		f.BridgeMerged = merged
 		_, k := g.ComponentOf(m.A)
 		cs.largest = max(cs.largest, k)
-		w1, w2 := Water(m.A, m.B)
+		w1, w2 := jumpWater(m.A, m.B) // a legal bridge: its ends are a jump apart
 		t.block(w1)
 		if w2 != NoCell {
 			t.block(w2)
@@ -285,8 +283,6 @@ func (t *FeatureTracker) placeTiles(c Colour, a, b Cell) {
 	killTile(&t.viable, a, keep)
 	killTile(&t.viable, b, keep)
 	x, y := uint(a), uint(b)
-	cs.tiles[x/stride%rowWords] |= 1 << (x % stride)
-	cs.tiles[y/stride%rowWords] |= 1 << (y % stride)
 	diag := &cs.diag
 	diag[(x+stride+1)%cellWords]++
 	diag[(x+stride-1)%cellWords]++
@@ -387,7 +383,7 @@ func (t *FeatureTracker) afterTiles(g *Game, c Colour, m Move, f *Features) {
 		}
 	}
 	t.checkWitnesses(g, f)
-	cs.moverMobility(g, m)
+	cs.moverMobility(g, c, m)
 }
 
 // moverMobility updates the mobility of its colour after the colour's tile turn m, once
@@ -404,11 +400,12 @@ func (t *FeatureTracker) afterTiles(g *Game, c Colour, m Move, f *Features) {
 //     it, and those next to a group diagonal to it (touchHeavy clears them);
 //   - the legal cells that turned heavy, next to a new sandbank (grown lists them in
 //     heavier): they are tested (takesIsland), and are ready or no longer legal.
-func (cs *colourState) moverMobility(g *Game, m Move) {
+func (cs *colourState) moverMobility(g *Game, c Colour, m Move) {
 	if cs.readyRows != 0 {
 		ga, gb := g.gid[m.A], g.gid[m.B]
-		cs.touchHeavy(g, m.A, ga, gb)
-		cs.touchHeavy(g, m.B, ga, gb)
+		tiles := &g.ctiles[c&1] // the colour's tiles, this turn's too
+		cs.touchHeavy(g, tiles, m.A, ga, gb)
+		cs.touchHeavy(g, tiles, m.B, ga, gb)
 	}
 	// The cells that turned heavy (grown cleared those that were ready), if still legal.
 	for _, x := range cs.heavier[:cs.nheavier] {
@@ -435,7 +432,7 @@ func (cs *colourState) turnsHeavy(g *Game, x, r uint, b uint32) {
 // touchHeavy clears the heavy cells whose island-to-be the new tile a touches diagonally:
 // those diagonal to it, and those next to a group diagonal to it that is not one of the
 // new groups ga and gb.
-func (cs *colourState) touchHeavy(g *Game, a Cell, ga, gb int16) {
+func (cs *colourState) touchHeavy(g *Game, tiles *[rowWords]uint32, a Cell, ga, gb int16) {
 	r, col := uint(a)/stride, uint(a)%stride
 	// Nothing to do without a ready cell within 4 rows and columns.
 	if uint64(cs.readyRows)<<4>>r&0x1ff == 0 { // rows r-4 … r+4
@@ -451,7 +448,7 @@ func (cs *colourState) touchHeavy(g *Game, a Cell, ga, gb int16) {
 	cs.clearReady(r-1, side)
 	cs.clearReady(r+1, side)
 	for _, rr := range [2]uint{r - 1, r + 1} {
-		for d := cs.tiles[rr%rowWords] & side; d != 0; d &= d - 1 {
+		for d := tiles[rr%rowWords] & side; d != 0; d &= d - 1 {
 			if id := g.gid[int(rr)*stride+mbits.TrailingZeros32(d)]; id != ga && id != gb {
 				h := &g.groups[id]
 				for _, cell := range h.cells[:h.size] {
