@@ -65,6 +65,10 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 	return nil
 }
 
+// editedAdvice ends the errors of an upgrade that meets what only an edit of the database
+// makes: the upgrade stops and leaves the database as it was.
+const editedAdvice = "the database was edited; ingest its records into a new database"
+
 // gamesV3 is the games table of schema version 3: this version's without the columns
 // version 4 added.
 func gamesV3() table {
@@ -165,7 +169,7 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 		HAVING min(turn) != 1 OR max(turn) != count(*) ORDER BY game LIMIT 1`).Scan(&game, &n, &first, &last)
 	switch {
 	case err == nil:
-		return fmt.Errorf("turns of game %d are not numbered 1 to %d (they run from %d to %d): the database was edited; ingest its records into a new database", game, n, first, last)
+		return fmt.Errorf("turns of game %d are not numbered 1 to %d (they run from %d to %d): %s", game, n, first, last, editedAdvice)
 	case !errors.Is(err, sql.ErrNoRows):
 		return err
 	}
@@ -251,9 +255,15 @@ func appendSummary(dst []byte, game int64, text string) ([]byte, error) {
 // table tags (json_array of each tag in its order), which is dropped and made again as a
 // view of the same columns.
 func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, "ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''"); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "UPDATE game_turns SET by_turn = "+turnSummarySQL+"(game, turns)"); err != nil {
+		// turnSummary's error, which the driver reports as "SQL logic error: … (1)".
+		msg := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "SQL logic error: "), " (1)")
+		return fmt.Errorf("%s: %s", msg, editedAdvice)
+	}
 	for _, q := range []string{
-		"ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''",
-		"UPDATE game_turns SET by_turn = " + turnSummarySQL + "(game, turns)",
 		byTurnIndexSQL,
 		strings.Replace(gameTagsTable.create(), "IF NOT EXISTS ", "", 1),
 		`INSERT INTO game_tags (game, tags) SELECT game, '[' || group_concat(json_array(name, value), ',' ORDER BY seq) || ']'
@@ -337,7 +347,7 @@ func fillComponents(ctx context.Context, conn *sql.Conn) error {
 		for i := range jobs {
 			j := &jobs[i]
 			if j.err != nil {
-				return fmt.Errorf("game %d: %w", j.id, j.err)
+				return fmt.Errorf("game %d: %w: %s", j.id, j.err, editedAdvice)
 			}
 			if _, err := update.ExecContext(ctx, j.light, j.dark, j.id); err != nil {
 				return err

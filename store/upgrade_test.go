@@ -296,7 +296,7 @@ func TestSchemaUpgradeFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	old = failedUpgrade(t, path, 2, "upgrading schema version 2 to 5")
+	old, _ = failedUpgrade(t, path, 2, "upgrading schema version 2 to 5")
 	if n := count(t, old, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'tag_errors'"); n != 0 {
 		t.Error("games has tag_errors after a failed upgrade")
 	}
@@ -321,8 +321,8 @@ func oldAutumn(t *testing.T, version int) string {
 
 // failedUpgrade opens the database of schema version at path for writing, which must fail
 // with an error that says every one of wants, and returns the database opened read-only
-// (closed with the test), which must still be of that version.
-func failedUpgrade(t *testing.T, path string, version int, wants ...string) *sql.DB {
+// (closed with the test), which must still be of that version, and the error.
+func failedUpgrade(t *testing.T, path string, version int, wants ...string) (*sql.DB, error) {
 	t.Helper()
 	d, err := Open(path)
 	for _, want := range wants {
@@ -341,7 +341,7 @@ func failedUpgrade(t *testing.T, path string, version int, wants ...string) *sql
 	if v := count(t, old, "PRAGMA user_version"); v != int64(version) {
 		t.Errorf("user_version %d after a failed upgrade, want %d", v, version)
 	}
-	return old
+	return old, err
 }
 
 // An upgrade of version 3 that meets turns it cannot keep as they are (a turn missing,
@@ -357,7 +357,7 @@ func TestSchemaUpgradeFailsV3(t *testing.T) {
 	}
 	before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn")
 	old.Close()
-	old = failedUpgrade(t, path, 3, "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)")
+	old, _ = failedUpgrade(t, path, 3, "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)")
 	if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn"); after != before {
 		t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 	}
@@ -508,7 +508,10 @@ func TestSchemaUpgradeFailsV4(t *testing.T) {
 			}
 			before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game")
 			old.Close()
-			old = failedUpgrade(t, path, 4, "upgrading schema version 4 to 5: ", tc.want)
+			old, err = failedUpgrade(t, path, 4, "upgrading schema version 4 to 5: ", tc.want, editedAdvice)
+			if err != nil && strings.Contains(err.Error(), "SQL logic error") {
+				t.Errorf("Open: %v: the driver's words around what is wrong", err)
+			}
 			if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game"); after != before {
 				t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 			}
