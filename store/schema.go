@@ -26,15 +26,14 @@ type table struct {
 	columns []column
 	key     string // the PRIMARY KEY clause, "" when the first column is INTEGER PRIMARY KEY
 	rowid   bool   // false: WITHOUT ROWID
-	// view: not a table but a view, made by viewSQL (the turns of game_turns unpacked).
+	// view: not a table but a view, made by create (viewSQL for turns, tagsViewSQL for tags).
 	view bool
 }
 
 // packing is how the view turns computes its columns from the values a turn is packed
-// into: the values' names and, per column, the expression that computes it from them
-// ($1 … $k, the values in order).
+// into: per column, the expression that computes it from them ($1 … $k, the values in
+// order: turnValues).
 type packing struct {
-	bound []string
 	exprs []string
 }
 
@@ -155,7 +154,6 @@ var (
 	// $1 the game, $2 the turn, $3 and $4 the cells, $5 the think time, and $6, $7, $8 the
 	// integers p1, p2, p3 that pack the small numbers (turntext.Turn says how).
 	turnsPacking = packing{
-		bound: []string{"game", "turn", "a", "b", "think_ms", "p1", "p2", "p3"},
 		exprs: []string{
 			"$1", "$2",
 			"CASE ($6 & 1) WHEN 0 THEN 'light' ELSE 'dark' END",

@@ -65,6 +65,10 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 	return nil
 }
 
+// strict is the CREATE statement ddl without IF NOT EXISTS: an upgrade makes its tables
+// and views anew, and one already there is an error, not something to keep.
+func strict(ddl string) string { return strings.Replace(ddl, "IF NOT EXISTS ", "", 1) }
+
 // editedAdvice ends the errors of an upgrade that meets what only an edit of the database
 // makes: the upgrade stops and leaves the database as it was.
 const editedAdvice = "the database was edited; ingest its records into a new database"
@@ -120,7 +124,7 @@ func upgradeTo3(ctx context.Context, conn *sql.Conn, version int) error {
 	}
 	names := strings.Join(cols, ", ")
 	stmts = append(stmts,
-		strings.Replace(v3.create(), "IF NOT EXISTS ", "", 1),
+		strict(v3.create()),
 		"INSERT INTO games_v3 ("+names+") SELECT "+names+" FROM games ORDER BY id",
 		`UPDATE games_v3 SET score_light = NULL, score_dark = NULL, islands_light = NULL, islands_dark = NULL,
 			bridges_light = NULL, bridges_dark = NULL, margin = NULL WHERE unreadable`,
@@ -175,11 +179,11 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 	}
 	v4 := gameTurnsV4()
 	for _, q := range []string{
-		strings.Replace(v4.create(), "IF NOT EXISTS ", "", 1),
+		strict(v4.create()),
 		`INSERT INTO game_turns (game, turns) SELECT game, '[' || group_concat(` + repackSQL + `, ',' ORDER BY turn) || ']'
 			FROM turns GROUP BY game ORDER BY game`,
 		"DROP TABLE turns",
-		strings.Replace(viewSQL(), "IF NOT EXISTS ", "", 1),
+		strict(viewSQL()),
 		"ALTER TABLE games ADD COLUMN components_light TEXT",
 		"ALTER TABLE games ADD COLUMN components_dark TEXT",
 	} {
@@ -265,11 +269,11 @@ func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
 	}
 	for _, q := range []string{
 		byTurnIndexSQL,
-		strings.Replace(gameTagsTable.create(), "IF NOT EXISTS ", "", 1),
+		strict(gameTagsTable.create()),
 		`INSERT INTO game_tags (game, tags) SELECT game, '[' || group_concat(json_array(name, value), ',' ORDER BY seq) || ']'
 			FROM tags GROUP BY game ORDER BY game`,
 		"DROP TABLE tags",
-		strings.Replace(tagsViewSQL, "IF NOT EXISTS ", "", 1),
+		strict(tagsViewSQL),
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return err
