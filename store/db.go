@@ -447,8 +447,9 @@ func (d *DB) Close() error {
 func (d *DB) CloseDiscard() (removed bool, err error) {
 	d.dropStream()
 	if d.parquetOnly != "" {
-		removed := !d.closed
-		return removed, d.closeParquetOnly()
+		open := !d.closed
+		err := d.closeParquetOnly()
+		return open && err == nil, err
 	}
 	if d.closed {
 		return false, nil

@@ -367,8 +367,8 @@ func TestParquetOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer d.Close()
-		if d.ParquetOnly() != dir {
-			t.Errorf("ParquetOnly() = %q", d.ParquetOnly())
+		if d.parquetOnly != dir {
+			t.Errorf("parquetOnly = %q", d.parquetOnly)
 		}
 		sum := ingestInto(t, d, Options{ParquetDir: dir}, paths...)
 		st, err := d.WriteParquet(dir)

@@ -63,13 +63,9 @@ func (d *DB) ClaimParquet(dir string) error {
 	if d.parquetOnly != "" {
 		return claimParquetOnly(dir)
 	}
-	files, exists, err := parquetFolder(dir)
+	files, m, exists, err := parquetFolder(dir)
 	if err != nil || !exists {
 		return err
-	}
-	m, err := readMarker(dir)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v: nothing is written there; remove %s, or give --parquet another folder", ErrParquetDir, filepath.Join(dir, MarkerName), err, dir)
 	}
 	switch {
 	case m != nil && m.DatabaseID == d.id:
@@ -103,23 +99,24 @@ func (d *DB) ClaimParquet(dir string) error {
 		ErrParquetDir, dir, d.path, dir)
 }
 
-// parquetFolder looks at dir, a Parquet folder to write into: whether it exists, and the
+// parquetFolder looks at dir, a Parquet folder to write into: whether it exists, the
 // Parquet files it holds (hidden files are left alone and not counted: the temporary files
-// of a write, a desktop's own). It is an error wrapping ErrParquetDir, naming them, when dir
-// is not a folder or holds other files, which ponte did not write.
-func parquetFolder(dir string) (files []string, exists bool, err error) {
+// of a write, a desktop's own) and its marker (nil for none). It is an error wrapping
+// ErrParquetDir, naming them, when dir is not a folder, holds other files, which ponte did
+// not write, or a marker that cannot be read.
+func parquetFolder(dir string) (files []string, m *marker, exists bool, err error) {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, false, nil
+		return nil, nil, false, nil
 	case err != nil:
-		return nil, false, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+		return nil, nil, false, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
 	case !info.IsDir():
-		return nil, true, fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
+		return nil, nil, true, fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, true, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+		return nil, nil, true, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
 	}
 	var foreign []string
 	for _, e := range entries {
@@ -135,10 +132,13 @@ func parquetFolder(dir string) (files []string, exists bool, err error) {
 		if len(foreign) > 3 {
 			foreign = append(foreign[:3:3], fmt.Sprintf("and %d more", len(foreign)-3))
 		}
-		return nil, true, fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
+		return nil, nil, true, fmt.Errorf("%w: %s holds files that ponte did not write (%s): nothing is written there; give --parquet a folder of its own, or move those files out",
 			ErrParquetDir, dir, strings.Join(foreign, ", "))
 	}
-	return files, true, nil
+	if m, err = readMarker(dir); err != nil {
+		return nil, nil, true, fmt.Errorf("%w: %s: %v: nothing is written there; remove %s, or give --parquet another folder", ErrParquetDir, filepath.Join(dir, MarkerName), err, dir)
+	}
+	return files, m, true, nil
 }
 
 // readMarker reads the marker of dir; nil when there is none.

@@ -72,9 +72,6 @@ func OpenParquetOnly(dir string) (*DB, error) {
 	return d, nil
 }
 
-// ParquetOnly returns the folder of a database opened by OpenParquetOnly, "" otherwise.
-func (d *DB) ParquetOnly() string { return d.parquetOnly }
-
 // closeParquetOnly closes a Parquet-only database and removes it, and its folder when
 // OpenParquetOnly made it and nothing was written to it.
 func (d *DB) closeParquetOnly() error {
@@ -96,14 +93,11 @@ func (d *DB) closeParquetOnly() error {
 
 // claimParquetOnly checks that a Parquet-only ingest may write into dir (OpenParquetOnly).
 func claimParquetOnly(dir string) error {
-	files, exists, err := parquetFolder(dir)
+	files, m, exists, err := parquetFolder(dir)
 	if err != nil || !exists {
 		return err
 	}
-	m, err := readMarker(dir)
 	switch {
-	case err != nil:
-		return fmt.Errorf("%w: %s: %v: nothing is written there; remove %s, or give --parquet another folder", ErrParquetDir, filepath.Join(dir, MarkerName), err, dir)
 	case m != nil && m.DatabaseID == ParquetOnlyID:
 		return nil
 	case m != nil:

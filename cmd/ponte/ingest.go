@@ -173,7 +173,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	// A database this run made and stored nothing in (the run failed, or found no game)
 	// is not left behind; one that was there before is always kept.
 	defer db.CloseDiscard()
-	if dir := parquetDir(opts); dir != "" {
+	if dir := parquetDir(opts); dir != "" && !opts.parquetOnly { // OpenParquetOnly has claimed its folder
 		// Another database's Parquet folder is refused before anything is stored.
 		if err := db.ClaimParquet(dir); err != nil {
 			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
