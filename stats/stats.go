@@ -677,26 +677,15 @@ func (b *boardTally) merge(o *boardTally) {
 	}
 	for k, v := range o.openings {
 		if w := b.openings[k]; w != nil {
-			w.swapped.merge(v.swapped)
-			w.opener.merge(v.opener)
-			w.openerSwapped.merge(v.openerSwapped)
-			w.openerKept.merge(v.openerKept)
+			w.merge(v)
 		} else {
 			b.openings[k] = v
 		}
 	}
-	for k, v := range o.cells {
-		b.cells[k] = mergeCell(b.cells[k], v)
-	}
-	for k, v := range o.edge {
-		b.edge[k] = mergeCell(b.edge[k], v)
-	}
-	for k, v := range o.apart {
-		b.apart[k] = mergeCell(b.apart[k], v)
-	}
-	for k, v := range o.months {
-		b.months[k] = mergeCell(b.months[k], v)
-	}
+	mergeCells(b.cells, o.cells)
+	mergeCells(b.edge, o.edge)
+	mergeCells(b.apart, o.apart)
+	mergeCells(b.months, o.months)
 	for _, m := range [][2]map[int]int{{b.scoreLight, o.scoreLight}, {b.scoreDark, o.scoreDark}, {b.margin, o.margin},
 		{b.islands, o.islands}, {b.bridges, o.bridges}, {b.comps, o.comps}, {b.length, o.length}} {
 		for k, v := range m[1] {
@@ -716,14 +705,24 @@ func (b *boardTally) merge(o *boardTally) {
 	b.rating.merge(&o.rating)
 }
 
-// mergeCell is the tally of a and b together (either may be nil).
-func mergeCell(a, b *cellTally) *cellTally {
-	if a == nil {
-		return b
+// mergeCells adds the tallies of o to those of m, key by key.
+func mergeCells[K comparable](m, o map[K]*cellTally) {
+	for k, v := range o {
+		if w := m[k]; w != nil {
+			w.swapped.merge(v.swapped)
+			w.opener.merge(v.opener)
+		} else {
+			m[k] = v
+		}
 	}
-	a.swapped.merge(b.swapped)
-	a.opener.merge(b.opener)
-	return a
+}
+
+// merge adds the tallies of o.
+func (t *openingTally) merge(o *openingTally) {
+	t.swapped.merge(o.swapped)
+	t.opener.merge(o.opener)
+	t.openerSwapped.merge(o.openerSwapped)
+	t.openerKept.merge(o.openerKept)
 }
 
 func (b *boardTally) add(g *gameRow) {
