@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// The Abstract Play reader (formats/abstractplay.md). See the Abstract Play
+// The Abstract Play reader (docs/formats/abstractplay.md). See the Abstract Play
 // section of NewReader for the mapping to records.
 
 // FormatAbstractPlay is the JSON export of Abstract Play
-// (formats/abstractplay.md), read only; see the Abstract Play section of
+// (docs/formats/abstractplay.md), read only; see the Abstract Play section of
 // [NewReader].
 const FormatAbstractPlay Format = 4
 

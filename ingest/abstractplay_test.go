@@ -270,7 +270,7 @@ func TestJSONLHeaderTag(t *testing.T) {
 	}
 }
 
-// apReal builds a one-line record in the shape of a real export (formats/abstractplay.md):
+// apReal builds a one-line record in the shape of a real export (docs/formats/abstractplay.md):
 // "pied", variants by display name, players with result and score.
 func apReal(header, players, moves string) string {
 	return `{"header":{"game":{"name":"Ponte del Diavolo","variants":[]},"site":{"name":"Abstract Play","gameid":"pontedd#x"},` +

@@ -10,11 +10,11 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
-// The boardspace.net reader (formats/boardspace.md). See the Boardspace
+// The boardspace.net reader (docs/formats/boardspace.md). See the Boardspace
 // section of NewReader for the mapping to records.
 
 // FormatBoardspace is the SGF-style game records of boardspace.net
-// (formats/boardspace.md), read only; see the Boardspace section of
+// (docs/formats/boardspace.md), read only; see the Boardspace section of
 // [NewReader] for how they map to records.
 const FormatBoardspace Format = 3
 

@@ -1,6 +1,6 @@
 // Package ingest reads and writes Ponte del Diavolo game records.
 //
-// It implements the two formats of the project, specified in FORMATS.md: the
+// It implements the two formats of the project, specified in docs/formats/ponte.md: the
 // PGN-like .ponte notation and JSON Lines (one game per line). A [Reader]
 // detects which format a stream holds from its content, transparently
 // decompresses gzip and zstd streams, and returns one [Record] at a time, so
@@ -18,7 +18,7 @@
 //
 // # Reading .ponte
 //
-// Where FORMATS.md leaves room, the reader decides as follows.
+// Where the notation leaves room, the reader decides as follows (docs/formats/ponte.md).
 //   - Tag lines are [Name "value"], several per line allowed, a ; comment
 //     after them allowed. A name is any run of printable bytes other than
 //     '"', '[' and ']'. In a value \" and \\ are escapes; any other

@@ -14,7 +14,7 @@ var (
 	ErrSyntax = errors.New("syntax error")
 	// ErrTag is a malformed tag line or a tag given twice.
 	ErrTag = errors.New("malformed tag")
-	// ErrTagValue is a value of a known tag that does not follow FORMATS.md
+	// ErrTagValue is a value of a known tag that does not follow docs/formats/ponte.md
 	// (Size "30", Supply "x", Score "a-b", Result "2-0", Date "4.10.2025", ...).
 	ErrTagValue = errors.New("invalid tag value")
 	// ErrResultMismatch is a result token that differs from the Result tag.

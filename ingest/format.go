@@ -8,8 +8,8 @@ type Format int
 // The formats of record files.
 const (
 	FormatUnknown Format = iota // not (yet) known
-	FormatPonte                 // the .ponte text notation (FORMATS.md section 1)
-	FormatJSONL                 // JSON Lines, one game per line (FORMATS.md section 2)
+	FormatPonte                 // the .ponte text notation (docs/formats/ponte.md)
+	FormatJSONL                 // JSON Lines, one game per line (docs/formats/ponte.md)
 	// The formats of other sites, read only, are declared beside their readers:
 	// FormatBoardspace (boardspace.go) and FormatAbstractPlay (abstractplay.go).
 )

@@ -96,7 +96,7 @@ type Reader struct {
 //
 // # Boardspace
 //
-// A boardspace.net file (formats/boardspace.md) holds game trees "( ... )"
+// A boardspace.net file (docs/formats/boardspace.md) holds game trees "( ... )"
 // one after another; each tree of GM[PonteDelDiavolo] is one record (the
 // same game twice is two records: the store tells them apart by content).
 // A tree of another game, or without GM in its first node, is skipped with a
@@ -138,7 +138,7 @@ type Reader struct {
 //
 // # Abstract Play
 //
-// An Abstract Play file (formats/abstractplay.md) holds one JSON record, an
+// An Abstract Play file (docs/formats/abstractplay.md) holds one JSON record, an
 // array of them (a player's export, mixing every game they played), or
 // several one after another; each is read on its own, so an array may be of
 // any size, but one record may not exceed [MaxDocument]. A record of another

@@ -54,7 +54,7 @@ type Record struct {
 	Comment string
 
 	// Typed values of the known tags, checked when read; the defaults of
-	// FORMATS.md when a tag is absent (or invalid, in a record read with an
+	// docs/formats/ponte.md when a tag is absent (or invalid, in a record read with an
 	// error). The writers write Tags, not these fields: change tags with
 	// [Record.SetTag], which keeps both in step.
 
@@ -62,14 +62,14 @@ type Record struct {
 	Supply string // "unlimited" (default) or "40/15"
 	// Termination is how the game ended, by the record's word: "normal" (over by the
 	// rules, R5), "resign", "time", "abandoned", or "agreement" (a draw agreed by the
-	// players: Abstract Play's "draw" entry; FORMATS.md is silent on it). Default "normal"
+	// players: Abstract Play's "draw" entry; docs/rules.md). Default "normal"
 	// if the claimed result is not "*", else "".
 	Termination string
 	Score       *[2]int // claimed final score [light, dark], or nil
 
 	// TagErrors are the tag values that could not be read in a record that was
 	// read all the same: a metadata slip (a Date, Result, Termination or Score
-	// that does not follow FORMATS.md, a tag given twice, a result token that
+	// that does not follow docs/formats/ponte.md, a tag given twice, a result token that
 	// differs from the Result tag, a claim of another site's record that makes
 	// no sense) costs the record its claim, not its moves. Each is a
 	// *ParseError wrapping ErrTagValue, ErrTag or ErrResultMismatch, in the
@@ -360,7 +360,7 @@ const (
 )
 
 // ponteOrder is the order in which the .ponte writer writes the known tags:
-// that of the FORMATS.md example, with GameId after Round.
+// that of the example of docs/formats/ponte.md, with GameId after Round.
 var ponteOrder = []string{tagEvent, tagSite, tagDate, tagRound, tagGameID, tagLight, tagDark,
 	tagSize, tagSupply, tagResult, tagTermination, tagScore}
 

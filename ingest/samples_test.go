@@ -15,8 +15,7 @@ import (
 
 const samplesDir = "testdata/samples/"
 
-// expectedGame is one line of testdata/samples/expected.jsonl (a copy of
-// ../shared/samples/expected.jsonl): the game, and for the Abstract Play
+// expectedGame is one line of testdata/samples/expected.jsonl: the game, and for the Abstract Play
 // records the claims they make and the verdict on them.
 type expectedGame struct {
 	File string `json:"file"`

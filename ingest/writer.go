@@ -14,7 +14,7 @@ import (
 // A Writer writes records in one format, buffered.
 //
 // The .ponte writer writes the tags (the known ones in the order of the
-// FORMATS.md example, GameId after Round, then the others in their order), a
+// example of docs/formats/ponte.md, GameId after Round, then the others in their order), a
 // blank line, the numbered movetext wrapped at 80 columns with the comments
 // as { } (or ; when the text holds a '}'), the result token and a blank line.
 // The JSON Lines writer writes one object per line: the known tags under

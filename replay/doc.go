@@ -1,5 +1,5 @@
 // Package replay is the Ponte del Diavolo rules engine: the board, the moves and their
-// notation, the legality of every turn as RULES.md defines it (R1 … R9), scoring and
+// notation, the legality of every turn as docs/rules.md defines it (R1 … R9), scoring and
 // tie-breaks, and the check of a record's claims against the replay.
 //
 // The engine is built for replaying large archives: a Game is reused across games with

@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Rule is the id of a rule of RULES.md, the id every violation is reported with.
+// Rule is the id of a rule of docs/rules.md, the id every violation is reported with.
 type Rule string
 
 // The rule ids the engine reports. Families (R3, R4) are used for the plain cases of the
@@ -36,7 +36,7 @@ type RuleError struct {
 	Message string
 }
 
-// Error returns "RULE: message", the form FORMATS.md prints after the position.
+// Error returns "RULE: message", the form verify prints after the position (docs/formats.md).
 func (e *RuleError) Error() string { return string(e.Rule) + ": " + e.Message }
 
 // TurnString returns "turn N" or "the record" for an error without a turn.

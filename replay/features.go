@@ -2,7 +2,7 @@ package replay
 
 import mbits "math/bits"
 
-// Features are the per-turn measurements of RULES.md "Terms", taken after a turn.
+// Features are the per-turn measurements of docs/rules.md's terms, taken after a turn.
 // Every [2]int is [light, dark].
 type Features struct {
 	Turn          int      // the turn number, from 1
@@ -530,7 +530,7 @@ func (g *Game) DeadSandbanks(c Colour) [][]Cell {
 // set T of 4 cells contains it such that every other cell of T is empty and unblocked or a
 // tile of its colour, and no tile of its colour outside T is an 8-neighbour of T. (A tile
 // of the colour inside T whose sandbank is not wholly inside T has a tile outside T next to
-// T, and an island cannot fit in T together with the sandbank, so the test of RULES.md
+// T, and an island cannot fit in T together with the sandbank, so the test of docs/rules.md
 // reduces to this one.)
 func (g *Game) isDead(grp *group) bool {
 	var set [4]Cell

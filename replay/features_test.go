@@ -71,7 +71,7 @@ func TestFeaturesAgainstQueries(t *testing.T) {
 }
 
 // wholeBoard computes mobility, dead sandbanks and the dead ones created by a turn from
-// scratch, as RULES.md "Terms" defines them: the oracle for the incremental tracker.
+// scratch, as docs/rules.md's terms define them: the oracle for the incremental tracker.
 type wholeBoard struct{ wasDead [numCells]bool }
 
 func (w *wholeBoard) measure(g *Game) (mobility, dead, created [2]int) {
@@ -175,7 +175,7 @@ func playAgainstOracle(t *testing.T, rng *rand.Rand, ft *FeatureTracker, gi, siz
 	return turns
 }
 
-// growIslandDFS is the plain search of RULES.md's definition of a dead sandbank: extend the
+// growIslandDFS is the plain search of docs/rules.md's definition of a dead sandbank: extend the
 // set one orthogonal neighbour at a time, in every order, and test each set of 4 cells. It
 // is slow and simple: the oracle for the tracker's search.
 func growIslandDFS(g *Game, bit uint8, set *[4]Cell, n int) bool {

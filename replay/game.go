@@ -101,7 +101,7 @@ func (g *Game) BridgesLeft() int {
 }
 
 // PlayText reads a turn token (see ParseMove) and plays it. The checks follow the order of
-// RULES.md "Which rule is reported": the end of the game (R5.4) and a misplaced swap (R1)
+// docs/rules.md "Which rule is reported": the end of the game (R5.4) and a misplaced swap (R1)
 // come before the notation (R9), so a garbled token after the end is an R5.4 error.
 func (g *Game) PlayText(token string) error { return g.PlayNumbered(0, token) }
 

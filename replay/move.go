@@ -3,7 +3,7 @@ package replay
 // MoveKind says what a turn does.
 type MoveKind uint8
 
-// The kinds of turn (RULES.md R2, and the pie rule R1).
+// The kinds of turn (docs/rules.md R2, and the pie rule R1).
 const (
 	Tiles  MoveKind = iota // two tiles of the mover's colour
 	Bridge                 // one bridge between two tiles of the mover's colour

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// naive is a second, deliberately simple implementation of RULES.md used to cross-check
+// naive is a second, deliberately simple implementation of docs/rules.md used to cross-check
 // the engine: whole-board flood fills, every bridge tested against every other, passes
 // decided by trying every pair of cells. It shares no code with the engine but the types.
 type naive struct {

@@ -77,7 +77,7 @@ var (
 			{"error_line", "INTEGER", true, "the line of that error in the file"},
 			{"error_col", "INTEGER", true, "its column"},
 			{"error_message", "TEXT", true, "its message, as `ponte verify` prints it"},
-			{"tag_errors", "TEXT", true, "the tag values that could not be read (a `Date`, `Result`, `Termination` or `Score` that does not follow FORMATS.md, a tag given twice, …): the JSON array `tag_errors` of `ponte verify --json`, objects with `rule` (`format`), `turn` (null), `line`, `col` and `message`; NULL when there are none"},
+			{"tag_errors", "TEXT", true, "the tag values that could not be read (a `Date`, `Result`, `Termination` or `Score` that does not follow its form in [formats/ponte.md](formats/ponte.md#tags), a tag given twice, …): the JSON array `tag_errors` of `ponte verify --json`, objects with `rule` (`format`), `turn` (null), `line`, `col` and `message`; NULL when there are none"},
 			{"turns", "INTEGER", false, "turns played legally (the rows of `turns` for this game)"},
 			{"over", "BOOLEAN", false, "the game is over after those turns (R5)"},
 			{"result", "TEXT", true, "the computed result when over: `1-0`, `0-1` or `1/2-1/2`; NULL while not over"},
@@ -95,7 +95,7 @@ var (
 			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces"},
 			{"raw", "TEXT", true, "for a game that is not legal, its text: as read for an unreadable record, written back in its format otherwise; NULL for a legal game"},
 			{"duplicates", "INTEGER", false, "how many more times the same game was met (in other files or twice in one)"},
-			{"components_light", "TEXT", true, "Light's components after the last legal turn (islands joined by bridges, RULES.md \"Terms\"), each that holds an island: a JSON array of their islands, largest first (`[3,1,1]`: one component of three islands and two islands alone; `[]` for none); NULL for an unreadable record"},
+			{"components_light", "TEXT", true, "Light's components after the last legal turn (islands joined by bridges: [rules.md](rules.md#terms-of-the-per-turn-features)), each that holds an island: a JSON array of their islands, largest first (`[3,1,1]`: one component of three islands and two islands alone; `[]` for none); NULL for an unreadable record"},
 			{"components_dark", "TEXT", true, "the same for Dark"},
 		},
 		rowid: true,
@@ -117,7 +117,7 @@ var (
 	// elements 0 … 5 of its array, see internal/turntext).
 	turnsTable = table{
 		name: "turns",
-		doc:  "a view of `game_turns`: one row per turn played legally (RULES.md \"Terms\"); every `[light, dark]` pair is two columns",
+		doc:  "a view of `game_turns`: one row per turn played legally (the terms of docs/rules.md); every `[light, dark]` pair is two columns",
 		columns: []column{
 			{"game", "INTEGER", false, "`games.id`"},
 			{"turn", "INTEGER", false, "the turn number, from 1"},

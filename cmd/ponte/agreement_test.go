@@ -35,11 +35,7 @@ type gameFields map[string]string
 // slips and copies, the games row with its game_id and the games.parquet row with its
 // game_id agree with verify's first verdict for that id on every field they share.
 func TestVerifyIngestParquetAgree(t *testing.T) {
-	samples := "../../../shared/samples" // ../shared beside the repository
-	if _, err := os.Stat(samples); err != nil {
-		t.Logf("%s: %v; using the copy in ingest/testdata", samples, err)
-		samples = "../../ingest/testdata/samples"
-	}
+	const samples = "../../ingest/testdata/samples"
 	dir := t.TempDir()
 	slips := filepath.Join(dir, "slips.ponte")
 	const slipText = `[GameId "s-1"]

@@ -59,7 +59,7 @@ counted in the summary), 2 a usage error, a path or database that cannot be
 read, or an output that cannot be written, 130 interrupted (nothing is
 written), 3 an internal error (a bug).`,
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
-  ponte export --format jsonl ../shared/samples/abstractplay > ap.jsonl
+  ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args

@@ -47,7 +47,7 @@ type streams struct {
 
 // formatsRead names every format and container the commands read, for their help texts.
 const formatsRead = `Formats read, told apart by their content whatever a file is named: the
-project's .ponte notation and JSON Lines (FORMATS.md), boardspace.net SGF
+project's .ponte notation and JSON Lines (docs/formats.md), boardspace.net SGF
 records (and the .zip archives boardspace ships), and Abstract Play's JSON
 exports (one record, an array of them, or one per line). Each may be plain,
 gzip (.gz) or zstd (.zst) compressed, or inside a .zip; paths are files,

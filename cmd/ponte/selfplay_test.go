@@ -83,7 +83,7 @@ func TestSelfplayVerifies(t *testing.T) {
 	}
 }
 
-// The records carry the tags FORMATS.md knows and the two of selfplay, in game order.
+// The records carry the known tags (docs/formats/ponte.md) and the two of selfplay, in game order.
 func TestSelfplayRecords(t *testing.T) {
 	archive, _ := selfplay(t, "--games", "7", "--seed", "3", "--size", "8", "--supply", "40/15", "--dark", "greedy")
 	r := ingest.NewReader(strings.NewReader(archive), "-")

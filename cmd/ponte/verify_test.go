@@ -227,8 +227,7 @@ func TestVerifyWorkersKeepOrder(t *testing.T) {
 	}
 }
 
-// ponte verify on the records of other sites (../shared/samples, copied into
-// ingest/testdata/samples) agrees with every expected verdict and claim of expected.jsonl:
+// ponte verify on the records of other sites (ingest/testdata/samples) agrees with every expected verdict and claim of expected.jsonl:
 // resigned games are legal with their claim, a false result of the players is R8, and the
 // Hex game of a player's export is one note.
 func TestVerifyForeignSamples(t *testing.T) {
