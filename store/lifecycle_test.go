@@ -119,7 +119,7 @@ func TestOpenFailsRemovesWhatItCreated(t *testing.T) {
 	}
 	other.Close()
 	before, _ := os.ReadFile(path)
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "not a ponte database (it holds other tables)") {
+	if d, err := Open(path); err == nil || !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "p.db: not a ponte database: it has the table mine; no games table") {
 		t.Fatalf("Open of another program's database: %v", err)
 		d.Close()
 	}
