@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -112,14 +113,26 @@ func fileType(m os.FileMode) string {
 
 // schemaOf reads, with a connection that writes nothing, the tables of the database at
 // path with their columns, the names of its views, its user_version and application_id.
+//
+// A database in WAL mode (wal) is read as its file is (immutable), without its -wal file:
+// SQLite's reader of a -wal makes a -shm file beside it, which it cannot remove, and
+// ponte writes its schema, its version and its application_id in rollback mode only, so
+// that what settles whether a database is ponte's is always in the file. When the file
+// cannot be read so (a checkpoint writing to it at that moment), it is read with its -wal.
 func schemaOf(path string, wal bool) (tables map[string][]string, views []string, version int, appID int32, err error) {
-	query := "mode=ro"
+	params := fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout)
+	var db *sql.DB
 	if wal {
-		if info, err := os.Stat(path + "-wal"); err != nil || info.Size() == 0 {
-			query = "immutable=1" // nothing beside the file to read: read it as it is
+		db, version, err = openVersion(fileURI(path, "immutable=1"+params))
+		if err == nil {
+			tables, views, appID, err = tablesOf(db)
+			db.Close()
+			if err == nil {
+				return tables, views, version, appID, nil
+			}
 		}
 	}
-	db, version, err := openVersion(fileURI(path, query+fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout)))
+	db, version, err = openVersion(fileURI(path, "mode=ro"+params))
 	if err != nil && cannotWrite(err) {
 		// The -wal holds transactions, and SQLite cannot make the -shm to read them.
 		return nil, nil, 0, 0, fmt.Errorf("%s: cannot be read here: %s-wal holds transactions not yet in the database, and SQLite cannot read them without writing beside it (%v); copy the database with its -wal file to a place that can be written, and read it there", path, path, err)
@@ -128,19 +141,29 @@ func schemaOf(path string, wal bool) (tables map[string][]string, views []string
 		return nil, nil, 0, 0, dbError(path, err)
 	}
 	defer db.Close()
-	if err := db.QueryRow("PRAGMA application_id").Scan(&appID); err != nil {
+	tables, views, appID, err = tablesOf(db)
+	if err != nil {
 		return nil, nil, 0, 0, dbError(path, err)
+	}
+	return tables, views, version, appID, nil
+}
+
+// tablesOf reads the tables of db with their columns, the names of its views and its
+// application_id.
+func tablesOf(db *sql.DB) (tables map[string][]string, views []string, appID int32, err error) {
+	if err := db.QueryRow("PRAGMA application_id").Scan(&appID); err != nil {
+		return nil, nil, 0, err
 	}
 	rows, err := db.Query("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name")
 	if err != nil {
-		return nil, nil, 0, 0, dbError(path, err)
+		return nil, nil, 0, err
 	}
 	tables = map[string][]string{}
 	for rows.Next() {
 		var typ, name string
 		if err := rows.Scan(&typ, &name); err != nil {
 			rows.Close()
-			return nil, nil, 0, 0, dbError(path, err)
+			return nil, nil, 0, err
 		}
 		if typ == "view" {
 			views = append(views, name)
@@ -150,7 +173,7 @@ func schemaOf(path string, wal bool) (tables map[string][]string, views []string
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, nil, 0, 0, dbError(path, err)
+		return nil, nil, 0, err
 	}
 	// The columns of each table, one query each: a table SQLite cannot describe (a virtual
 	// table of a module it lacks) has none.
@@ -169,7 +192,7 @@ func schemaOf(path string, wal bool) (tables map[string][]string, views []string
 		rows.Close()
 		tables[name] = cols
 	}
-	return tables, views, version, appID, nil
+	return tables, views, appID, nil
 }
 
 // notPonte says why a database of the tables and views given, of the schema version, is
