@@ -415,7 +415,7 @@ func (d *DB) Created() bool { return d.created }
 func (d *DB) Empty() (bool, error) {
 	var empty bool
 	err := d.db.QueryRow("SELECT NOT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM sources)").Scan(&empty)
-	return empty, wrapBusy(err)
+	return empty, dbError(d.path, wrapBusy(err))
 }
 
 // Close closes the database, puts it back in rollback mode (leaveWAL), then releases the

@@ -42,11 +42,11 @@ func escapePath(path string) string {
 // dbError is err, an error of SQLite on the database at path, as an error that names the
 // path and says in words what went wrong (SQLite's message, with its result code, follows
 // in parentheses): not a database, damaged, a read-only file, a read-only folder (where
-// SQLite must make the -journal or -wal file), locked, disk full, and so on. An error
-// that holds no SQLite error, or that already names the path, is returned as it is; so is
-// nil.
+// SQLite must make the -journal or -wal file), locked (ErrBusy), disk full, and so on. An
+// error that holds no SQLite error, or that already went through dbError, is returned as
+// it is; so is nil.
 func dbError(path string, err error) error {
-	if err == nil || sqliteCode(err) == 0 {
+	if err == nil || sqliteCode(err) == 0 && !errors.Is(err, ErrBusy) {
 		return err
 	}
 	var said *pathError
@@ -83,9 +83,12 @@ func (e *pathError) Is(target error) bool {
 func sqliteReason(path string, code int) string {
 	dir := filepath.Dir(path)
 	base := filepath.Base(path)
+	folder := func(why string) string {
+		return fmt.Sprintf("the folder %s cannot be written%s, and SQLite must make %s-journal or %s-wal there to write to the database: move the database to a folder you can write to", dir, why, base, base)
+	}
 	switch code {
 	case sqlite3.SQLITE_READONLY_DIRECTORY:
-		return fmt.Sprintf("the folder %s cannot be written, and SQLite must make %s-journal or %s-wal there to write to the database: move the database to a folder you can write to", dir, base, base)
+		return folder("")
 	case sqlite3.SQLITE_READONLY_ROLLBACK:
 		return fmt.Sprintf("%s-journal, left by a program that stopped while writing, must be rolled back into the database, which cannot be written here", path)
 	case sqlite3.SQLITE_READONLY_CANTINIT, sqlite3.SQLITE_READONLY_CANTLOCK:
@@ -101,6 +104,11 @@ func sqliteReason(path string, code int) string {
 	case sqlite3.SQLITE_CANTOPEN:
 		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			return "the folder " + dir + " does not exist"
+		}
+		if _, err := os.Stat(path); err == nil {
+			if err := writable(dir); err != nil {
+				return folder(" (" + err.Error() + ")")
+			}
 		}
 		return fmt.Sprintf("cannot be opened, or SQLite cannot make its -journal, -wal or -shm file in the folder %s", dir)
 	case sqlite3.SQLITE_NOTADB:

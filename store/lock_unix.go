@@ -65,3 +65,8 @@ func openCreate(path string) (*os.File, bool, error) {
 	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	return f, false, err
 }
+
+// writable says why this process cannot make files in the folder dir; nil when it can.
+func writable(dir string) error {
+	return syscall.Access(dir, 2) // W_OK
+}

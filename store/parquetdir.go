@@ -60,6 +60,11 @@ var ErrParquetDir = errors.New("not this database's Parquet folder")
 // are current for this database (ParquetCurrent's fingerprint): the folder is then
 // adopted, and the marker written.
 func (d *DB) ClaimParquet(dir string) error {
+	return dbError(d.path, d.claimParquet(dir))
+}
+
+// claimParquet is ClaimParquet.
+func (d *DB) claimParquet(dir string) error {
 	if d.parquetOnly != "" {
 		return claimParquetOnly(dir)
 	}

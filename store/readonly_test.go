@@ -196,6 +196,10 @@ func TestOpenReaderChild(t *testing.T) {
 		t.Skip("the child of TestOpenReaderReadOnly")
 	}
 	dir := os.Getenv("PONTE_OPENREADER_DIR")
+	if mode == "full" || mode == "write" {
+		childWrite(mode, dir)
+		return
+	}
 	if mode == "mount" {
 		if err := syscall.Mount(dir, dir, "", syscall.MS_BIND, ""); err != nil {
 			fmt.Println("SKIP: bind mount:", err)
