@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,21 +31,38 @@ func foreignDB(t *testing.T, path string, stmts ...string) {
 	}
 }
 
-// hashes says the SHA-256 of every file in dir, by name.
+// hashes says what dir holds, by name, every folder below it included: the SHA-256 of
+// each regular file, the target of each symbolic link, the kind of anything else (whose
+// content is not read: a FIFO would never end).
 func hashes(t *testing.T, dir string) string {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name, _ := filepath.Rel(dir, path)
+		switch {
+		case e.Type().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(data)
+			b.WriteString(name + " " + hex.EncodeToString(sum[:8]) + "\n")
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			b.WriteString(name + " -> " + target + "\n")
+		default:
+			b.WriteString(name + " " + e.Type().String() + "\n")
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(data)
-		b.WriteString(e.Name() + " " + hex.EncodeToString(sum[:8]) + "\n")
 	}
 	return b.String()
 }

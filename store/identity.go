@@ -96,9 +96,15 @@ func inspect(path string) (dbFile, error) {
 	return file, nil
 }
 
-// fileType names the kind of a file that is not a regular one.
+// fileType names the kind of a file: "a regular file", "a folder", "a FIFO", ….
 func fileType(m os.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&os.ModeNamedPipe != 0:
 		return "a FIFO"
 	case m&os.ModeCharDevice != 0:
