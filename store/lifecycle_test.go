@@ -384,7 +384,7 @@ func TestClaimParquet(t *testing.T) {
 	os.Remove(filepath.Join(bigDir, "mine.txt"))
 
 	// Not a folder; a marker that cannot be read.
-	if err := small.ClaimParquet(filepath.Join(root, "big.db")); !errors.Is(err, ErrParquetDir) || !strings.Contains(err.Error(), "is not a folder") {
+	if err := small.ClaimParquet(filepath.Join(root, "big.db")); !errors.Is(err, ErrParquetDir) || !strings.Contains(err.Error(), "big.db is a regular file, not a folder") {
 		t.Errorf("a file: %v", err)
 	}
 	bad := t.TempDir()
