@@ -76,7 +76,7 @@ func TestDatabaseErrorsSayWhy(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "p.db")
 		write(t, path, "hello\n")
 		_, err := Open(path)
-		if want := path + `: not a ponte database: not an SQLite database (it begins "hello\n")`; err == nil || err.Error() != want {
+		if want := path + `: not a database: not an SQLite file (it begins "hello\n")`; err == nil || err.Error() != want {
 			t.Errorf("Open: %v, want %s", err, want)
 		}
 	})

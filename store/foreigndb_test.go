@@ -109,7 +109,7 @@ func TestForeignDatabaseUntouched(t *testing.T) {
 		}, "not a ponte database: its table games has the columns id, title, duplicates, not ponte's"},
 		{"not SQLite", func(t *testing.T, path string) {
 			write(t, path, "name,rating\nAda,1500\n")
-		}, `not a ponte database: not an SQLite database (it begins "name,rating\nAda,")`},
+		}, `not a database: not an SQLite file (it begins "name,rating\nAda,")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -69,7 +69,7 @@ func inspect(path string) (dbFile, error) {
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return dbFile{}, fileError(path, "cannot read the database", err)
 	case n < len(head) || string(head[:16]) != sqliteMagic:
-		return dbFile{}, fmt.Errorf("%s: %w: not an SQLite database (it begins %q)", path, ErrForeign, head[:min(n, 16)])
+		return dbFile{}, &notSQLite{fmt.Sprintf("%s: not a database: not an SQLite file (it begins %q)", path, head[:min(n, 16)])}
 	}
 	file := dbFile{
 		version: int(int32(binary.BigEndian.Uint32(head[60:]))),
@@ -95,6 +95,12 @@ func inspect(path string) (dbFile, error) {
 	}
 	return file, nil
 }
+
+// notSQLite is the error of a file that is not SQLite's at all: an ErrForeign.
+type notSQLite struct{ msg string }
+
+func (e *notSQLite) Error() string        { return e.msg }
+func (e *notSQLite) Is(target error) bool { return target == ErrForeign }
 
 // fileType names the kind of a file: "a regular file", "a folder", "a FIFO", ….
 func fileType(m os.FileMode) string {

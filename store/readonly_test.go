@@ -37,7 +37,7 @@ func TestOpenReaderErrors(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "missing.db"), "missing.db: no such database (make one with ponte ingest)"},
 		{dir, ": a folder, not a database"},
-		{filepath.Join(dir, "text.db"), `text.db: not a ponte database: not an SQLite database (it begins "[Event \"x\"]\n1. a")`},
+		{filepath.Join(dir, "text.db"), `text.db: not a database: not an SQLite file (it begins "[Event \"x\"]\n1. a")`},
 		{filepath.Join(dir, "empty.db"), "empty.db: an empty file, not yet a ponte database: make one with ponte ingest --db " + filepath.Join(dir, "empty.db")},
 	} {
 		if got := openCount(c.path); !strings.HasPrefix(got, "error: ") || !strings.HasSuffix(got, c.want) {
