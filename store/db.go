@@ -105,7 +105,9 @@ var ErrNoDatabase = errors.New("no such database")
 // OpenReader opens the database at path for reading only, as statistics and reports do:
 // it takes no lock (an ingest may be writing at the same time; WAL readers see the last
 // committed transaction) and creates nothing. It fails when the file does not exist,
-// cannot be read, or is not a ponte database of this schema version, and says which. Its
+// cannot be read, or is not a ponte database of this schema version, and says which:
+// whether the file is ponte's is settled first, as Open does (inspect), so that another
+// program's database is refused with what it holds, and gets no -wal or -shm file. Its
 // connections keep a small page cache (500 pages, 8 MB of a new database's): readers scan
 // tables in order, so a larger one only costs memory (stats read 100,000 games as fast
 // with 8 MB as with 64 MB per connection, in 59 MB instead of 276).
