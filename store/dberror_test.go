@@ -80,6 +80,25 @@ func TestDatabaseErrorsSayWhy(t *testing.T) {
 			t.Errorf("Open: %v, want %s", err, want)
 		}
 	})
+	t.Run("a FIFO", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "p.db")
+		if err := syscall.Mkfifo(path, 0o644); err != nil {
+			t.Skip(err)
+		}
+		// Held open for writing, so that no open of it for reading waits.
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		want := path + ": a FIFO, not a database"
+		if _, err := Open(path); err == nil || err.Error() != want {
+			t.Errorf("Open: %v, want %s", err, want)
+		}
+		if _, err := OpenReader(path); err == nil || err.Error() != want {
+			t.Errorf("OpenReader: %v, want %s", err, want)
+		}
+	})
 	t.Run("no folder", func(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "none", "p.db")

@@ -44,21 +44,21 @@ type dbFile struct {
 // allowed. Anything else is an error wrapping ErrForeign that says what the file holds;
 // a file that does not exist is an error wrapping ErrNoDatabase.
 func inspect(path string) (dbFile, error) {
-	f, err := os.Open(path)
+	// Looked at before it is opened: opening a FIFO waits for a writer.
+	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return dbFile{}, fmt.Errorf("%s: %w (make one with ponte ingest)", path, ErrNoDatabase)
 	case err != nil:
 		return dbFile{}, fileError(path, "cannot read the database", err)
-	}
-	info, err := f.Stat()
-	if err == nil && info.IsDir() {
-		f.Close()
+	case info.IsDir():
 		return dbFile{}, fmt.Errorf("%s: a folder, not a database", path)
+	case !info.Mode().IsRegular():
+		return dbFile{}, fmt.Errorf("%s: %s, not a database", path, fileType(info.Mode()))
 	}
-	if err == nil && !info.Mode().IsRegular() {
-		f.Close()
-		return dbFile{}, fmt.Errorf("%s: not a regular file (%s), so not a database", path, fileType(info.Mode()))
+	f, err := os.Open(path)
+	if err != nil {
+		return dbFile{}, fileError(path, "cannot read the database", err)
 	}
 	var head [100]byte
 	n, err := io.ReadFull(f, head[:])

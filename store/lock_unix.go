@@ -26,7 +26,7 @@ func lockFile(path string) (*os.File, bool, error) {
 		info, err := f.Stat()
 		if err == nil && !info.Mode().IsRegular() {
 			f.Close()
-			return nil, false, fmt.Errorf("%s is not a regular file", path)
+			return nil, false, fmt.Errorf("%s: %s, not a database", path, fileType(info.Mode()))
 		}
 		for {
 			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
