@@ -54,32 +54,47 @@ type DB struct {
 // A file that Open creates and cannot make a database of is removed again; [DB.Created]
 // says whether Open created the file, and [DB.CloseDiscard] removes such a file when
 // nothing was stored in it.
+//
+// Whether the file is a ponte database is settled before anything is written to it, by
+// reading it only (inspect): another program's SQLite database, or a file that is not
+// SQLite's, is refused with an error wrapping ErrForeign that says what it holds, and left
+// exactly as it was. An empty file is made a new database.
 func Open(path string) (*DB, error) {
 	lock, created, err := lockFile(path)
 	if err != nil {
+		if _, ierr := inspect(path); errors.Is(ierr, ErrForeign) {
+			return nil, ierr // not ours, whether it can be written or not
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = openError(path, err)
+		}
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", dsn(path))
-	if err != nil {
+	fail := func(err error) (*DB, error) {
 		lock.Close()
 		if created {
 			removeFiles(path)
 		}
 		return nil, err
 	}
+	file, err := inspect(path)
+	if err != nil {
+		return fail(err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return fail(dbError(path, err))
+	}
 	d := &DB{path: path, db: db, lock: lock, created: created}
-	err = d.init()
+	err = d.init(file)
 	if err == nil {
 		err = d.enterWAL()
 	}
 	if err != nil {
 		// A plain close: a database that fails its checks is left exactly as it was.
 		d.db.Close()
-		if created {
-			removeFiles(path)
-		}
-		d.lock.Close()
-		return nil, err
+		return fail(dbError(path, err))
 	}
 	return d, nil
 }
@@ -90,7 +105,9 @@ var ErrNoDatabase = errors.New("no such database")
 // OpenReader opens the database at path for reading only, as statistics and reports do:
 // it takes no lock (an ingest may be writing at the same time; WAL readers see the last
 // committed transaction) and creates nothing. It fails when the file does not exist,
-// cannot be read, or is not a ponte database of this schema version, and says which. Its
+// cannot be read, or is not a ponte database of this schema version, and says which:
+// whether the file is ponte's is settled first, as Open does (inspect), so that another
+// program's database is refused with what it holds, and gets no -wal or -shm file. Its
 // connections keep a small page cache (500 pages, 8 MB of a new database's): readers scan
 // tables in order, so a larger one only costs memory (stats read 100,000 games as fast
 // with 8 MB as with 64 MB per connection, in 59 MB instead of 276).
@@ -109,42 +126,32 @@ var ErrNoDatabase = errors.New("no such database")
 // write to it either). It is refused only when a -wal file beside it holds transactions
 // that such a reader could not see.
 func OpenReader(path string) (*sql.DB, error) {
-	f, err := os.Open(path)
+	file, err := inspect(path)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("%s: %w (make one with ponte ingest)", path, ErrNoDatabase)
-	case err != nil:
-		return nil, fmt.Errorf("%s: cannot read the database: %w", path, unwrapPath(err))
+	case file.fresh:
+		return nil, fmt.Errorf("%s: an empty file, not yet a ponte database: make one with ponte ingest --db %s", path, path)
+	case file.version < SchemaVersion:
+		return nil, fmt.Errorf("%s: a database of schema version %d: run ponte ingest on it once to upgrade it to version %d", path, file.version, SchemaVersion)
 	}
-	info, err := f.Stat()
-	f.Close()
-	if err == nil && info.IsDir() {
-		return nil, fmt.Errorf("%s: a directory, not a database", path)
-	}
-	esc := escapePath(path)
 	params := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=cache_size(500)", busyTimeout)
-	db, version, err := openVersion("file:" + esc + "?" + params)
+	db, version, err := openVersion(fileURI(path, params))
 	if err != nil && cannotWrite(err) {
 		// No -wal or -shm could be made beside the file: read it as it is.
 		if wal, werr := os.Stat(path + "-wal"); werr == nil && wal.Size() > 0 {
 			return nil, fmt.Errorf("%s: cannot be read here: %s-wal holds transactions not yet in the database, and SQLite cannot read them without writing beside it (%v); copy the database with its -wal file to a place that can be written, and read it there", path, path, err)
 		}
 		var err2 error
-		if db, version, err2 = openVersion("file:" + esc + "?immutable=1&" + params); err2 == nil {
+		if db, version, err2 = openVersion(fileURI(path, "immutable=1&"+params)); err2 == nil {
 			err = nil
 		}
 	}
 	if err != nil {
-		if isNotDB(err) {
-			return nil, fmt.Errorf("%s: not a ponte database: %w", path, err)
-		}
-		return nil, fmt.Errorf("%s: cannot read the database: %w", path, err)
+		return nil, dbError(path, err)
 	}
-	switch {
-	case version >= 1 && version < SchemaVersion:
-		db.Close()
-		return nil, fmt.Errorf("%s: a database of schema version %d: run ponte ingest on it once to upgrade it to version %d", path, version, SchemaVersion)
-	case version != SchemaVersion:
+	if version != SchemaVersion { // changed since inspect looked
 		db.Close()
 		return nil, fmt.Errorf("%s: not a ponte database of schema version %d (it has version %d)", path, SchemaVersion, version)
 	}
@@ -198,11 +205,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// escapePath escapes the characters of path that mean something in a SQLite URI.
-func escapePath(path string) string {
-	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-}
-
 // pageSize is the page size of a new database, in bytes.
 const pageSize = 16384
 
@@ -223,8 +225,7 @@ const walCheckpointPages = 16384
 // not of a connection, which Open sets once the database has passed its checks
 // (enterWAL), so that a database refused is left exactly as it was.
 func dsn(path string) string {
-	esc := escapePath(path)
-	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(2000)&_pragma=wal_autocheckpoint(%d)&_txlock=immediate", esc, busyTimeout, walCheckpointPages)
+	return fileURI(path, fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=cache_size(2000)&_pragma=wal_autocheckpoint(%d)&_txlock=immediate", busyTimeout, walCheckpointPages))
 }
 
 // walAttempts is how many times enterWAL tries, each time for the busy timeout.
@@ -260,8 +261,9 @@ func (d *DB) enterWAL() error {
 	return nil
 }
 
-// init creates the schema in a new database and checks the version of an existing one.
-func (d *DB) init() error {
+// init creates the schema in a new database (an empty file), and checks and upgrades an
+// existing one, which inspect found to be ponte's (file).
+func (d *DB) init(file dbFile) error {
 	ctx := context.Background()
 	conn, err := d.db.Conn(ctx)
 	if err != nil {
@@ -270,35 +272,26 @@ func (d *DB) init() error {
 	defer conn.Close()
 	var version int
 	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		if isNotDB(err) {
-			return fmt.Errorf("%s: not a database SQLite can read (%v): give another --db, or move this file aside", d.path, err)
-		}
 		return wrapBusy(err)
 	}
-	switch version {
-	case SchemaVersion:
+	switch {
+	case version != file.version && !(file.fresh && version == 0): // changed since inspect looked
+		return fmt.Errorf("%s: changed by another program while ponte opened it (schema version %d, then %d): nothing was written to it", d.path, file.version, version)
+	case version == SchemaVersion:
 		if err := d.check(ctx, conn); err != nil {
 			return err
 		}
-		return d.identify(ctx, conn)
-	case 1, 2, 3, 4:
+		return d.identify(ctx, conn, file)
+	case version >= 1 && version < SchemaVersion:
 		if err := d.check(ctx, conn); err != nil {
 			return err
 		}
 		if err := d.upgrade(ctx, conn, version); err != nil {
 			return err
 		}
-		return d.identify(ctx, conn)
-	case 0:
-	default:
-		return fmt.Errorf("%s: schema version %d, this ponte knows version %d", d.path, version, SchemaVersion)
-	}
-	var n int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").Scan(&n); err != nil {
-		return wrapBusy(err)
-	}
-	if n > 0 {
-		return fmt.Errorf("%s: not a ponte database (it holds other tables)", d.path)
+		return d.identify(ctx, conn, file)
+	case !file.fresh:
+		return fmt.Errorf("%s: %w: schema version %d", d.path, ErrForeign, version)
 	}
 	// Pages of 16 KB: a game's turns (game_turns, about 3 KB) fill them with less waste
 	// than SQLite's default 4 KB, and an ingest writes a fourth as many pages (a database
@@ -309,7 +302,7 @@ func (d *DB) init() error {
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return wrapBusy(err)
 	}
-	if _, err := conn.ExecContext(ctx, schemaSQL()+fmt.Sprintf("PRAGMA user_version = %d;\n", SchemaVersion)); err != nil {
+	if _, err := conn.ExecContext(ctx, schemaSQL()+fmt.Sprintf("PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n", SchemaVersion, applicationID)); err != nil {
 		conn.ExecContext(ctx, "ROLLBACK")
 		return wrapBusy(err)
 	}
@@ -325,20 +318,27 @@ func (d *DB) init() error {
 }
 
 // identify reads the database's identity from its meta table. A database made before
-// there was one (schema version 3 and older) gets the table and a new identity here, in
-// one transaction: the only change of this upgrade, which readers of every version
+// there was one (schema version 3 and older) gets the table and a new identity here, and
+// one made before ponte set its application_id (file, as inspect found it) gets it, in
+// one transaction: the only changes of this upgrade, which readers of every version
 // ignore, so the schema version stays the same.
-func (d *DB) identify(ctx context.Context, conn *sql.Conn) error {
+func (d *DB) identify(ctx context.Context, conn *sql.Conn, file dbFile) error {
 	err := conn.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'id'").Scan(&d.id)
-	if err == nil {
+	if err == nil && file.appID == applicationID {
 		return nil
 	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return wrapBusy(err)
 	}
-	if err := d.newID(ctx, conn); err != nil {
+	if d.id == "" {
+		if err := d.newID(ctx, conn); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return fmt.Errorf("%s: adding the table meta: %w", d.path, wrapBusy(err))
+		}
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
 		conn.ExecContext(ctx, "ROLLBACK")
-		return fmt.Errorf("%s: adding the table meta: %w", d.path, wrapBusy(err))
+		return wrapBusy(err)
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		conn.ExecContext(ctx, "ROLLBACK")
@@ -417,7 +417,7 @@ func (d *DB) Created() bool { return d.created }
 func (d *DB) Empty() (bool, error) {
 	var empty bool
 	err := d.db.QueryRow("SELECT NOT EXISTS (SELECT 1 FROM games) AND NOT EXISTS (SELECT 1 FROM sources)").Scan(&empty)
-	return empty, wrapBusy(err)
+	return empty, dbError(d.path, wrapBusy(err))
 }
 
 // Close closes the database, puts it back in rollback mode (leaveWAL), then releases the
@@ -494,7 +494,7 @@ const walTimeout = 200
 // reader creates nothing. Leaving WAL mode needs the database to itself: while a reader
 // has it open, this gives up after walTimeout, and the next writer's Close does it.
 func (d *DB) leaveWAL() {
-	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)", escapePath(d.path), walTimeout))
+	db, err := sql.Open("sqlite", fileURI(d.path, fmt.Sprintf("_pragma=busy_timeout(%d)", walTimeout)))
 	if err != nil {
 		return
 	}

@@ -184,7 +184,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 
 	conn, err := d.db.Conn(context.Background())
 	if err != nil {
-		return nil, wrapBusy(err)
+		return nil, dbError(d.path, wrapBusy(err))
 	}
 	defer conn.Close()
 
@@ -193,7 +193,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		// run if this one is killed: it need not wait for the disk.
 		if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous = OFF"); err != nil {
 			conn.Close()
-			return nil, wrapBusy(err)
+			return nil, dbError(d.path, wrapBusy(err))
 		}
 	}
 	stream, err := d.startStream(opts)
@@ -269,7 +269,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	sum.TurnRows = w.turnRows
 	sum.Rows = w.games.rows + w.turnRows + w.tagRows
 	sum.Seconds = time.Since(start).Seconds()
-	return sum, err
+	return sum, dbError(d.path, err)
 }
 
 // flight bounds the bytes of the records held between the reader and the writer (by

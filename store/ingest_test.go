@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -454,8 +455,8 @@ func TestIngestBusySQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = d.Ingest(context.Background(), []string{autumn}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "database is busy") {
-		t.Errorf("ingest while another program writes: %v, want ErrBusy", err)
+	if err == nil || !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), path+": database is busy") {
+		t.Errorf("ingest while another program writes: %v, want ErrBusy naming the database", err)
 	}
 	tx.Rollback()
 	ingestInto(t, d, Options{}, autumn)

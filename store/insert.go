@@ -69,12 +69,12 @@ func (c *conn) named(vals []driver.Value) []driver.NamedValue {
 }
 
 // exec runs the statement text (prepared once) with vals. A text value is stored as valid
-// UTF-8 of bounded length (short): a file name or an error message, which quotes the input,
-// may hold any bytes.
+// UTF-8 (validText): a file name or an error message, which quotes the input, may hold
+// any bytes.
 func (c *conn) exec(text string, vals ...driver.Value) (driver.Result, error) {
 	for i, v := range vals {
 		if s, ok := v.(string); ok {
-			vals[i] = short(s)
+			vals[i] = validText(s)
 		}
 	}
 	s, err := c.prepare(stmtKey{text: text})

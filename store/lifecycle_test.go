@@ -119,7 +119,7 @@ func TestOpenFailsRemovesWhatItCreated(t *testing.T) {
 	}
 	other.Close()
 	before, _ := os.ReadFile(path)
-	if d, err := Open(path); err == nil || !strings.Contains(err.Error(), "not a ponte database (it holds other tables)") {
+	if d, err := Open(path); err == nil || !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "p.db: not a ponte database: it has the table mine; no games table") {
 		t.Fatalf("Open of another program's database: %v", err)
 		d.Close()
 	}
@@ -384,7 +384,7 @@ func TestClaimParquet(t *testing.T) {
 	os.Remove(filepath.Join(bigDir, "mine.txt"))
 
 	// Not a folder; a marker that cannot be read.
-	if err := small.ClaimParquet(filepath.Join(root, "big.db")); !errors.Is(err, ErrParquetDir) || !strings.Contains(err.Error(), "is not a folder") {
+	if err := small.ClaimParquet(filepath.Join(root, "big.db")); !errors.Is(err, ErrParquetDir) || !strings.Contains(err.Error(), "big.db is a regular file, not a folder") {
 		t.Errorf("a file: %v", err)
 	}
 	bad := t.TempDir()

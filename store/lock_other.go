@@ -21,3 +21,6 @@ func lockFile(path string) (*os.File, bool, error) {
 	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	return f, false, err
 }
+
+// writable says why this process cannot make files in the folder dir: not known here.
+func writable(dir string) error { return nil }

@@ -26,7 +26,7 @@ func lockFile(path string) (*os.File, bool, error) {
 		info, err := f.Stat()
 		if err == nil && !info.Mode().IsRegular() {
 			f.Close()
-			return nil, false, fmt.Errorf("%s is not a regular file", path)
+			return nil, false, fmt.Errorf("%s: %s, not a database", path, fileType(info.Mode()))
 		}
 		for {
 			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -64,4 +64,9 @@ func openCreate(path string) (*os.File, bool, error) {
 	// before, but not taken for one this run made).
 	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	return f, false, err
+}
+
+// writable says why this process cannot make files in the folder dir; nil when it can.
+func writable(dir string) error {
+	return syscall.Access(dir, 2) // W_OK
 }

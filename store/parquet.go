@@ -159,6 +159,12 @@ type ParquetProgress struct {
 // WriteParquetProgress is WriteParquet calling progress, when not nil, on the calling
 // goroutine: at the start of each file and after every thousand rows or so written to it.
 func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*ParquetStats, error) {
+	st, err := d.writeParquet(dir, progress)
+	return st, dbError(d.path, err)
+}
+
+// writeParquet is WriteParquetProgress.
+func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetStats, error) {
 	start := time.Now()
 	if err := d.ClaimParquet(dir); err != nil {
 		return nil, err
@@ -726,7 +732,8 @@ func (d *DB) ParquetCurrent(dir string) (bool, error) {
 	if m, err := readMarker(dir); err != nil || m == nil || m.DatabaseID != d.id {
 		return false, nil
 	}
-	return d.filesCurrent(dir)
+	current, err := d.filesCurrent(dir)
+	return current, dbError(d.path, err)
 }
 
 // filesCurrent reports whether the Parquet files of dir carry the database's fingerprint.

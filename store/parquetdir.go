@@ -60,6 +60,11 @@ var ErrParquetDir = errors.New("not this database's Parquet folder")
 // are current for this database (ParquetCurrent's fingerprint): the folder is then
 // adopted, and the marker written.
 func (d *DB) ClaimParquet(dir string) error {
+	return dbError(d.path, d.claimParquet(dir))
+}
+
+// claimParquet is ClaimParquet.
+func (d *DB) claimParquet(dir string) error {
 	if d.parquetOnly != "" {
 		return claimParquetOnly(dir)
 	}
@@ -102,17 +107,33 @@ func (d *DB) ClaimParquet(dir string) error {
 // parquetFolder looks at dir, a Parquet folder to write into: whether it exists, the
 // Parquet files it holds (hidden files are left alone and not counted: the temporary files
 // of a write, a desktop's own) and its marker (nil for none). It is an error wrapping
-// ErrParquetDir, naming them, when dir is not a folder, holds other files, which ponte did
-// not write, or a marker that cannot be read.
+// ErrParquetDir, naming them, when dir is not a folder (a file, a device, a FIFO, a
+// symbolic link to one of these or to nothing), holds other files, which ponte did not
+// write (a games.parquet that is not a regular file among them: ponte would replace
+// it), or a marker that cannot be read. A symbolic link to a folder is that folder.
 func parquetFolder(dir string) (files []string, m *marker, exists bool, err error) {
-	info, err := os.Stat(dir)
+	info, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil, false, nil
 	case err != nil:
 		return nil, nil, false, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-	case !info.IsDir():
-		return nil, nil, true, fmt.Errorf("%w: %s is not a folder: give --parquet a folder", ErrParquetDir, dir)
+	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(dir)
+		linked, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil, nil, true, fmt.Errorf("%w: %s is a symbolic link to %s, which does not exist: nothing is written there; make the folder %s first, or give --parquet a folder", ErrParquetDir, dir, target, target)
+		case err != nil:
+			return nil, nil, true, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+		case !linked.IsDir():
+			return nil, nil, true, fmt.Errorf("%w: %s is a symbolic link to %s, %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, target, fileType(linked.Mode()))
+		}
+		info = linked
+	}
+	if !info.IsDir() {
+		return nil, nil, true, fmt.Errorf("%w: %s is %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, fileType(info.Mode()))
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -124,6 +145,8 @@ func parquetFolder(dir string) (files []string, m *marker, exists bool, err erro
 		case strings.HasPrefix(name, "."):
 		case isParquetFile(name) && e.Type().IsRegular():
 			files = append(files, name)
+		case isParquetFile(name):
+			foreign = append(foreign, name+", which is "+fileType(e.Type()))
 		default:
 			foreign = append(foreign, name)
 		}
@@ -141,12 +164,20 @@ func parquetFolder(dir string) (files []string, m *marker, exists bool, err erro
 	return files, m, true, nil
 }
 
-// readMarker reads the marker of dir; nil when there is none.
+// readMarker reads the marker of dir; nil when there is none. A marker that is not a
+// regular file (a FIFO would never end its read) is not one ponte wrote.
 func readMarker(dir string) (*marker, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MarkerName))
-	if errors.Is(err, os.ErrNotExist) {
+	path := filepath.Join(dir, MarkerName)
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
+	case err != nil:
+		return nil, unwrapPath(err)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("not a marker ponte wrote (%s)", fileType(info.Mode()))
 	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, unwrapPath(err)
 	}

@@ -27,7 +27,7 @@ type analysis struct {
 	turns      string         // game_turns.turns (turntext), "" when no turn was played legally
 	byTurn     []byte         // game_turns.by_turn (turnsum): a part of the analyzer's sums, never written again
 	nturns     int            // the turns in it
-	tags       []tagPair      // the record's tags in order, each name and value valid UTF-8 and bounded
+	tags       []tagPair      // the record's tags in order, each name and value valid UTF-8, whole
 	tagsText   string         // game_tags.tags (appendTagsJSON); "" when the record has no tag
 }
 
@@ -58,8 +58,8 @@ const sumsSize = 64 << 10
 
 // analyze replays rec (read with readErr, nil or a *ingest.ParseError) and returns its rows.
 // Every column that `ponte verify --json` also prints is taken from the record's verdict,
-// so that the two never disagree. Every text is valid UTF-8 and bounded (text.go): the
-// record's raw text and moves, its error message, its tags and its source.
+// so that the two never disagree. Every text is valid UTF-8 (text.go); the record's raw
+// text and moves and its error message are bounded, its tags and its source kept whole.
 func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	var v verdict.Verdict
 	var pe *ingest.ParseError
@@ -93,7 +93,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	}
 
 	g := make([]driver.Value, 0, len(gamesTable.columns))
-	g = append(g, int64(0), v.GameID, int64(0), short(v.Source), num(v.Index), num(v.Line), v.Format)
+	g = append(g, int64(0), v.GameID, int64(0), validText(v.Source), num(v.Index), num(v.Line), v.Format)
 	for _, name := range [...]string{"Event", "Site", "Date", "Round"} {
 		g = append(g, optTag(rec, name))
 	}
@@ -101,7 +101,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	for _, name := range [...]string{"Light", "Dark"} {
 		g = append(g, optTag(rec, name))
 	}
-	g = append(g, optString(opener, ok), swapped, num(rec.Size), short(rec.Supply), short(v.ClaimedResult), optPtr(v.Termination))
+	g = append(g, optString(opener, ok), swapped, num(rec.Size), validText(rec.Supply), validText(v.ClaimedResult), optPtr(v.Termination))
 	if rec.Score != nil {
 		g = append(g, num(rec.Score[0]), num(rec.Score[1]))
 	} else {
@@ -113,7 +113,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 		if e.Turn != nil {
 			turn = num(*e.Turn)
 		}
-		g = append(g, short(e.Rule), turn, num(e.Line), num(e.Col), fitText(e.Message, len(e.Message), maxMessage, "the message", ' '))
+		g = append(g, validText(e.Rule), turn, num(e.Line), num(e.Col), fitText(e.Message, len(e.Message), maxMessage, "the message", ' '))
 	} else {
 		g = append(g, nil, nil, nil, nil, nil)
 	}
@@ -187,7 +187,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	if len(rec.Tags) > 0 {
 		t := make([]tagPair, len(rec.Tags))
 		for i, tag := range rec.Tags {
-			t[i] = tagPair{short(tag.Name), short(tag.Value)}
+			t[i] = tagPair{validText(tag.Name), validText(tag.Value)}
 		}
 		out.tags = t
 		a.text = appendTagsJSON(a.text[:0], t)
@@ -322,12 +322,12 @@ func optTag(rec *ingest.Record, name string) driver.Value {
 	return optString(v, ok)
 }
 
-// optPtr is *p (see short), or NULL for nil.
+// optPtr is *p (see validText), or NULL for nil.
 func optPtr(p *string) driver.Value {
 	if p == nil {
 		return nil
 	}
-	return short(*p)
+	return validText(*p)
 }
 
 // tagErrorsJSON is the games.tag_errors of a verdict's TagErrors: their JSON array as
@@ -343,12 +343,12 @@ func tagErrorsJSON(errs []verdict.Error) driver.Value {
 	return validText(string(b)) // encoding/json writes valid UTF-8: a guard that costs no copy
 }
 
-// optString is s (see short), or NULL when not ok.
+// optString is s (see validText), or NULL when not ok.
 func optString(s string, ok bool) driver.Value {
 	if !ok {
 		return nil
 	}
-	return short(s)
+	return validText(s)
 }
 
 func abs(x int) int {

@@ -10,21 +10,23 @@ import (
 
 // Bounds of what the store writes as text, in bytes. Every text column of every table
 // passes through fitText or validText, so what the store holds is valid UTF-8 (Parquet
-// readers such as DuckDB refuse a whole file for one invalid string) and no record costs
-// more than these bounds, whatever its input.
+// readers such as DuckDB refuse a whole file for one invalid string). The texts that name
+// something (a tag's name or value, hence a player, an event, a date; a source's path)
+// are kept whole: cutting them could make two different players, or two files, one. They
+// are bounded by the readers' limit of a record (ingest.MaxRecordBytes) and the length of
+// a path. Only these, which name nothing, are cut, with a note that says so:
 const (
 	// maxRaw bounds games.raw: the text of a record that is unreadable (the reader keeps
 	// at most ingest.MaxRaw bytes of it) or illegal (written back by the store).
 	maxRaw = ingest.MaxRaw
 	// maxMoves bounds games.moves. A legal game has at most about 1,500 turns of at most
 	// 7 bytes ("l12,k12"); 128 KiB holds 10,000 tokens (the readers' default turn limit
-	// for a record) of up to 12 bytes each: only a record of absurd tokens is cut.
+	// for a record) of up to 12 bytes each: only a record of absurd tokens is cut. (The
+	// game's id is made from all of its moves, never from this text.)
 	maxMoves = 128 << 10
 	// maxMessage bounds an error message (games.error_message): the readers' and the
 	// replay's messages quote at most a few dozen bytes of the input.
 	maxMessage = 4 << 10
-	// maxText bounds every other text: a tag's name or value, a player, a source path.
-	maxText = ingest.MaxRaw
 )
 
 // validText returns s with every byte that is not part of a valid UTF-8 sequence replaced
@@ -76,12 +78,6 @@ func appendValid(b *strings.Builder, s string, limit, sep int) (used, sepIn, sep
 		i += size
 	}
 	return i, sepIn, sepOut
-}
-
-// short is a text as the store keeps it: valid UTF-8 of at most maxText bytes. For a tag's
-// name or value, a player, a source path, a file's error.
-func short(s string) string {
-	return fitText(s, len(s), maxText, "the text", ' ')
 }
 
 // cutSlack is how far back from a cut fitText looks for a separator (a line end, a space)

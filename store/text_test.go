@@ -2,6 +2,8 @@ package store
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -44,8 +46,8 @@ func TestValidText(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = validText(valid) }); n != 0 {
 		t.Errorf("validText of a valid text: %v allocations", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _ = short(valid) }); n != 0 {
-		t.Errorf("short of a valid text that fits: %v allocations", n)
+	if n := testing.AllocsPerRun(100, func() { _ = fitText(valid, len(valid), maxMessage, "the text", ' ') }); n != 0 {
+		t.Errorf("fitText of a valid text that fits: %v allocations", n)
 	}
 }
 
@@ -102,9 +104,10 @@ func TestThousands(t *testing.T) {
 	}
 }
 
-// Every text the store builds for a record, in games and tags, is valid UTF-8 and within
-// its bound, whatever the record holds: records made here, not read, so that nothing the
-// readers check or limit stands between them and the store.
+// Every text the store builds for a record, in games and tags, is valid UTF-8, whatever
+// the record holds, within its bound for the raw text, the moves and the message, and
+// whole for the others (a tag, a player, a source): records made here, not read, so that
+// nothing the readers check or limit stands between them and the store.
 func TestAnalyzeTextBounds(t *testing.T) {
 	col := func(name string) int {
 		for i, c := range gamesTable.columns {
@@ -134,6 +137,8 @@ func TestAnalyzeTextBounds(t *testing.T) {
 	bigSupply.Supply = strings.Repeat("\xe9", 100_000)
 	bigTag := latin1
 	bigTag.Tags = append([]ingest.Tag{{Name: "Annotator", Value: strings.Repeat("y", 200_000)}}, latin1.Tags...)
+	bigPlayer := latin1
+	bigPlayer.Tags = []ingest.Tag{{Name: "Light", Value: strings.Repeat("\xe9", 100_000) + "!"}, {Name: "Dark", Value: "Ren\xe9e"}}
 	readErr := &ingest.ParseError{Source: "dir/caf\xe9.ponte", Game: 1, Line: 1, Column: 8, Err: ingest.ErrTagValue}
 	unreadable := ingest.Record{Source: "dir/caf\xe9.ponte", Format: ingest.FormatPonte, Index: 1, Line: 1,
 		Raw: []byte("[Size \"s\xe9i\"]\n\n1. a1,a2 {\xe9t\xe9} *\n")}
@@ -146,13 +151,18 @@ func TestAnalyzeTextBounds(t *testing.T) {
 		readErr error
 		want    map[string]string // some columns' values, whole
 		cut     []string          // columns that must end with a note
+		tags    []tagPair         // the tags, when given
 	}{
 		{name: "Latin-1 in the source, tags and moves", rec: latin1,
 			want: map[string]string{"source": "dir/caf\uFFFD.ponte", "event": "Citt\uFFFD", "light": "Jos\uFFFD",
 				"dark": "Ren\uFFFDe", "opener": "Jos\uFFFD", "moves": "a1,a2 \uFFFD\uFFFD,b2 c1,c2"}},
 		{name: "20,000 turns and a 500 KB token", rec: bigMoves, cut: []string{"moves", "raw"}},
-		{name: "a message quoting 100 KB", rec: bigSupply, cut: []string{"error_message"}},
-		{name: "a 200 KB tag value", rec: bigTag},
+		{name: "a message quoting 100 KB", rec: bigSupply, cut: []string{"error_message"},
+			want: map[string]string{"supply": strings.Repeat("\uFFFD", 100_000)}},
+		{name: "a 200 KB tag value", rec: bigTag, tags: append([]tagPair{{"Annotator", strings.Repeat("y", 200_000)}},
+			tagPair{"Event", "Citt\uFFFD"}, tagPair{"Light", "Jos\uFFFD"}, tagPair{"Dark", "Ren\uFFFDe"}, tagPair{"Ann\uFFFDe", "2026"}, tagPair{"Size", "6"})},
+		{name: "a player of 300 KB", rec: bigPlayer, want: map[string]string{"light": strings.Repeat("\uFFFD", 100_000) + "!", "opener": strings.Repeat("\uFFFD", 100_000) + "!"},
+			tags: []tagPair{{"Light", strings.Repeat("\uFFFD", 100_000) + "!"}, {"Dark", "Ren\uFFFDe"}}},
 		{name: "unreadable, Latin-1 in its text", rec: unreadable, readErr: readErr,
 			want: map[string]string{"source": "dir/caf\uFFFD.ponte", "raw": "[Size \"s\uFFFDi\"]\n\n1. a1,a2 {\uFFFDt\uFFFD} *\n"}},
 		{name: "unreadable, a text that triples once made valid", rec: unreadableBig, readErr: readErr, cut: []string{"raw"}},
@@ -167,10 +177,7 @@ func TestAnalyzeTextBounds(t *testing.T) {
 			}
 			name := gamesTable.columns[i].name
 			limit, ok := bound[i]
-			if !ok {
-				limit = maxText
-			}
-			if !utf8.ValidString(s) || len(s) > limit {
+			if !utf8.ValidString(s) || ok && len(s) > limit {
 				t.Errorf("%s: games.%s: valid UTF-8 %v, %d bytes (bound %d): %.80q", c.name, name, utf8.ValidString(s), len(s), limit, s)
 			}
 			if want, ok := c.want[name]; ok && s != want {
@@ -185,10 +192,13 @@ func TestAnalyzeTextBounds(t *testing.T) {
 		}
 		for k, tag := range out.tags {
 			for _, s := range tag {
-				if !utf8.ValidString(s) || len(s) > maxText {
-					t.Errorf("%s: tag %d: valid UTF-8 %v, %d bytes: %.80q", c.name, k+1, utf8.ValidString(s), len(s), s)
+				if !utf8.ValidString(s) {
+					t.Errorf("%s: tag %d: not valid UTF-8: %.80q", c.name, k+1, s)
 				}
 			}
+		}
+		if c.tags != nil && !slices.Equal(out.tags, c.tags) {
+			t.Errorf("%s: tags %.200q, want them whole: %.200q", c.name, out.tags, c.tags)
 		}
 	}
 }
@@ -205,5 +215,43 @@ func BenchmarkAnalyzeText(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		a.analyze(&rec, nil)
+	}
+}
+
+// Two players whose names share their first 64 KiB (and have the same length) stay two
+// players: in games, in the view tags and in games.parquet. (Before, both names were cut
+// to the same 64 KiB with the same note, and every statistic by player merged them.)
+func TestLongNamesKeptApart(t *testing.T) {
+	dir := t.TempDir()
+	common := strings.Repeat("Ada Lovelace ", 6000) // 78,000 bytes
+	game := func(light, opening string) string {
+		return "[Light \"" + light + "\"]\n[Dark \"Chiara\"]\n[Size \"6\"]\n[Result \"*\"]\n\n1. " + opening + " 2. f1,f2 *\n\n"
+	}
+	path := filepath.Join(dir, "long.ponte")
+	write(t, path, game(common+"I", "a1,a2")+game(common+"II", "b1,b2")+game(common+"V", "c1,c2"))
+	d := openTemp(t)
+	defer d.Close()
+	if sum := ingestInto(t, d, Options{}, path); sum.Games != 3 || len(sum.Errors) != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	got := dump(t, d.db, "SELECT substr(light, 78001), length(light), light = opener FROM games ORDER BY id")
+	if want := "I | 78001 | 1\nII | 78002 | 1\nV | 78001 | 1\n"; got != want {
+		t.Errorf("players:\n%s\nwant\n%s", got, want)
+	}
+	if n := count(t, d.db, "SELECT count(DISTINCT value) FROM tags WHERE name = 'Light'"); n != 3 {
+		t.Errorf("%d distinct Light tags, want 3", n)
+	}
+	pq := filepath.Join(t.TempDir(), "pq")
+	if _, err := d.WriteParquet(pq); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, g := range readParquet[GameRow](t, filepath.Join(pq, "games.parquet")) {
+		if g.Light != nil {
+			seen[*g.Light] = true
+		}
+	}
+	if len(seen) != 3 || !seen[common+"I"] || !seen[common+"II"] || !seen[common+"V"] {
+		t.Errorf("games.parquet: %d distinct players, want the 3 whole", len(seen))
 	}
 }
