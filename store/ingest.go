@@ -254,7 +254,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 			<-slots
 		}
 	}
-	sum.Interrupted = rd.interrupted || w.interrupted
+	sum.Interrupted = w.interrupted || rd.interrupted // the reader may still run when w was interrupted
 	if stream != nil {
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
 			cause := stream.abort()
@@ -675,7 +675,27 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 			close(stop)
 		}
 	}
-	for b := range results { // drained to the end, so that every worker ends
+	for {
+		var b *batch
+		select {
+		case b = <-results:
+		case <-ctx.Done():
+			// Stop at once, even while the reader waits on an input for ever (a FIFO
+			// nobody opens, a pipe that sends nothing): the batches still to come are
+			// drained by a goroutine of their own, which ends with the reader.
+			w.interrupted = true
+			halt()
+			go func() {
+				defer bug.Recover()
+				for b := range results {
+					fl.give(b.bytes)
+					<-slots
+				}
+			}()
+		}
+		if b == nil {
+			break
+		}
 		if halted {
 			fl.give(b.bytes)
 			<-slots
