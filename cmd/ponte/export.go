@@ -57,8 +57,10 @@ renamed when complete.
 
 Exit status: 0 done (a record that could not be written is named, and
 counted in the summary), 2 a usage error, a path or database that cannot be
-read, or an output that cannot be written, 130 interrupted (nothing is
-written), 3 an internal error (a bug).`,
+read, or an output that cannot be written, 130 interrupted by Ctrl-C (SIGINT)
+and 143 by SIGTERM (nothing is written to a file, which keeps what it held;
+what was sent to standard output, a FIFO or a device stays sent), 3 an
+internal error (a bug).`,
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ../shared/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,

@@ -61,8 +61,9 @@ Ctrl-C stops the run: the games finished so far are written (whole records,
 games 1 to n), and the exit status is 130.
 
 Exit status: 0 every game played and written, 2 a usage error or an output
-that cannot be written, 130 interrupted (the finished games written), 3 an
-internal error (a bug, such as a bot that played an illegal turn).`,
+that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM
+(the finished games written), 3 an internal error (a bug, such as a bot that
+played an illegal turn).`,
 		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
   ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
   ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,

@@ -62,7 +62,11 @@ of 560". A score counts a win 1 and a draw ½.
 
 The flags --size, --site, --event, --player (a player or bot, on either side),
 --source (part of a file name), --from and --to (dates) select the games.
---json prints everything, including the full tables and the ratings, as JSON.`,
+--json prints everything, including the full tables and the ratings, as JSON.
+
+Exit status: 0 done, 2 a usage error, a database that cannot be read, or
+standard output that cannot be written (a full disk), 130 interrupted by
+Ctrl-C (SIGINT) and 143 by SIGTERM, 3 an internal error (a bug).`,
 		Example: `  ponte stats
   ponte stats --population bots --ratings
   ponte stats --bots "Deep Ponte,ponte-bot" --population all

@@ -42,9 +42,10 @@ also shows a progress bar (the bytes of the inputs read of their size, the
 games per second, the time left) unless --quiet.
 
 Exit status: 0 every game legal, 1 some game illegal or unreadable (the
-findings: verify's job), 2 a usage error or a path that cannot be read, 130
-interrupted (after the summary of what was verified), 3 an internal error (a
-bug).`,
+findings: verify's job), 2 a usage error, a path that cannot be read or
+standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
+143 by SIGTERM (after the summary of what was verified), 3 an internal error
+(a bug).`,
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
