@@ -59,11 +59,11 @@ func TestExportOutIsNotReplaced(t *testing.T) {
 	if _, errOut, status := runPonte(t, "", "export", "--out", fifo, league); status != exitOK {
 		t.Fatalf("export --out FIFO: exit status %d: %s", status, errOut)
 	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Fatalf("the FIFO was replaced: %v %v", fi.Mode(), err) // its reader waits for ever
+	}
 	if b := <-got; string(b) != want {
 		t.Errorf("the FIFO's reader got %d bytes, want %d", len(b), len(want))
-	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
 	}
 
 	if os.Geteuid() == 0 {
@@ -261,6 +261,7 @@ func TestInterruptWhileWaiting(t *testing.T) {
 		{"verify", fifo},
 		{"export", "--out", filepath.Join(t.TempDir(), "x.ponte"), fifo},
 		{"ingest", "--db", filepath.Join(t.TempDir(), "x.db"), fifo},
+		{"selfplay", "--games", "1", "--out", fifo}, // an output FIFO that nobody reads
 	} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(errors.New("interrupted"))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // waitingOnPipe starts ponte ARGS... whose input is the FIFO fifo, and returns once it
@@ -59,7 +60,16 @@ func TestSignalsWhileWaiting(t *testing.T) {
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
-			err := cmd.Wait()
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-waited:
+			case <-time.After(time.Minute): // a guard, not a wait: the command stops at once
+				cmd.Process.Kill()
+				<-waited
+				t.Fatalf("still running a minute after SIG%v", c.sig)
+			}
 			errOut := cmd.Stderr.(*bytes.Buffer).String()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != c.status {
 				t.Fatalf("exit %v, want status %d; standard error %q", err, c.status, errOut)
