@@ -2,88 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// export's --out writes through to what is not a regular file, and renames over a
-// regular file only: a symbolic link keeps being a link, its target written; a FIFO's
-// reader gets the games; a device stays a device.
-func TestExportOutIsNotReplaced(t *testing.T) {
-	const league = "../../sample_data/autumn-league.ponte"
-	want, _, status := runPonte(t, "", "export", league)
-	if status != exitOK || !strings.Contains(want, "[Event") {
-		t.Fatalf("export to standard output: exit status %d", status)
-	}
-	dir := t.TempDir()
-
-	target := filepath.Join(dir, "real.ponte")
-	os.WriteFile(target, []byte("old"), 0o600)
-	link := filepath.Join(dir, "link.ponte")
-	os.Symlink("real.ponte", link)
-	if _, errOut, status := runPonte(t, "", "export", "--out", link, league); status != exitOK {
-		t.Fatalf("export --out link: exit status %d: %s", status, errOut)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
-	}
-	if got, _ := os.ReadFile(target); string(got) != want {
-		t.Errorf("the link's target holds %d bytes, want the %d exported", len(got), len(want))
-	}
-	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
-		t.Errorf("the target's permissions are %v, want 0600 as before", fi.Mode().Perm())
-	}
-
-	fifo := filepath.Join(dir, "games.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan []byte, 1)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		b, _ := io.ReadAll(f)
-		f.Close()
-		got <- b
-	}()
-	if _, errOut, status := runPonte(t, "", "export", "--out", fifo, league); status != exitOK {
-		t.Fatalf("export --out FIFO: exit status %d: %s", status, errOut)
-	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		t.Fatalf("the FIFO was replaced: %v %v", fi.Mode(), err) // its reader waits for ever
-	}
-	if b := <-got; string(b) != want {
-		t.Errorf("the FIFO's reader got %d bytes, want %d", len(b), len(want))
-	}
-
-	if os.Geteuid() == 0 {
-		null := filepath.Join(dir, "null")
-		if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
-			if _, errOut, status := runPonte(t, "", "export", "--out", null, league); status != exitOK {
-				t.Errorf("export --out a null device: exit status %d: %s", status, errOut)
-			}
-			if fi, err := os.Lstat(null); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
-				t.Errorf("the device was replaced: %v %v", fi.Mode(), err)
-			}
-		}
-	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("left behind: %s", e.Name())
-		}
-	}
-}
 
 // The names of compressions that are not written are refused; "" and a folder too.
 func TestOutNames(t *testing.T) {
@@ -248,35 +172,5 @@ func TestOwnOutputsNotRead(t *testing.T) {
 	_, errOut, status = runPonte(t, "", "export", "--out", "all.ponte", ".")
 	if status != exitOK || !strings.Contains(errOut, "16 games written to all.ponte (ponte); 1 not written\n") {
 		t.Errorf("export .: exit status %d: %s", status, errOut)
-	}
-}
-
-// A command waiting on a FIFO that nobody opens stops at once when interrupted.
-func TestInterruptWhileWaiting(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "nobody.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
-		{"verify", fifo},
-		{"export", "--out", filepath.Join(t.TempDir(), "x.ponte"), fifo},
-		{"ingest", "--db", filepath.Join(t.TempDir(), "x.db"), fifo},
-		{"selfplay", "--games", "1", "--out", fifo}, // an output FIFO that nobody reads
-	} {
-		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(errors.New("interrupted"))
-		done := make(chan int, 1)
-		var errOut strings.Builder
-		go func() {
-			done <- runContext(ctx, args, strings.NewReader(""), io.Discard, &errOut)
-		}()
-		select {
-		case status := <-done:
-			if status != exitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
-				t.Errorf("%s: exit status %d: %s", args[0], status, errOut.String())
-			}
-		case <-time.After(time.Minute): // a guard, not a wait: the command returns at once
-			t.Fatalf("%s: still waiting on the FIFO a minute after the interrupt", args[0])
-		}
 	}
 }
