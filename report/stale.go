@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/ponte/ponte/internal/outfile"
 )
 
 // A report is written into a temporary folder, named ".NAME.tmp-PID-RANDOM" (PID: the
@@ -122,7 +124,7 @@ func stale(path, name string, start time.Time) bool {
 		if err != nil {
 			return false
 		}
-		return pid == os.Getpid() || !processAlive(pid)
+		return pid == os.Getpid() || !outfile.ProcessAlive(pid)
 	}
 	return fi.ModTime().Before(start)
 }
