@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +48,8 @@ type Written struct {
 	Bytes     int64  `json:"bytes"`      // total size written
 	// RemovedStale names the temporary folders of killed runs that Write removed.
 	RemovedStale []string `json:"removed_stale,omitempty"`
+	// Kept names the files of the folder that ponte did not write, which were kept.
+	Kept []string `json:"kept,omitempty"`
 }
 
 // DefaultMaxGames is the number of game pages written when Options.MaxGames is 0.
@@ -54,9 +58,14 @@ const DefaultMaxGames = 500
 // DefaultTitle is the page title when Options.Title is "".
 const DefaultTitle = "Ponte del Diavolo games"
 
-// marker is the file that marks a folder as a report: Write replaces only a folder that
-// holds it (or an empty one), never another folder.
-const marker = ".ponte-report"
+// marker is the file that marks a folder as a report: Write writes only into a folder
+// that holds it (or an empty one, or one of hidden files only), and replaces only the
+// files of the report in it.
+const marker = MarkerName
+
+// MarkerName is the name of the marker file of a report's folder: the commands do not
+// read the files of a folder that holds it.
+const MarkerName = ".ponte-report"
 
 //go:embed templates/*.html assets/*
 var files embed.FS
@@ -64,11 +73,15 @@ var files embed.FS
 var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "templates/*.html"))
 
 // Write writes the report of r, the statistics of the games in db (opened with
-// store.OpenReader), into the folder dir, and returns what it wrote. It replaces an earlier
-// report in dir as a whole: the new report is written into a temporary folder beside dir
-// and renamed into place, so no page of an earlier run is left behind. A dir that exists,
-// is not empty and is not a report is refused. The temporary folders that killed runs left
-// beside dir are removed first (see removeStale).
+// store.OpenReader), into the folder dir, and returns what it wrote. The report is
+// written into a temporary folder and moved into place at the end: renamed to dir when
+// dir does not exist; else file by file, each of an earlier report's files (index.html,
+// the style sheets, the games folder as a whole, so that no page of an earlier run is
+// left behind) replaced by the new one, and every other file kept (a .git folder, a
+// user's notes: Written.Kept names them). A dir that holds files but no earlier report
+// is refused, naming them, unless all are hidden (a new site's .git); so is a games
+// folder holding files ponte did not write. The temporary folders that killed runs left
+// are removed first (see removeStale).
 //
 // The game pages are read from db and written one at a time, so that the memory Write
 // uses does not grow with their number; each page shows at most bounded parts of its
@@ -76,6 +89,9 @@ var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "temp
 func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Options) (*Written, error) {
 	if r == nil {
 		return nil, errors.New("writing the report: no statistics")
+	}
+	if dir == "" {
+		return nil, errors.New("writing the report: no folder named")
 	}
 	switch {
 	case opts.MaxGames == 0:
@@ -87,7 +103,8 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 		opts.Title = DefaultTitle
 	}
 	start := time.Now()
-	if err := checkDir(dir); err != nil {
+	exists, kept, err := checkDir(dir)
+	if err != nil {
 		return nil, err
 	}
 	parent := filepath.Dir(filepath.Clean(dir))
@@ -95,7 +112,13 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	removed := removeStale(parent, start)
-	tmp, err := makeTemp(dir)
+	var tmp string
+	if exists { // the temporary folder inside dir: dir may be ".", or a mount point
+		removed = append(removed, removeStale(dir, start)...)
+		tmp, err = makeTemp(dir, inside)
+	} else {
+		tmp, err = makeTemp(dir, beside)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
@@ -109,7 +132,7 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	w := &writer{dir: tmp, games: r.Verification.Games}
 	// The marker goes first: it tells removeStale that a folder a killed run left is a
 	// report's.
-	if err := w.file(marker, []byte("a report written by ponte; the folder is replaced as a whole by the next report\n")); err != nil {
+	if err := w.file(marker, []byte("a report written by ponte; its files are replaced by the next report, other files are kept\n")); err != nil {
 		return nil, err
 	}
 	listed := make(map[int64]bool, len(r.Verification.IllegalGames))
@@ -131,7 +154,12 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if err := w.assets(); err != nil {
 		return nil, err
 	}
-	if err := replaceDir(tmp, dir); err != nil {
+	if exists {
+		err = install(tmp, dir)
+	} else {
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	done = true
@@ -143,48 +171,114 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 		Charts:       charts,
 		Bytes:        w.bytes,
 		RemovedStale: removed,
+		Kept:         kept,
 	}, nil
 }
 
-// checkDir refuses to replace a folder that is not a report.
-func checkDir(dir string) error {
+// installed are the files of a report, in the order install moves them into place: the
+// marker first, index.html, which links to the rest, last.
+var installed = []string{marker, "games", "style.css", "fonts.css", "index.html"}
+
+// checkDir looks at dir, the report's folder: whether it exists, and the files in it that
+// ponte did not write, which are kept. It refuses a dir that is not a folder, one that
+// holds files but no report (hidden files aside: a new site's .git), and a report whose
+// games folder holds files that are not game pages; the error names the files.
+func checkDir(dir string) (exists bool, kept []string, err error) {
 	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+		return false, nil, fmt.Errorf("writing the report: %w", err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("writing the report: %s exists and is not a folder", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-		return nil
+		return false, nil, fmt.Errorf("writing the report: %s exists and is not a folder", dir)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+		return false, nil, fmt.Errorf("writing the report: %w", err)
 	}
-	if len(entries) > 0 {
-		return fmt.Errorf("writing the report: %s is not empty and holds no earlier report: choose another folder", dir)
+	isReport := false
+	var visible []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == marker:
+			isReport = e.Type().IsRegular()
+		case reportNames[name]:
+		case tempRE.MatchString(name) || oldTempRE.MatchString(name):
+			// a temporary folder of a report (removeStale's)
+		default:
+			kept = append(kept, name)
+			if !strings.HasPrefix(name, ".") {
+				visible = append(visible, name)
+			}
+		}
 	}
-	return nil
+	if !isReport && len(visible) > 0 {
+		return false, nil, fmt.Errorf("writing the report: %s holds files but no report ponte wrote (%s): nothing is written there; choose another folder, or an empty one",
+			dir, listNames(visible))
+	}
+	if !isReport && len(visible) == 0 {
+		for _, e := range entries {
+			if reportNames[e.Name()] { // a report's names, without its marker: not ponte's
+				return false, nil, fmt.Errorf("writing the report: %s holds %s but no report ponte wrote: nothing is written there; choose another folder, or an empty one",
+					dir, e.Name())
+			}
+		}
+	}
+	games, err := os.ReadDir(filepath.Join(dir, "games"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, nil, fmt.Errorf("writing the report: %w", err)
+	}
+	var foreign []string
+	for _, e := range games {
+		if !pageName.MatchString(e.Name()) || !e.Type().IsRegular() {
+			foreign = append(foreign, e.Name())
+		}
+	}
+	if len(foreign) > 0 {
+		return false, nil, fmt.Errorf("writing the report: %s holds files that are not game pages ponte wrote (%s): the folder games is replaced as a whole by the next report, so nothing is written; move those files out",
+			filepath.Join(dir, "games"), listNames(foreign))
+	}
+	return true, kept, nil
 }
 
-// replaceDir moves the finished report tmp to dir, removing the report that was there.
-func replaceDir(tmp, dir string) error {
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, dir)
+// pageName matches the names of the game pages (game.pagePath).
+var pageName = regexp.MustCompile(`^[0-9]+\.html$`)
+
+// listNames lists at most 5 names, and how many more there are.
+func listNames(names []string) string {
+	if len(names) > 5 {
+		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
 	}
+	return strings.Join(names, ", ")
+}
+
+// install moves the finished report tmp, a folder inside dir, into dir: each file of an
+// earlier report is moved aside into tmp+".old" and the new one renamed into its place;
+// then tmp and what was set aside are removed. Other files of dir are not touched.
+func install(tmp, dir string) error {
 	old := tmp + ".old"
-	if err := os.Rename(dir, old); err != nil {
+	if err := os.Mkdir(old, 0o755); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.Rename(old, dir)
+	for _, name := range installed {
+		at := filepath.Join(dir, name)
+		if _, err := os.Lstat(at); err == nil {
+			if err := os.Rename(at, filepath.Join(old, name)); err != nil {
+				return err
+			}
+		}
+		if err := os.Rename(filepath.Join(tmp, name), at); err != nil {
+			os.Rename(filepath.Join(old, name), at) // the earlier one back
+			return err
+		}
+	}
+	if err := os.RemoveAll(old); err != nil {
 		return err
 	}
-	return os.RemoveAll(old)
+	return os.RemoveAll(tmp)
 }
 
 // writer writes the files of one report and counts their bytes.

@@ -7,12 +7,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/ponte/ponte/internal/outfile"
 )
 
-// A report is written into a temporary folder beside its own, named
-// ".NAME.tmp-PID-RANDOM" (PID: the writing process), and renamed into place at the end; an
-// earlier report is renamed aside to that name + ".old" meanwhile. A run killed before the
-// end leaves these behind; the next report into the same parent folder removes them.
+// A report is written into a temporary folder, named ".NAME.tmp-PID-RANDOM" (PID: the
+// writing process), beside its own folder when that does not exist yet, and renamed into
+// place at the end; else inside it, named ".ponte-report.tmp-PID-RANDOM", whose files are
+// moved into place at the end, an earlier report's files set aside meanwhile into that
+// name + ".old". A run killed before the end leaves these behind; the next report into
+// the same folder removes them.
 
 // tempRE matches the temporary folders of this version: NAME, the pid, and ".old" for an
 // earlier report set aside.
@@ -27,10 +31,21 @@ var reportNames = map[string]bool{marker: true, "games": true, "index.html": tru
 // inUse are the temporary folders that Write calls of this process are writing now.
 var inUse sync.Map
 
-// makeTemp makes the temporary folder that the report dir is written into.
-func makeTemp(dir string) (string, error) {
+// Where makeTemp makes the temporary folder.
+const (
+	beside = iota // in the folder's parent, to be renamed to the folder
+	inside        // in the folder itself, which exists: install moves its files out
+)
+
+// makeTemp makes the temporary folder that the report dir is written into: beside dir,
+// named ".NAME.tmp-PID-RANDOM", or inside it, named ".ponte-report.tmp-PID-RANDOM".
+func makeTemp(dir string, where int) (string, error) {
 	clean := filepath.Clean(dir)
-	tmp, err := os.MkdirTemp(filepath.Dir(clean), "."+filepath.Base(clean)+".tmp-"+strconv.Itoa(os.Getpid())+"-")
+	in, name := filepath.Dir(clean), filepath.Base(clean)
+	if where == inside {
+		in, name = clean, "ponte-report"
+	}
+	tmp, err := os.MkdirTemp(in, "."+name+".tmp-"+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
 	}
@@ -109,7 +124,7 @@ func stale(path, name string, start time.Time) bool {
 		if err != nil {
 			return false
 		}
-		return pid == os.Getpid() || !processAlive(pid)
+		return pid == os.Getpid() || !outfile.ProcessAlive(pid)
 	}
 	return fi.ModTime().Before(start)
 }

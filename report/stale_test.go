@@ -120,7 +120,7 @@ func TestRemoveStale(t *testing.T) {
 // stale, though its pid is this process's.
 func TestRemoveStaleInUse(t *testing.T) {
 	parent := t.TempDir()
-	tmp, err := makeTemp(filepath.Join(parent, "out"))
+	tmp, err := makeTemp(filepath.Join(parent, "out"), beside)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Filter selects the games the statistics are computed over. The zero Filter selects every
@@ -48,9 +49,18 @@ var dateRE = regexp.MustCompile(`^\d{4}[-.]\d{2}[-.]\d{2}$`)
 // a malformed date or an impossible board size.
 func (f Filter) Validate() error {
 	for _, d := range []struct{ name, v string }{{"from", f.From}, {"to", f.To}} {
-		if d.v != "" && !dateRE.MatchString(d.v) {
+		if d.v == "" {
+			continue
+		}
+		if !dateRE.MatchString(d.v) {
 			return fmt.Errorf("--%s %q: want a date YYYY-MM-DD", d.name, d.v)
 		}
+		if _, err := time.Parse("2006-01-02", strings.ReplaceAll(d.v, ".", "-")); err != nil {
+			return fmt.Errorf("--%s %q: no such day (want a date YYYY-MM-DD)", d.name, d.v)
+		}
+	}
+	if f.From != "" && f.To != "" && strings.ReplaceAll(f.From, ".", "-") > strings.ReplaceAll(f.To, ".", "-") {
+		return fmt.Errorf("--from %s is after --to %s: no day is in between", f.From, f.To)
 	}
 	if f.Size != 0 && (f.Size < 5 || f.Size > 26) {
 		return fmt.Errorf("--size %d: board sizes are 5 to 26", f.Size)

@@ -45,6 +45,10 @@ type Options struct {
 	// its database. Otherwise, or if the ingest does not end well, WriteParquet exports
 	// them from the database as always.
 	StreamParquet bool
+	// Skip, when not nil, says whether a file of the inputs is not read, and the notice
+	// that says so ("" for none: a folder's files are said once): the commands skip
+	// ponte's own outputs met in a walk (a report, another database).
+	Skip func(path string) (skip bool, notice string)
 }
 
 // Progress is the state of a running ingest.
@@ -168,7 +172,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		opts.CommitGames = defaultCommitGames
 	}
 	sum := &Summary{Errors: []string{}}
-	files = d.dropOutputs(files, opts.ParquetDir, sum)
+	files = d.dropOutputs(files, opts.ParquetDir, opts.Skip, sum)
 	sum.Files = len(files)
 	var totalBytes int64
 	if opts.Progress != nil {
@@ -254,7 +258,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 			<-slots
 		}
 	}
-	sum.Interrupted = rd.interrupted || w.interrupted
+	sum.Interrupted = w.interrupted || rd.interrupted // the reader may still run when w was interrupted
 	if stream != nil {
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
 			cause := stream.abort()
@@ -675,7 +679,27 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 			close(stop)
 		}
 	}
-	for b := range results { // drained to the end, so that every worker ends
+	for {
+		var b *batch
+		select {
+		case b = <-results:
+		case <-ctx.Done():
+			// Stop at once, even while the reader waits on an input for ever (a FIFO
+			// nobody opens, a pipe that sends nothing): the batches still to come are
+			// drained by a goroutine of their own, which ends with the reader.
+			w.interrupted = true
+			halt()
+			go func() {
+				defer bug.Recover()
+				for b := range results {
+					fl.give(b.bytes)
+					<-slots
+				}
+			}()
+		}
+		if b == nil {
+			break
+		}
 		if halted {
 			fl.give(b.bytes)
 			<-slots
@@ -953,7 +977,7 @@ var tempName = regexp.MustCompile(`^\.(` + strings.Join(parquetFiles, "|") + `)\
 // database and its -wal, -shm and -journal files, and in parquetDir the Parquet files and
 // their temporary files. Files are compared by identity (os.SameFile), whatever path
 // names them (./ponte.db, a link to it).
-func (d *DB) dropOutputs(files []inputFile, parquetDir string, sum *Summary) []inputFile {
+func (d *DB) dropOutputs(files []inputFile, parquetDir string, skip func(string) (bool, string), sum *Summary) []inputFile {
 	type output struct {
 		info os.FileInfo
 		why  string
@@ -992,6 +1016,14 @@ func (d *DB) dropOutputs(files []inputFile, parquetDir string, sum *Summary) []i
 						why = "a temporary file of the Parquet output, not read"
 					}
 				}
+			}
+		}
+		if why == "" && skip != nil && !f.stdin {
+			if skipped, notice := skip(f.path); skipped {
+				if notice != "" {
+					sum.Notices = append(sum.Notices, notice)
+				}
+				continue
 			}
 		}
 		if why != "" {

@@ -37,8 +37,9 @@ listed in the report's verification table.
 
 Exit status: 0 the report is written (illegal games are findings, not a
 failure), 2 a usage error, a path that cannot be read, or a database or report
-that cannot be written, 130 interrupted (run the same command again to finish),
-3 an internal error (a bug).`,
+that cannot be written, or standard output that cannot be written, 130
+interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (what was stored is kept: run
+the same command again to finish), 3 an internal error (a bug).`,
 		Example: `  ponte analyze
   ponte analyze --db club.db --out club-report club/*.ponte
   ponte analyze --no-parquet archive.jsonl.zst`,

@@ -133,7 +133,7 @@ func TestReportPages(t *testing.T) {
 
 func TestExitStatusBug(t *testing.T) {
 	var out, errOut bytes.Buffer
-	s := &streams{ctx: context.Background(), in: strings.NewReader(""), out: &out, err: &errOut}
+	s := &streams{ctx: context.Background(), in: strings.NewReader(""), out: &checkedWriter{w: &out}, err: &errOut}
 	root := newRootCmd(s)
 	root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
 		var games []int

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -56,8 +57,10 @@ renamed when complete.
 
 Exit status: 0 done (a record that could not be written is named, and
 counted in the summary), 2 a usage error, a path or database that cannot be
-read, or an output that cannot be written, 130 interrupted (nothing is
-written), 3 an internal error (a bug).`,
+read, or an output that cannot be written, 130 interrupted by Ctrl-C (SIGINT)
+and 143 by SIGTERM (nothing is written to a file, which keeps what it held;
+what was sent to standard output, a FIFO or a device stays sent), 3 an
+internal error (a bug).`,
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
@@ -91,8 +94,8 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		format = f
 	}
-	if opts.out == "" {
-		return errors.New(`--out must name a file, or "-" for standard output`)
+	if err := checkOutputName(opts.out); err != nil {
+		return err
 	}
 	if len(opts.paths) > 0 && (opts.dbSet || opts.filter != (stats.Filter{})) {
 		return errors.New("the filters select stored games, and --db names where they are: give them without paths " +
@@ -104,12 +107,18 @@ func runExport(s *streams, opts *exportOptions) error {
 	if err := opts.filter.Validate(); err != nil {
 		return err
 	}
-	out, err := createOutput(opts.out, s.out)
+	out, err := createOutput(s.ctx, opts.out, s.out)
+	if s.stopped("export", "; nothing written") {
+		return interrupted
+	}
 	if err != nil {
 		fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 		return &exitError{exitUsage}
 	}
 	defer out.abort()
+	if !opts.quiet {
+		out.notes(s.err, "export")
+	}
 	w := ingest.NewWriter(out.w, format)
 
 	var written, skipped, badPaths, duplicates, unselected int
@@ -129,36 +138,46 @@ func runExport(s *streams, opts *exportOptions) error {
 	if len(opts.paths) > 0 {
 		seen := map[string]bool{} // the games written, by game_id: a few dozen bytes each
 		var g replay.Game
-		for rec, err := range records(s.ctx, opts.paths, s.in) {
+		step := func(rec *ingest.Record, err error) error {
 			switch {
+			case err != nil && errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
+				return err // standard input, interrupted while it waited
 			case ingest.IsNotice(err):
 				fmt.Fprintln(s.err, "ponte export: note:", safeErr(err))
-				continue
+				return nil
 			case rec == nil:
 				badPaths++
 				fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-				continue
+				return nil
 			case err != nil:
 				skipped++
 				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %s\n", safeErr(err))
-				continue
+				return nil
 			}
 			if !opts.keepDuplicates {
 				id := verdict.GameID(rec)
 				if seen[id] {
 					duplicates++
-					continue
+					return nil
 				}
 				seen[id] = true
 			}
 			if opts.only != "" && verdict.Of(rec, &g).Legal != (opts.only == "legal") {
 				unselected++
-				continue
+				return nil
 			}
-			if write(rec); writeErr != nil {
-				break
-			}
+			write(rec)
+			return writeErr
 		}
+		var d detached // stops at once when interrupted, even on an input that waits for ever
+		d.run(s.ctx, func() error {
+			for rec, err := range records(s.ctx, opts.paths, s.in) {
+				if d.step(func() error { return step(rec, err) }) != nil {
+					break
+				}
+			}
+			return nil
+		})
 	} else {
 		db, err := openStored(s, "export", opts.db)
 		if err != nil {
@@ -182,14 +201,14 @@ func runExport(s *streams, opts *exportOptions) error {
 			return writeErr
 		})
 		if err != nil && writeErr == nil {
-			if s.stopped("export", "; nothing written") {
+			if s.stopped("export", exportStopped(out, written)) {
 				return interrupted
 			}
 			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
 			return &exitError{exitUsage}
 		}
 	}
-	if s.stopped("export", "; nothing written") {
+	if s.stopped("export", exportStopped(out, written)) {
 		return interrupted // the deferred abort removes the temporary file
 	}
 	if writeErr == nil {
@@ -218,4 +237,13 @@ func runExport(s *streams, opts *exportOptions) error {
 		return &exitError{exitUsage}
 	}
 	return nil
+}
+
+// exportStopped says what an interrupted export wrote: nothing to a file, which keeps
+// what it held, or the games sent to standard output, a FIFO or a device before it.
+func exportStopped(out *output, written int) string {
+	if out.atomic() {
+		return "; nothing written to " + safe(out.name())
+	}
+	return fmt.Sprintf("; %d %s written to %s before, the rest not", written, plural(written, "game", "games"), safe(out.name()))
 }

@@ -83,8 +83,9 @@ follows unless --quiet (--json prints it as JSON on standard output).
 
 Exit status: 0 done (illegal and unreadable games are findings, stored with
 their verdicts, not a failure), 2 a usage error, a path that cannot be read, or
-a database that is busy or cannot be written, 130 interrupted (what was stored
-is kept: run the same command again to finish), 3 an internal error (a bug).`,
+a database that is busy or cannot be written, 130 interrupted by Ctrl-C
+(SIGINT) and 143 by SIGTERM (what was stored is kept: run the same command
+again to finish), 3 an internal error (a bug).`,
 		Example: `  ponte ingest sample_data
   ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
   ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst
@@ -184,7 +185,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	ctx := s.ctx
 
 	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames, ParquetDir: outputDir(opts),
-		StreamParquet: parquetDir(opts) != ""}
+		StreamParquet: parquetDir(opts) != "", Skip: skipOwn(opts.paths)}
 	bar := startIngestBar(s.err, opts.quiet, "ingest", &sopts)
 	sum, err := db.Ingest(ctx, opts.paths, sopts)
 	bar.end(err == nil && !sum.Interrupted)

@@ -10,8 +10,9 @@
 //
 // Exit status, for every command: 0 done (illegal games are findings, reported, not
 // failures), 1 verify found illegal or unreadable games, 2 a usage error or a path,
-// database or folder that cannot be used, 130 interrupted (after saying what was done),
-// 3 an internal error (a bug in ponte).
+// database or folder that cannot be used (or standard output that cannot be written),
+// 130 interrupted by SIGINT and 143 by SIGTERM (after saying what was done), 3 an
+// internal error (a bug in ponte).
 package main
 
 import (

@@ -21,17 +21,37 @@ func records(ctx context.Context, paths []string, stdin io.Reader) iter.Seq2[*in
 }
 
 // countedRecords is records adding to *read, when read is not nil, the bytes read of the
-// inputs as they are read (ingest.OpenCounted), for a progress bar.
+// inputs as they are read (ingest.OpenCounted), for a progress bar. Ponte's own outputs
+// met in the walk of a folder are not read: each is a notice (ownOutputs).
 func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
-		err := ingest.OpenCounted(paths, stdin, read, func(rec *ingest.Record, err error) error {
+		ins, err := inputs(paths)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		fn := func(rec *ingest.Record, err error) error {
 			if ctx.Err() != nil || !yield(rec, err) {
 				return errStopReading
 			}
 			return nil
-		})
-		if err != nil && !errors.Is(err, errStopReading) {
-			yield(nil, err)
+		}
+		for _, in := range ins {
+			if ctx.Err() != nil {
+				return
+			}
+			if in.Err != nil {
+				if !yield(nil, in.Err) {
+					return
+				}
+				continue
+			}
+			if err := ingest.OpenCounted([]string{in.Path}, stdin, read, fn); err != nil {
+				if !errors.Is(err, errStopReading) {
+					yield(nil, err)
+				}
+				return
+			}
 		}
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,10 +40,19 @@ first, then the legal ones in the order stored) with the final position, the
 move list with per-turn features, and stepping through the game turn by turn.
 
 The folder needs no network and no server: open index.html in a browser. A
-report written before into the same folder is replaced.
+report written before into the same folder is replaced: its files (index.html,
+style.css, fonts.css, the folder games), while the other files of the folder
+(a .git folder, notes) are kept and named. A folder that holds files but no
+report is refused, unless they are all hidden (a new site's .git).
 
 The flags --size, --site, --event, --player, --source, --from and --to select
-the games, as for ponte stats.`,
+the games, as for ponte stats.
+
+Exit status: 0 the report is written, 2 a usage error, a database that cannot
+be read, a folder that cannot be written or holds files but no report, or
+standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
+143 by SIGTERM (no report written, an earlier one left as it was), 3 an
+internal error (a bug).`,
 		Example: `  ponte report
   ponte report --db club.db --out club-report --games 2000
   ponte report --size 12 --player mcts --out mcts-12`,
@@ -78,6 +89,9 @@ func addPagesFlag(cmd *cobra.Command, pages *int) {
 func runReport(s *streams, opts *reportOptions) error {
 	if opts.maxGames < 0 {
 		return fmt.Errorf("--pages must be 0 or more, not %d", opts.maxGames)
+	}
+	if opts.out == "" {
+		return errors.New("--out must name a folder")
 	}
 	if err := opts.filter.Validate(); err != nil {
 		return err
@@ -152,6 +166,13 @@ func reportSummary(w *reportResult) string {
 		w.GamePages, plural(w.GamePages, "page", "pages"), seconds(w.Seconds))
 	for _, dir := range w.RemovedStale {
 		s += "\nremoved " + safe(dir) + ", left by a report that was killed"
+	}
+	if len(w.Kept) > 0 {
+		names := make([]string, len(w.Kept))
+		for i, k := range w.Kept {
+			names[i] = safe(k)
+		}
+		s += fmt.Sprintf("\nkept %d %s in %s that ponte did not write: %s", len(names), plural(len(names), "file", "files"), safe(w.Dir), strings.Join(names, ", "))
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,8 @@ const (
 	// exitInterrupted is Ctrl-C (SIGINT), after the command printed what was done: the
 	// shells' 128 + 2.
 	exitInterrupted = 130
+	// exitTerminated is SIGTERM (timeout, systemd, docker stop), handled as SIGINT: 128 + 15.
+	exitTerminated = 143
 )
 
 // exitError carries an exit status up to main without printing anything more: the
@@ -34,15 +37,67 @@ type exitError struct{ code int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// interrupted is the exit error of a command stopped by Ctrl-C, after it said so.
+// interrupted is the exit error of a command stopped by Ctrl-C or SIGTERM, after it said
+// so; execute turns it into the signal's status (130 or 143).
 var interrupted = &exitError{exitInterrupted}
 
 // streams are the command's standard streams, replaced by buffers in tests, and its
-// context, cancelled by the first Ctrl-C (a second one kills at once).
+// context, cancelled by the first SIGINT (Ctrl-C) or SIGTERM (a second one kills at once).
 type streams struct {
-	ctx      context.Context
-	in       io.Reader
-	out, err io.Writer
+	ctx context.Context
+	in  io.Reader
+	// out is standard output: every write to it is checked (checkedWriter), and a failed
+	// one makes the command's exit status 2 whatever it returned.
+	out *checkedWriter
+	err io.Writer
+}
+
+// signalled is the cause of the context's end when a signal ended it.
+type signalled struct{ sig os.Signal }
+
+func (s *signalled) Error() string { return "interrupted by " + s.sig.String() }
+
+// status is the exit status of a command that sig stopped: 130 for SIGINT, 143 for SIGTERM.
+func (s *signalled) status() int {
+	if s.sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// interruptStatus is the exit status of a command that the end of ctx stopped.
+func interruptStatus(ctx context.Context) int {
+	if sig, ok := errors.AsType[*signalled](context.Cause(ctx)); ok {
+		return sig.status()
+	}
+	return exitInterrupted
+}
+
+// checkedWriter is standard output: it remembers the first write that failed (a full
+// disk, a closed pipe) and fails every later one, so that the command stops writing and
+// execute says so and exits 2.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// unwrapWriter is the writer under a checkedWriter, for isTerminal.
+func unwrapWriter(w io.Writer) io.Writer {
+	if c, ok := w.(*checkedWriter); ok {
+		return c.w
+	}
+	return w
 }
 
 // formatsRead names every format and container the commands read, for their help texts.
@@ -70,8 +125,10 @@ report); ponte analyze does all of it at once.
 
 Exit status, for every command: 0 done (illegal games are findings, reported,
 not failures), 1 verify found illegal or unreadable games, 2 a usage error or a
-path, database or folder that cannot be used, 130 interrupted (Ctrl-C, after
-saying what was done), 3 an internal error (a bug in ponte: please report it).`,
+path, database or folder that cannot be used (or standard output that cannot
+be written), 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (after
+saying what was done and keeping what was finished), 3 an internal error (a
+bug in ponte: please report it).`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -132,7 +189,7 @@ func version() string {
 	return v + ", " + info.GoVersion
 }
 
-// stopped reports whether Ctrl-C stopped the command, and then says so on standard error,
+// stopped reports whether Ctrl-C or SIGTERM stopped the command, and then says so on standard error,
 // with what was done: "ponte stats: interrupted".
 func (s *streams) stopped(command, done string) bool {
 	if s.ctx.Err() == nil {
@@ -142,19 +199,29 @@ func (s *streams) stopped(command, done string) bool {
 	return true
 }
 
-// run executes the command line and returns the exit status. The first interrupt (Ctrl-C)
-// cancels the commands' context: each stops, says what it did, and exits 130; a second
-// one kills at once.
+// run executes the command line and returns the exit status. The first SIGINT (Ctrl-C)
+// or SIGTERM cancels the commands' context: each stops, says what it did, keeps what is
+// finished, and exits 130 (SIGINT) or 143 (SIGTERM); a second one kills at once.
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	context.AfterFunc(ctx, stop)
-	return runContext(ctx, args, in, out, errOut)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs) // the next one has its default effect: the process ends
+			cancel(&signalled{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return runContext(ctx, args, cancellable(ctx, in), out, errOut)
 }
 
 // runContext executes the command line with the context ctx.
 func runContext(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	s := &streams{ctx: ctx, in: in, out: out, err: errOut}
+	s := &streams{ctx: ctx, in: in, out: &checkedWriter{w: out}, err: errOut}
 	return execute(s, newRootCmd(s), args)
 }
 
@@ -170,15 +237,22 @@ func execute(s *streams, root *cobra.Command, args []string) (status int) {
 	}()
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	if s.out.err != nil { // whatever the command said: what it wrote did not all arrive
+		fmt.Fprintf(s.err, "%s: cannot write standard output: %s\n", cmd.CommandPath(), safeErr(s.out.err))
+		return exitUsage
+	}
 	var ee *exitError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
+		if ee.code == exitInterrupted {
+			return interruptStatus(s.ctx)
+		}
 		return ee.code
 	case errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
 		fmt.Fprintf(s.err, "%s: interrupted\n", cmd.CommandPath())
-		return exitInterrupted
+		return interruptStatus(s.ctx)
 	}
 	// A usage error: the command's name first, as the command's own errors have it.
 	fmt.Fprintf(s.err, "%s: %s\n", cmd.CommandPath(), safeErr(err))

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -65,8 +61,9 @@ Ctrl-C stops the run: the games finished so far are written (whole records,
 games 1 to n), and the exit status is 130.
 
 Exit status: 0 every game played and written, 2 a usage error or an output
-that cannot be written, 130 interrupted (the finished games written), 3 an
-internal error (a bug, such as a bot that played an illegal turn).`,
+that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM
+(the finished games written), 3 an internal error (a bug, such as a bot that
+played an illegal turn).`,
 		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
   ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
   ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,
@@ -125,8 +122,8 @@ func checkSelfplay(opts *selfplayOptions) (*selfplaySetup, error) {
 	if err := checkWorkers(opts.workers); err != nil {
 		return nil, err
 	}
-	if opts.out == "" {
-		return nil, errors.New(`--out must name a file, or "-" for standard output`)
+	if err := checkOutputName(opts.out); err != nil {
+		return nil, err
 	}
 	if !opts.formatSet {
 		su.format = formatFromName(opts.out)
@@ -184,18 +181,24 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	if err != nil {
 		return err
 	}
-	out, err := createOutput(opts.out, s.out)
+	out, err := createOutput(s.ctx, opts.out, s.out)
+	if s.stopped("selfplay", "; no game played") {
+		return interrupted
+	}
 	if err != nil {
 		fmt.Fprintln(s.err, "ponte selfplay:", safeErr(err))
 		return &exitError{exitUsage}
 	}
 	defer out.abort() // removes the temporary file unless committed
+	if !opts.quiet {
+		out.notes(s.err, "selfplay")
+	}
 
 	ctx := s.ctx
 
 	var bar *mpb.Bar
 	var progress *mpb.Progress
-	if !opts.quiet && isTerminal(s.err) && !(opts.out == "-" && isTerminal(s.out)) {
+	if !opts.quiet && isTerminal(s.err) && !(out.stdout() && isTerminal(s.out)) {
 		progress = mpb.New(mpb.WithOutput(s.err), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
 		bar = progress.AddBar(int64(opts.games),
 			mpb.PrependDecorators(decor.Name("selfplay "), decor.CountersNoUnit("%d/%d games")),
@@ -231,9 +234,9 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 		if writeErr = w.Flush(); writeErr == nil {
 			writeErr = out.commit()
 		}
-	case out.path == "":
-		// Stopped by a bot's bug on standard output: end the stream after the last whole
-		// record.
+	case !out.atomic():
+		// Stopped by a bot's bug on standard output, a FIFO or a device: end the stream
+		// after the last whole record.
 		writeErr = w.Flush()
 	}
 	elapsed := time.Since(start)
@@ -375,98 +378,7 @@ func formatRate(r float64) string {
 
 // isTerminal reports whether w is a terminal (a progress bar would be seen, not stored).
 func isTerminal(w io.Writer) bool {
+	w = unwrapWriter(w)
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// output is where the archive goes: standard output, or a temporary file next to the
-// named one, compressed by the name's extension, renamed to it by commit.
-type output struct {
-	w         io.Writer // what the records are written to
-	path, tmp string    // "" for standard output
-	f         *os.File
-	comp      io.WriteCloser // the gzip or zstd writer, or nil
-	done      bool
-}
-
-// createOutput opens the output named path ("-": stdout).
-func createOutput(path string, stdout io.Writer) (*output, error) {
-	if path == "-" {
-		return &output{w: stdout}, nil
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("cannot write %s: it is a directory", path)
-	}
-	var f *os.File
-	var err error
-	for range 100 { // a hidden name, which `ponte verify DIR` skips, unlikely to be taken
-		tmp := filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32()))
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	o := &output{w: f, path: path, tmp: f.Name(), f: f}
-	switch lower := strings.ToLower(path); {
-	case strings.HasSuffix(lower, ".gz"):
-		o.comp = gzip.NewWriter(f)
-	case strings.HasSuffix(lower, ".zst"):
-		// One encoder goroutine: the bytes do not depend on the machine, and the games,
-		// not the compression, are the slow part.
-		zw, err := zstd.NewWriter(f, zstd.WithEncoderConcurrency(1))
-		if err != nil {
-			o.abort()
-			return nil, err
-		}
-		o.comp = zw
-	}
-	if o.comp != nil {
-		o.w = o.comp
-	}
-	return o, nil
-}
-
-// name says where the archive goes, for the summary.
-func (o *output) name() string {
-	if o.path == "" {
-		return "standard output"
-	}
-	return o.path
-}
-
-// commit finishes the compressed stream and the file and renames it to its name.
-func (o *output) commit() error {
-	if o.f == nil {
-		return nil
-	}
-	if o.comp != nil {
-		if err := o.comp.Close(); err != nil {
-			return fmt.Errorf("cannot write %s: %w", o.path, err)
-		}
-	}
-	if err := o.f.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", o.path, err)
-	}
-	if err := os.Rename(o.tmp, o.path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", o.path, err)
-	}
-	o.done = true
-	return nil
-}
-
-// abort removes the temporary file, unless commit renamed it.
-func (o *output) abort() {
-	if o.f == nil || o.done {
-		return
-	}
-	o.done = true
-	o.f.Close()
-	os.Remove(o.tmp)
 }

@@ -293,7 +293,7 @@ func TestSelfplayUsage(t *testing.T) {
 		{"argument", []string{"games.ponte"}, `unknown command "games.ponte"`},
 		{"empty out", []string{"--out", ""}, "--out must name a file"},
 		{"missing directory", []string{"--out", "no/such/dir/games.ponte"}, "cannot write no/such/dir/games.ponte"},
-		{"out is a directory", []string{"--out", "."}, "cannot write .: it is a directory"},
+		{"out is a directory", []string{"--out", "."}, "cannot write .: it is a folder"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -61,7 +62,11 @@ of 560". A score counts a win 1 and a draw ½.
 
 The flags --size, --site, --event, --player (a player or bot, on either side),
 --source (part of a file name), --from and --to (dates) select the games.
---json prints everything, including the full tables and the ratings, as JSON.`,
+--json prints everything, including the full tables and the ratings, as JSON.
+
+Exit status: 0 done, 2 a usage error, a database that cannot be read, or
+standard output that cannot be written (a full disk), 130 interrupted by
+Ctrl-C (SIGINT) and 143 by SIGTERM, 3 an internal error (a bug).`,
 		Example: `  ponte stats
   ponte stats --population bots --ratings
   ponte stats --bots "Deep Ponte,ponte-bot" --population all
@@ -322,6 +327,26 @@ func advantage(a stats.Advantage) string {
 	return fmt.Sprintf("%+.0f Elo [%+.0f, %+.0f]; %.1f%% [%.1f–%.1f] of %d", a.Elo, a.EloLo, a.EloHi, 100*a.Score, 100*a.ScoreLo, 100*a.ScoreHi, a.Games)
 }
 
+// maxNameColumn is the most characters of a player's name in a text table: a longer one
+// is cut, with "…" to show it, so that one long name does not widen every line (--json
+// keeps names whole).
+const maxNameColumn = 40
+
+// clip cuts name to at most n characters, the last of them "…" when it was cut.
+func clip(name string, n int) string {
+	if utf8.RuneCountInString(name) <= n {
+		return name
+	}
+	runes := 0
+	for i := range name {
+		if runes == n-1 {
+			return name[:i] + "…"
+		}
+		runes++
+	}
+	return name
+}
+
 // writeRatings prints the players' ratings, best first.
 func writeRatings(w io.Writer, st *stats.Strength) {
 	fmt.Fprintf(w, "\nRatings (Bradley–Terry, Elo, the players' mean 0; 95%% intervals; %d %s)\n", st.Players, plural(st.Players, "player", "players"))
@@ -333,10 +358,10 @@ func writeRatings(w io.Writer, st *stats.Strength) {
 			mark = " †" + strconv.Itoa(p.Group)
 		}
 		if p.Alone {
-			fmt.Fprintf(tw, "  %s%s\t%d\t–\t(met no one else)\t\n", safe(p.Player), mark, p.Games)
+			fmt.Fprintf(tw, "  %s%s\t%d\t–\t(met no one else)\t\n", safe(clip(p.Player, maxNameColumn)), mark, p.Games)
 			continue
 		}
-		fmt.Fprintf(tw, "  %s%s\t%d\t%+.0f\t[%+.0f, %+.0f]\t\n", safe(p.Player), mark, p.Games, p.Rating, p.Lo, p.Hi)
+		fmt.Fprintf(tw, "  %s%s\t%d\t%+.0f\t[%+.0f, %+.0f]\t\n", safe(clip(p.Player, maxNameColumn)), mark, p.Games, p.Rating, p.Lo, p.Hi)
 	}
 	tw.Flush()
 	if st.Groups > 1 {

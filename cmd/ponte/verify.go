@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,9 +42,10 @@ also shows a progress bar (the bytes of the inputs read of their size, the
 games per second, the time left) unless --quiet.
 
 Exit status: 0 every game legal, 1 some game illegal or unreadable (the
-findings: verify's job), 2 a usage error or a path that cannot be read, 130
-interrupted (after the summary of what was verified), 3 an internal error (a
-bug).`,
+findings: verify's job), 2 a usage error, a path that cannot be read or
+standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
+143 by SIGTERM (after the summary of what was verified), 3 an internal error
+(a bug).`,
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
@@ -73,13 +76,16 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	enc := json.NewEncoder(out)
 	var n verifyCounts
 	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter())
-	err := verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
+	emitVerdict := func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
 			fmt.Fprintln(stderr, "ponte verify: note:", safeErr(err))
 			return nil
+		}
+		if err != nil && errors.Is(err, context.Canceled) && s.ctx.Err() != nil {
+			return err // standard input, interrupted while it waited
 		}
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
 			n.badPaths++
@@ -118,7 +124,16 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			}
 		}
 		return nil
+	}
+	var d detached // the run stops at once when interrupted, even on an input that waits for ever
+	err := d.run(s.ctx, func() error {
+		return verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
+			return d.step(func() error { return emitVerdict(v, err) })
+		})
 	})
+	if errors.Is(err, context.Canceled) {
+		err = nil // said below
+	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
