@@ -288,8 +288,11 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 			}
 			continue
 		}
-		rd := NewReader(&limitReader{r: rc, b: cur}, name)
+		off, _ := zf.DataOffset()
+		wp := newWholePart(rc, off)
+		rd := NewReader(&limitReader{r: wp, b: cur}, name)
 		rd.budget = cur
+		rd.layers = []*layer{&wp.layer}
 		reported := false
 		err = readRecords(rd, name, func(rec *Record, err error) error {
 			if arch.stop != nil && errors.Is(err, arch.stop) {
