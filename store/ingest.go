@@ -119,6 +119,12 @@ type item struct {
 	// for itemFileEnd of standard input: what was read
 	hash string
 	size int64
+	// for itemRecord: where the record stands (its Source and Index), and whether it
+	// was passed on before the check of its compressed part (ingest.Record.Unchecked)
+	source    string
+	index     int
+	unchecked bool
+	part      int
 }
 
 type batch struct {
@@ -256,7 +262,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	sum.Interrupted = rd.interrupted || w.interrupted
 	if stream != nil {
-		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
+		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran || w.streamBroken {
 			cause := stream.abort()
 			if err == nil && serr != nil && w.streamOnly {
 				err = cause // nothing else has the turns and tags
@@ -523,7 +529,8 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 		if rec.Source == "" {
 			rec.Source = f.path
 		}
-		if !r.emit(item{kind: itemRecord, file: job, rec: rec, err: err}) {
+		if !r.emit(item{kind: itemRecord, file: job, rec: rec, err: err,
+			source: rec.Source, index: rec.Index, unchecked: rec.Unchecked, part: rec.Part}) {
 			return errStop
 		}
 		return nil
@@ -655,8 +662,17 @@ type writer struct {
 	dups     map[int64]int64  // duplicates met in the open transaction, by game
 	lookup   []driver.Value
 
-	stream   *parquetStream // nil unless the Parquet files are written as the games are stored
-	streamed []streamGame   // the new games of the batch, for stream
+	stream *parquetStream // nil unless the Parquet files are written as the games are stored
+	// saves are the savepoints before the records stored ahead of their compressed part's
+	// check (parts.go of ingest), one per part, oldest first: a damaged part is rolled
+	// back to its own. No commit while one is open.
+	saves []savepoint
+	// streamBroken: games were streamed that a rollback took back; the Parquet files are
+	// exported from the database instead.
+	streamBroken bool
+	sentTo       int64        // the highest games.id handed to stream
+	rolledBack   bool         // a part was rolled back: the batch's games are looked up again
+	streamed     []streamGame // the new games of the batch, for stream
 	// streamOnly: the turns and tags go to stream only, not to the database (a
 	// Parquet-only ingest, whose database is only the games, to find the copies).
 	streamOnly bool
@@ -698,6 +714,11 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 			<-slots
 		}
 	}
+	if failed == nil && w.inTx && len(w.saves) > 0 {
+		// Interrupted while records of a part not yet checked are stored: they go, and
+		// the next ingest reads them again.
+		failed = w.rollbackTo(0, nil)
+	}
 	if failed == nil && w.inTx {
 		failed = w.commit()
 	}
@@ -715,7 +736,7 @@ func (w *writer) batch(b *batch) error {
 			return err
 		}
 	}
-	if err := w.lookupIDs(b); err != nil {
+	if err := w.lookupIDs(b, 0); err != nil {
 		return err
 	}
 	for i := range b.items {
@@ -733,6 +754,11 @@ func (w *writer) batch(b *batch) error {
 			if st := w.sources[it.file]; st != nil && st.err == "" {
 				st.err = it.err.Error()
 			}
+			if err = w.damaged(it); err == nil && w.rolledBack {
+				// The games the rest of the batch was looked up against may be gone.
+				w.rolledBack = false
+				err = w.lookupIDs(b, i+1)
+			}
 		case itemNotice:
 			w.sum.Notices = append(w.sum.Notices, it.err.Error())
 		case itemSkipped:
@@ -747,6 +773,7 @@ func (w *writer) batch(b *batch) error {
 		b.items[i] = item{} // let the rows go
 	}
 	if len(w.streamed) > 0 {
+		w.sentTo = w.streamed[len(w.streamed)-1].id
 		w.stream.in <- w.streamed
 		w.streamed = make([]streamGame, 0, batchSize)
 	}
@@ -754,17 +781,23 @@ func (w *writer) batch(b *batch) error {
 		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: b.read, TotalBytes: w.totalBytes})
 	}
 	if w.txGames >= w.commitGames || time.Since(w.txStart) >= commitEvery {
+		if len(w.saves) > 0 {
+			// Records not yet checked are stored: no commit, but what is buffered goes
+			// to the database, so that memory stays bounded.
+			w.txGames, w.txStart = 0, time.Now()
+			return w.flush(true)
+		}
 		return w.commit()
 	}
 	return nil
 }
 
-// lookupIDs finds which games of the batch are already stored (before this transaction
-// or earlier in it).
-func (w *writer) lookupIDs(b *batch) error {
+// lookupIDs finds which games of the batch, from its item from on, are already stored
+// (before this transaction or earlier in it).
+func (w *writer) lookupIDs(b *batch, from int) error {
 	clear(w.existing)
 	vals := w.lookup[:0]
-	for i := range b.items {
+	for i := from; i < len(b.items); i++ {
 		if it := &b.items[i]; it.kind == itemRecord {
 			if _, ok := w.txIDs[it.out.id]; !ok {
 				vals = append(vals, it.out.id)
@@ -796,6 +829,9 @@ var lookupSQL = func() string {
 
 // record stores one record, or counts it as a duplicate.
 func (w *writer) record(it *item) error {
+	if err := w.checkpoint(it); err != nil {
+		return err
+	}
 	a := &it.out
 	st := w.sources[it.file]
 	st.dirty = true
@@ -884,6 +920,9 @@ func (w *writer) endSource(it *item) error {
 	st := w.sources[it.file]
 	delete(w.sources, it.file)
 	w.filesDone++
+	if err := w.releaseSaves(); err != nil { // the parts of the file passed, or were rolled back
+		return err
+	}
 	status, errText := "complete", driver.Value(nil)
 	if st.err != "" {
 		status, errText = "failed", st.err
@@ -916,15 +955,8 @@ func (w *writer) begin() error {
 // commit stores what is buffered, the duplicate counts and the sources' progress, and
 // commits: the transaction holds whole games and the progress that goes with them.
 func (w *writer) commit() error {
-	for _, b := range []*rowBuffer{w.games, w.turns, w.tags} {
-		if err := b.flush(w.c); err != nil {
-			return err
-		}
-	}
-	for id, n := range w.dups {
-		if _, err := w.c.exec("UPDATE games SET duplicates = duplicates + ? WHERE id = ?", n, id); err != nil {
-			return err
-		}
+	if err := w.flush(true); err != nil {
+		return err
 	}
 	for _, st := range w.sources {
 		if !st.dirty {
@@ -940,7 +972,26 @@ func (w *writer) commit() error {
 		return err
 	}
 	w.inTx = false
-	clear(w.txIDs)
+	return nil
+}
+
+// flush stores the rows buffered and the duplicate counts, in the open transaction; with
+// forget, between batches, it forgets the ids of the games stored, which the next batch's
+// lookup finds in the database.
+func (w *writer) flush(forget bool) error {
+	for _, b := range []*rowBuffer{w.games, w.turns, w.tags} {
+		if err := b.flush(w.c); err != nil {
+			return err
+		}
+	}
+	for id, n := range w.dups {
+		if _, err := w.c.exec("UPDATE games SET duplicates = duplicates + ? WHERE id = ?", n, id); err != nil {
+			return err
+		}
+	}
+	if forget {
+		clear(w.txIDs)
+	}
 	clear(w.dups)
 	return nil
 }
