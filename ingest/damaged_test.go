@@ -277,3 +277,39 @@ func TestUTF16(t *testing.T) {
 		}
 	}
 }
+
+// TestZipInZip: a zip archive inside a zip archive, stored or compressed, is read entry by
+// entry, its entries named through both; a damaged one is said so.
+func TestZipInZip(t *testing.T) {
+	mkzip := func(method uint16, files map[string][]byte) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, name := range []string{"a.ponte", "in.zip", "z.ponte"} {
+			if data, ok := files[name]; ok {
+				w, _ := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
+				w.Write(data)
+			}
+		}
+		zw.Close()
+		return buf.Bytes()
+	}
+	inner := mkzip(zip.Deflate, map[string][]byte{"a.ponte": []byte(games(10, 5))})
+	for _, method := range []uint16{zip.Store, zip.Deflate} {
+		outer := mkzip(method, map[string][]byte{"a.ponte": []byte(games(0, 5)), "in.zip": inner, "z.ponte": []byte(games(20, 5))})
+		path := filepath.Join(t.TempDir(), "outer.zip")
+		os.WriteFile(path, outer, 0o644)
+		var sources []string
+		err := Open([]string{path}, func(rec *Record, err error) error {
+			if err != nil {
+				t.Errorf("method %d: %v", method, err)
+				return nil
+			}
+			sources = append(sources, rec.Source)
+			return nil
+		})
+		want := strings.Repeat(path+"/a.ponte ", 5) + strings.Repeat(path+"/in.zip/a.ponte ", 5) + strings.Repeat(path+"/z.ponte ", 5)
+		if err != nil || strings.Join(sources, " ")+" " != want {
+			t.Errorf("method %d: %v, %v", method, sources, err)
+		}
+	}
+}

@@ -191,9 +191,12 @@ func collect(t *testing.T, paths ...string) ([]string, error) {
 	var got []string
 	err := Open(paths, func(r *Record, err error) error {
 		var pe *PathError
+		var n *Notice
 		switch {
 		case errors.As(err, &pe):
 			got = append(got, "error "+pe.Op+" "+pe.Path)
+		case errors.As(err, &n):
+			got = append(got, "notice "+n.Source)
 		case err != nil:
 			got = append(got, fmt.Sprintf("bad %s#%d", r.Source, r.Index))
 		default:
@@ -225,6 +228,7 @@ func TestOpen(t *testing.T) {
 	}
 	j := func(s ...string) string { return filepath.Join(append([]string{dir}, s...)...) }
 	want := []string{
+		"notice " + j(".git"), // a folder skipped is said
 		j("a.ponte") + "#1 p1", j("a.ponte") + "#2 p2",
 		j("b.data") + "#1 j1", j("b.data") + "#2 j2",
 		j("c.ponte.zst") + "#1 p1", j("c.ponte.zst") + "#2 p2",
