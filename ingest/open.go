@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"cmp"
+	"context"
 	"compress/flate"
 	"encoding/binary"
 	"errors"
@@ -77,18 +78,38 @@ func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) er
 // is added from the goroutine that calls OpenCounted, while it reads; another goroutine
 // may load it at any time. A nil read counts nothing.
 func OpenCounted(paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
+	return OpenContext(context.Background(), paths, stdin, read, fn)
+}
+
+// OpenContext is OpenCounted that stops as soon as ctx ends, returning ctx's error: also
+// while it waits to open a named FIFO that no process writes (OpenFile), or for data of a
+// pipe or of stdin that sends nothing (ContextReader), so that an interrupt is never
+// held up by an input.
+func OpenContext(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
 	inputs, err := Inputs(paths)
 	if err != nil {
 		return err
+	}
+	if ctx.Done() != nil {
+		next := fn
+		fn = func(rec *Record, err error) error {
+			if e := ctx.Err(); e != nil {
+				return e
+			}
+			return next(rec, err)
+		}
 	}
 	for _, in := range inputs {
 		switch {
 		case in.Err != nil:
 			err = fn(nil, in.Err)
 		case in.Path == "-":
-			err = readStream(counted(stdin, read), "-", fn)
+			err = readStream(counted(ContextReader(ctx, stdin), read), "-", fn)
 		default:
-			err = openFile(in.Path, read, fn)
+			err = openFile(ctx, in.Path, read, fn)
+		}
+		if err == nil {
+			err = ctx.Err()
 		}
 		if err != nil {
 			return err
@@ -205,9 +226,12 @@ func skipName(name string) bool {
 
 // openFile reads one file, a zip archive or a stream, adding the bytes read to *read
 // (OpenCounted).
-func openFile(path string, read *atomic.Int64, fn func(*Record, error) error) error {
-	f, err := os.Open(path)
+func openFile(ctx context.Context, path string, read *atomic.Int64, fn func(*Record, error) error) error {
+	f, err := OpenFile(ctx, path)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return fn(nil, NewPathError("open", path, err))
 	}
 	defer f.Close()
@@ -220,7 +244,11 @@ func openFile(path string, read *atomic.Int64, fn func(*Record, error) error) er
 		}
 		return readZip(f, info.Size(), path, read, fn, nil, 0)
 	}
-	return readStream(counted(f, read), path, fn)
+	var r io.Reader = f
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
+		r = ContextReader(ctx, f) // a FIFO, a pipe: it may send nothing
+	}
+	return readStream(counted(r, read), path, fn)
 }
 
 // counted returns r, counting what is read of it into *read when read is not nil.

@@ -138,13 +138,15 @@ var ErrCut = errors.New("the compressed data ends before the part does (a cut fi
 // byteCounter reads a compressed stream through a buffer, counting the bytes taken, and
 // is an io.ByteReader, so that a decompressor reads no further than its part.
 type byteCounter struct {
-	br *bufio.Reader
-	n  int64
+	br  *bufio.Reader
+	n   int64
+	err error // an error of the stream itself (not its end): no damage of a part
 }
 
 func (c *byteCounter) Read(p []byte) (int, error) {
 	n, err := c.br.Read(p)
 	c.n += int64(n)
+	c.note(err)
 	return n, err
 }
 
@@ -153,7 +155,23 @@ func (c *byteCounter) ReadByte() (byte, error) {
 	if err == nil {
 		c.n++
 	}
+	c.note(err)
 	return b, err
+}
+
+func (c *byteCounter) note(err error) {
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+}
+
+// failed is the error of a part that could not be read: the stream's own error (a
+// read error, an interrupt), passed on as it is, or the part's damage.
+func (l *layer) failed(src *byteCounter, err error) error {
+	if src.err != nil {
+		return src.err
+	}
+	return l.fail(err)
 }
 
 // more reports whether the stream has another byte, or the error that ends it.
@@ -204,7 +222,7 @@ func (g *gzipParts) Read(p []byte) (int, error) {
 				if errors.Is(err, gzip.ErrHeader) && g.part > 1 {
 					err = errors.New("not a gzip member (text or padding after the last member?)")
 				}
-				g.err = g.fail(err)
+				g.err = g.failed(g.src, err)
 				return 0, g.err
 			}
 			g.zr.Multistream(false)
@@ -221,7 +239,7 @@ func (g *gzipParts) Read(p []byte) (int, error) {
 			}
 		case err != nil:
 			g.out += int64(n)
-			g.err = g.fail(err)
+			g.err = g.failed(g.src, err)
 			return n, g.err
 		default:
 			g.out += int64(n)
@@ -279,7 +297,7 @@ func (z *zstdParts) Read(p []byte) (int, error) {
 				err = z.dec.Reset(&z.frame)
 			}
 			if err != nil {
-				z.err = z.fail(err)
+				z.err = z.failed(z.src, err)
 				z.close()
 				return 0, z.err
 			}
@@ -293,7 +311,7 @@ func (z *zstdParts) Read(p []byte) (int, error) {
 		case err == io.EOF:
 			if z.frame.err != nil {
 				z.out += int64(n)
-				z.err = z.fail(z.frame.err)
+				z.err = z.failed(z.src, z.frame.err)
 				z.close()
 				return n, z.err
 			}
@@ -305,7 +323,7 @@ func (z *zstdParts) Read(p []byte) (int, error) {
 			}
 		case err != nil:
 			z.out += int64(n)
-			z.err = z.fail(err)
+			z.err = z.failed(z.src, err)
 			z.close()
 			return n, z.err
 		default:

@@ -471,8 +471,12 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			if why := notStream(info); why != "" {
 				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("read", f.path, errors.New(why))})
 			}
-			sf, err := os.Open(f.path)
+			sf, err := ingest.OpenFile(r.ctx, f.path) // a FIFO waits for a writer: not past ctx
 			if err != nil {
+				if r.ctx.Err() != nil {
+					r.interrupted = true
+					return false
+				}
 				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("open", f.path, err)})
 			}
 			defer sf.Close()
@@ -481,7 +485,8 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 	}
 	var hr *hashingReader
 	if src != nil {
-		hr = &hashingReader{r: src, h: sha256.New()}
+		// A pipe may send nothing for ever: its reads end when ctx does.
+		hr = &hashingReader{r: ingest.ContextReader(r.ctx, src), h: sha256.New()}
 	} else {
 		hash, size, err := hashFile(f.path)
 		if err != nil {
