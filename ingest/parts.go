@@ -52,19 +52,20 @@ func (e *DamagedError) Error() string {
 	msg := "damaged " + e.Part + " (from byte " + strconv.FormatInt(e.Offset, 10) + "): " + e.Err.Error() + ": "
 	switch {
 	case errors.Is(e.Err, ErrCut) && e.Records == 1:
-		msg += "its last game (game " + strconv.Itoa(e.FirstRecord) + "), which the cut may have shortened, not kept, the games before it kept unchecked"
+		msg += "its last game (game " + strconv.Itoa(e.FirstRecord) + "), which the cut may have shortened, left out, the games before it read unchecked"
 	case errors.Is(e.Err, ErrCut):
-		msg += "the games before the cut kept unchecked"
+		msg += "the games before the cut read unchecked"
 	case e.Records == 0:
 		msg += "no record read from it"
 	case e.Records == 1:
-		msg += "its record (game " + strconv.Itoa(e.FirstRecord) + ") not kept"
+		msg += "its record (game " + strconv.Itoa(e.FirstRecord) + ") left out"
 	default:
 		msg += "its " + strconv.Itoa(e.Records) + " records (games " + strconv.Itoa(e.FirstRecord) + " to " +
-			strconv.Itoa(e.FirstRecord+e.Records-1) + ") not kept"
+			strconv.Itoa(e.FirstRecord+e.Records-1) + ") left out"
 	}
 	if e.Passed > 0 {
-		msg += " (" + strconv.Itoa(e.Passed) + " of them passed on before the check, and taken back)"
+		msg += " (games " + strconv.Itoa(e.FirstRecord) + " to " + strconv.Itoa(e.FirstRecord+e.Passed-1) +
+			" were passed on before the part's check ended, and are void)"
 	}
 	if !errors.Is(e.Err, ErrCut) {
 		msg += ", nor the rest of the stream read"
