@@ -207,7 +207,7 @@ func TestDamagedZipEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(events) != 20 || events[10] != "e20" || len(errs) != 1 ||
-		!strings.Contains(errs[0], "x.zip/b.ponte: damaged zip entry") || !strings.Contains(errs[0], "its 10 records (games 1 to 10) left out") {
+		!strings.Contains(errs[0], "x.zip/b.ponte: damaged zip entry") || !strings.Contains(errs[0], "the 10 records read from it (games 1 to 10) left out") {
 		t.Errorf("games %v, errors %q", events, errs)
 	}
 }

@@ -58,9 +58,9 @@ func (e *DamagedError) Error() string {
 	case e.Records == 0:
 		msg += "no record read from it"
 	case e.Records == 1:
-		msg += "its record (game " + strconv.Itoa(e.FirstRecord) + ") left out"
+		msg += "the record read from it (game " + strconv.Itoa(e.FirstRecord) + ") left out"
 	default:
-		msg += "its " + strconv.Itoa(e.Records) + " records (games " + strconv.Itoa(e.FirstRecord) + " to " +
+		msg += "the " + strconv.Itoa(e.Records) + " records read from it (games " + strconv.Itoa(e.FirstRecord) + " to " +
 			strconv.Itoa(e.FirstRecord+e.Records-1) + ") left out"
 	}
 	if e.Passed > 0 {
