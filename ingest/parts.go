@@ -23,7 +23,7 @@ var ErrDamaged = errors.New("damaged compressed data")
 // is returned; a part whose records exceed MaxUnchecked has its oldest records returned
 // before its check, marked [Record.Unchecked], and a *DamagedError of that part tells the
 // caller to take them back. Set it before reading.
-var MaxUnchecked int64 = 16 << 20
+var MaxUnchecked int64 = 4 << 20
 
 // maxNesting bounds the compressed streams inside one another that a Reader opens (a .gz
 // inside a .gz is two): more is a decompression bomb's way, not an archive's.
