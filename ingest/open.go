@@ -26,18 +26,22 @@ import (
 // Records are streamed one at a time: memory stays flat whatever the size of
 // the inputs.
 //
-// A path is a file, "-" for standard input, or a directory, walked
-// recursively in lexical order. Files may be compressed with gzip or zstd,
-// or be zip archives, read entry by entry in the order of their cleaned
-// names (path.Clean: "./a/../b.ponte" is read as "archive.zip/b.ponte");
-// the compression is detected from the magic bytes, the record format from
-// the content, whatever the name.
+// A path is a file, "-" for standard input, or a directory (or a link to
+// one), walked recursively in lexical order (see [Inputs]). Files may be
+// compressed with gzip or zstd, or be zip archives, read entry by entry in the
+// order of their cleaned names (path.Clean: "./a/../b.ponte" is read as
+// "archive.zip/b.ponte"); the compression is detected from the magic bytes,
+// the record format from the content, whatever the name. Compressed streams
+// and zip archives inside one another are read up to three deep. Every
+// compressed part is checked before its records are passed on (see
+// [Reader.Read]): a damaged one is reported by a *PathError wrapping a
+// [*DamagedError], and none of its records is passed on.
 //
-// The same rule skips files of a directory and entries of a zip archive,
-// silently: a file or directory whose name starts with '.' (hidden), with
-// "README", or is "__MACOSX" (the resource forks that macOS adds to
-// archives), and what lies below such a directory. The directories of an
-// archive have no content to read. An entry whose name is absolute ("/x",
+// The same rule skips files of a directory and entries of a zip archive: a
+// file or directory whose name starts with '.' (hidden), with "README", or is
+// "__MACOSX" (the resource forks that macOS adds to archives), and what lies
+// below such a directory; a directory skipped so is said by a [*Notice]. The
+// directories of an archive have no content to read. An entry whose name is absolute ("/x",
 // "C:/x") or goes up out of the archive ("../x") is not read: it is
 // reported by a [*Notice] that names it.
 //
