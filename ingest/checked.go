@@ -207,3 +207,24 @@ func appendRune(b []byte, c rune) []byte {
 	}
 	return append(b, 0xF0|byte(c>>18), 0x80|byte(c>>12&0x3F), 0x80|byte(c>>6&0x3F), 0x80|byte(c&0x3F))
 }
+
+// utf16Like reports whether text looks like UTF-16 of ASCII: a zero byte in every other
+// place, from the first or the second.
+func utf16Like(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	for _, first := range []int{0, 1} {
+		ok := true
+		for i := first; i < len(b)-1; i += 2 {
+			if b[i] != 0 || b[i^1] == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

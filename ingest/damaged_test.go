@@ -349,3 +349,15 @@ func FuzzCompressedReader(f *testing.F) {
 		t.Fatal("no end")
 	})
 }
+
+// TestUTF16WithoutBOM: UTF-16 text without a byte order mark is not guessed at, but said.
+func TestUTF16WithoutBOM(t *testing.T) {
+	var b []byte
+	for _, c := range "[Event \"x\"]\n\n1. c1,d1 *\n" {
+		b = append(b, byte(c), 0)
+	}
+	_, err := NewReader(bytes.NewReader(b), "x.ponte").Read()
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "UTF-16 without a byte order mark: convert it to UTF-8") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -381,6 +381,11 @@ func (r *Reader) start() {
 		r.cur = t(r.rest())
 		r.transcoded = true
 		r.lr.reset(r.cur)
+	} else if head := r.lr.peek(16); utf16Like(head[:min(len(head), 16)]) {
+		head = head[:min(len(head), 16)]
+		r.err = fmt.Errorf("%w: the text starts with %s: UTF-16 without a byte order mark: convert it to UTF-8 (or save it as UTF-16 with one)",
+			ErrFormat, quote(string(head)))
+		return
 	}
 	// The format is told from the start of the first non-blank line, looked at without
 	// reading it: the format's reader reads it, within its own limits (a line longer
