@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -25,18 +26,22 @@ import (
 // Records are streamed one at a time: memory stays flat whatever the size of
 // the inputs.
 //
-// A path is a file, "-" for standard input, or a directory, walked
-// recursively in lexical order. Files may be compressed with gzip or zstd,
-// or be zip archives, read entry by entry in the order of their cleaned
-// names (path.Clean: "./a/../b.ponte" is read as "archive.zip/b.ponte");
-// the compression is detected from the magic bytes, the record format from
-// the content, whatever the name.
+// A path is a file, "-" for standard input, or a directory (or a link to
+// one), walked recursively in lexical order (see [Inputs]). Files may be
+// compressed with gzip or zstd, or be zip archives, read entry by entry in the
+// order of their cleaned names (path.Clean: "./a/../b.ponte" is read as
+// "archive.zip/b.ponte"); the compression is detected from the magic bytes,
+// the record format from the content, whatever the name. Compressed streams
+// and zip archives inside one another are read up to three deep. Every
+// compressed part is checked before its records are passed on (see
+// [Reader.Read]): a damaged one is reported by a *PathError wrapping a
+// [*DamagedError], and none of its records is passed on.
 //
-// The same rule skips files of a directory and entries of a zip archive,
-// silently: a file or directory whose name starts with '.' (hidden), with
-// "README", or is "__MACOSX" (the resource forks that macOS adds to
-// archives), and what lies below such a directory. The directories of an
-// archive have no content to read. An entry whose name is absolute ("/x",
+// The same rule skips files of a directory and entries of a zip archive: a
+// file or directory whose name starts with '.' (hidden), with "README", or is
+// "__MACOSX" (the resource forks that macOS adds to archives), and what lies
+// below such a directory; a directory skipped so is said by a [*Notice]. The
+// directories of an archive have no content to read. An entry whose name is absolute ("/x",
 // "C:/x") or goes up out of the archive ("../x") is not read: it is
 // reported by a [*Notice] that names it.
 //
@@ -77,18 +82,38 @@ func OpenFrom(paths []string, stdin io.Reader, fn func(*Record, error) error) er
 // is added from the goroutine that calls OpenCounted, while it reads; another goroutine
 // may load it at any time. A nil read counts nothing.
 func OpenCounted(paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
+	return OpenContext(context.Background(), paths, stdin, read, fn)
+}
+
+// OpenContext is OpenCounted that stops as soon as ctx ends, returning ctx's error: also
+// while it waits to open a named FIFO that no process writes (OpenFile), or for data of a
+// pipe or of stdin that sends nothing (ContextReader), so that an interrupt is never
+// held up by an input.
+func OpenContext(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
 	inputs, err := Inputs(paths)
 	if err != nil {
 		return err
+	}
+	if ctx.Done() != nil {
+		next := fn
+		fn = func(rec *Record, err error) error {
+			if e := ctx.Err(); e != nil {
+				return e
+			}
+			return next(rec, err)
+		}
 	}
 	for _, in := range inputs {
 		switch {
 		case in.Err != nil:
 			err = fn(nil, in.Err)
 		case in.Path == "-":
-			err = readStream(counted(stdin, read), "-", fn)
+			err = readStream(counted(ContextReader(ctx, stdin), read), "-", fn)
 		default:
-			err = openFile(in.Path, read, fn)
+			err = openFile(ctx, in.Path, read, fn)
+		}
+		if err == nil {
+			err = ctx.Err()
 		}
 		if err != nil {
 			return err
@@ -105,9 +130,11 @@ type Input struct {
 }
 
 // Inputs expands paths into the files Open reads, in the order it reads them: a file as
-// given, "-" as given, a directory walked recursively in lexical order, skipping hidden
-// files and directories (a name starting with '.'), README* and __MACOSX, following links
-// to files but not to directories. A path that does not exist is returned as a *PathError
+// given, "-" as given, a directory (or a link to one) walked recursively in lexical
+// order, skipping hidden files and directories (a name starting with '.'), README* and
+// __MACOSX, following links to files and to directories, but not a link to a directory
+// that holds it (a loop). A directory skipped, a loop and a file that is no regular file
+// are said by an Input whose Err is a *Notice. A path that does not exist is returned as a *PathError
 // before anything else; what cannot be looked at during a walk is an Input with Err, in its
 // place, and the walk goes on.
 func Inputs(paths []string) ([]Input, error) {
@@ -134,46 +161,65 @@ func Inputs(paths []string) ([]Input, error) {
 			out = append(out, Input{Path: p})
 			continue
 		}
-		root := p
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		out = walk(p, []os.FileInfo{info}, out)
+	}
+	return out, nil
+}
+
+// walk appends the inputs of the directory dir to out, recursively, in lexical order.
+// ancestors are the directories from the root of the walk to dir, so that a link to one
+// of them (a loop) is not followed. What it passes over but the files of skipName (a
+// directory skipped by name, a FIFO, a loop) is said by a *Notice.
+func walk(dir string, ancestors []os.FileInfo, out []Input) []Input {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return append(out, Input{Err: NewPathError("open", dir, err)})
+	}
+	skipped := func(p, why string) {
+		out = append(out, Input{Err: &Notice{Source: p, Err: &detail{ErrSkipped, why}}})
+	}
+	for _, d := range entries {
+		p := filepath.Join(dir, d.Name())
+		typ := d.Type()
+		var info os.FileInfo
+		if typ&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(p)
 			if err != nil {
 				out = append(out, Input{Err: NewPathError("open", p, err)})
-				if d != nil && d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
+				continue
 			}
-			if p != root && skipName(d.Name()) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
+			info, typ = fi, fi.Mode().Type()
+		}
+		if skipName(d.Name()) {
+			if typ.IsDir() {
+				skipped(p, "a folder skipped by its name (hidden, README or __MACOSX): not read")
 			}
-			if d.IsDir() {
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				// Follow links to files, not to directories (no loops).
+			continue
+		}
+		switch {
+		case typ.IsDir():
+			if info == nil {
 				fi, err := os.Stat(p)
 				if err != nil {
 					out = append(out, Input{Err: NewPathError("open", p, err)})
-					return nil
+					continue
 				}
-				if !fi.Mode().IsRegular() {
-					return nil
-				}
-			} else if !d.Type().IsRegular() {
-				// A FIFO, device or socket met in a walk is not read (it may never end,
-				// or wait for a writer): said, not skipped silently.
-				out = append(out, Input{Err: &Notice{Source: p, Err: &detail{ErrSkipped,
-					"not a regular file (a FIFO, device or socket) found in a directory: not read; name it on the command line to read it"}}})
-				return nil
+				info = fi
 			}
+			if slices.ContainsFunc(ancestors, func(a os.FileInfo) bool { return os.SameFile(a, info) }) {
+				skipped(p, "a link to a folder that holds it (a loop): not followed")
+				continue
+			}
+			out = walk(p, append(ancestors[:len(ancestors):len(ancestors)], info), out)
+		case typ.IsRegular():
 			out = append(out, Input{Path: p})
-			return nil
-		})
+		default:
+			// A FIFO, device or socket met in a walk is not read (it may never end, or
+			// wait for a writer): said, not skipped silently.
+			skipped(p, "not a regular file (a FIFO, device or socket) found in a directory: not read; name it on the command line to read it")
+		}
 	}
-	return out, nil
+	return out
 }
 
 // skipName reports whether a file or directory met in a directory walk is
@@ -184,9 +230,12 @@ func skipName(name string) bool {
 
 // openFile reads one file, a zip archive or a stream, adding the bytes read to *read
 // (OpenCounted).
-func openFile(path string, read *atomic.Int64, fn func(*Record, error) error) error {
-	f, err := os.Open(path)
+func openFile(ctx context.Context, path string, read *atomic.Int64, fn func(*Record, error) error) error {
+	f, err := OpenFile(ctx, path)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return fn(nil, NewPathError("open", path, err))
 	}
 	defer f.Close()
@@ -197,9 +246,13 @@ func openFile(path string, read *atomic.Int64, fn func(*Record, error) error) er
 		if err != nil {
 			return fn(nil, NewPathError("read", path, err))
 		}
-		return readZip(f, info.Size(), path, read, fn)
+		return readZip(f, info.Size(), path, read, fn, nil, 0)
 	}
-	return readStream(counted(f, read), path, fn)
+	var r io.Reader = f
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
+		r = ContextReader(ctx, f) // a FIFO, a pipe: it may send nothing
+	}
+	return readStream(counted(r, read), path, fn)
 }
 
 // counted returns r, counting what is read of it into *read when read is not nil.
@@ -231,7 +284,12 @@ func (p progressReader) Read(b []byte) (int, error) {
 // limits of the archive (MaxZipTotal, MaxZipRatio past ZipTotalRatioFloor),
 // or at an entry whose compressed data overlaps another's, the entry is
 // reported the same way and the rest of the archive is not read.
-func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn func(*Record, error) error) error {
+//
+// A zip archive inside an entry is read the same way, its entries named
+// "outer.zip/inner.zip/entry", within the limits of the outermost archive (arch,
+// nil for it), at most maxNesting deep: a stored one in place, a compressed one
+// from a temporary file it is decompressed to (and checked) first.
+func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn func(*Record, error) error, arch *archiveBudget, depth int) error {
 	// The directory is loaded whole by zip.NewReader (about 460 bytes an entry): an
 	// archive that declares far more entries than are ever read is refused before it.
 	if n, ok := zipDeclaredEntries(ra, size); ok && n > 2*uint64(MaxZipEntries) {
@@ -242,7 +300,9 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return fn(nil, NewPathError("read", path, err))
 	}
-	arch := &archiveBudget{size: size}
+	if arch == nil {
+		arch = &archiveBudget{size: size}
+	}
 	// Count the compressed bytes actually read for the entry being read.
 	cur := &budget{arch: arch}
 	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
@@ -281,6 +341,16 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 			return fn(nil, NewPathError("read", name, err))
 		}
 		*cur = budget{arch: arch}
+		if isZip(zf) {
+			if err := readInnerZip(zf, ra, name, read, fn, cur, depth); err != nil {
+				return err
+			}
+			arch.out += cur.out
+			if arch.stop != nil {
+				return fn(nil, NewPathError("read", name, arch.stop))
+			}
+			continue
+		}
 		rc, err := zf.Open()
 		if err != nil {
 			if e := fn(nil, NewPathError("read", name, err)); e != nil {
@@ -288,8 +358,11 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 			}
 			continue
 		}
-		rd := NewReader(&limitReader{r: rc, b: cur}, name)
+		off, _ := zf.DataOffset()
+		wp := newWholePart(rc, off)
+		rd := NewReader(&limitReader{r: wp, b: cur}, name)
 		rd.budget = cur
+		rd.layers = []*layer{&wp.layer}
 		reported := false
 		err = readRecords(rd, name, func(rec *Record, err error) error {
 			if arch.stop != nil && errors.Is(err, arch.stop) {
@@ -474,4 +547,66 @@ func readRecords(rd *Reader, name string, fn func(*Record, error) error) error {
 			return err
 		}
 	}
+}
+
+// isZip reports whether an entry of a zip archive is itself a zip archive, by its first
+// bytes (read without the decompressors that count what is read).
+func isZip(zf *zip.File) bool {
+	raw, err := zf.OpenRaw()
+	if err != nil {
+		return false
+	}
+	r := raw
+	switch zf.Method {
+	case zip.Store:
+	case zip.Deflate:
+		fr := flate.NewReader(raw)
+		defer fr.Close()
+		r = fr
+	default:
+		return false
+	}
+	var magic [4]byte
+	n, _ := io.ReadFull(r, magic[:])
+	return n == 4 && (string(magic[:]) == "PK\x03\x04" || string(magic[:]) == "PK\x05\x06")
+}
+
+// readInnerZip reads the zip archive of an entry, named name: a stored one where it
+// lies in the outer archive, a compressed one from a temporary file, decompressed
+// within the entry's limits (cur) and checked against the entry's CRC-32 first.
+func readInnerZip(zf *zip.File, ra io.ReaderAt, name string, read *atomic.Int64, fn func(*Record, error) error, cur *budget, depth int) error {
+	if depth+1 >= maxNesting {
+		return fn(nil, NewPathError("read", name, fmt.Errorf("%w: a zip archive inside %d zip archives: not read", ErrTooLarge, depth+1)))
+	}
+	if zf.Method == zip.Store {
+		off, err := zf.DataOffset()
+		if err != nil {
+			return fn(nil, NewPathError("read", name, err))
+		}
+		size := int64(zf.CompressedSize64)
+		cur.out = size
+		return readZip(io.NewSectionReader(ra, off, size), size, name, read, fn, cur.arch, depth+1)
+	}
+	tmp, err := os.CreateTemp("", "ponte-inner-*.zip")
+	if err != nil {
+		return fn(nil, NewPathError("read", name, fmt.Errorf("a zip archive inside the archive needs a temporary file: %w", err)))
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	rc, err := zf.Open()
+	if err != nil {
+		return fn(nil, NewPathError("read", name, err))
+	}
+	off, _ := zf.DataOffset()
+	wp := newWholePart(rc, off)
+	_, err = io.Copy(tmp, &limitReader{r: wp, b: cur})
+	rc.Close()
+	var d *damage
+	switch {
+	case errors.As(err, &d):
+		return fn(nil, NewPathError("read", name, &DamagedError{Part: d.layer.partName(), Offset: off, FirstRecord: 1, Err: d.err}))
+	case err != nil:
+		return fn(nil, NewPathError("read", name, err))
+	}
+	return readZip(tmp, wp.out, name, read, fn, cur.arch, depth+1)
 }

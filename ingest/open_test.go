@@ -92,8 +92,13 @@ func TestReaderCompressed(t *testing.T) {
 			t.Errorf("%s: read %v", name, events)
 		}
 	}
-	// A truncated stream gives its whole games, then a read error.
-	data := gzipped(t, strings.Repeat(twoPonte+"\n", 200))
+	// A truncated stream gives its whole games, but not the last one, which the cut may
+	// have shortened, then a *DamagedError wrapping ErrCut.
+	var games strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&games, "[Event \"e%d\"]\n\n1. c1,d1 2. a%d,b%d 3. swap *\n\n", i, i%9+1, i%9+1)
+	}
+	data := gzipped(t, games.String())
 	rd := NewReader(bytes.NewReader(data[:len(data)/2]), "-")
 	n := 0
 	var err error
@@ -102,14 +107,14 @@ func TestReaderCompressed(t *testing.T) {
 		if r, err = rd.Read(); err != nil {
 			break
 		}
-		if len(r.Moves) == 0 {
-			t.Fatalf("game %d: no moves", r.Index)
+		if len(r.Moves) != 3 || r.Tag("Event") != fmt.Sprintf("e%d", n) {
+			t.Fatalf("game %d: %d moves, event %q", r.Index, len(r.Moves), r.Tag("Event"))
 		}
 		n++
 	}
-	var pe *ParseError
-	if n == 0 || err == io.EOF || errors.As(err, &pe) {
-		t.Errorf("truncated gzip: %d games, then %v", n, err)
+	var de *DamagedError
+	if n == 0 || !errors.As(err, &de) || !errors.Is(err, ErrCut) || de.FirstRecord != n+1 || de.Records != 1 {
+		t.Errorf("truncated gzip: %d games, then %v (%+v)", n, err, de)
 	}
 	if _, err2 := rd.Read(); err2 != err {
 		t.Errorf("error not sticky: %v", err2)
@@ -186,9 +191,12 @@ func collect(t *testing.T, paths ...string) ([]string, error) {
 	var got []string
 	err := Open(paths, func(r *Record, err error) error {
 		var pe *PathError
+		var n *Notice
 		switch {
 		case errors.As(err, &pe):
 			got = append(got, "error "+pe.Op+" "+pe.Path)
+		case errors.As(err, &n):
+			got = append(got, "notice "+n.Source)
 		case err != nil:
 			got = append(got, fmt.Sprintf("bad %s#%d", r.Source, r.Index))
 		default:
@@ -220,6 +228,7 @@ func TestOpen(t *testing.T) {
 	}
 	j := func(s ...string) string { return filepath.Join(append([]string{dir}, s...)...) }
 	want := []string{
+		"notice " + j(".git"), // a folder skipped is said
 		j("a.ponte") + "#1 p1", j("a.ponte") + "#2 p2",
 		j("b.data") + "#1 j1", j("b.data") + "#2 j2",
 		j("c.ponte.zst") + "#1 p1", j("c.ponte.zst") + "#2 p2",

@@ -2,15 +2,12 @@ package ingest
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // A Reader reads records from a stream of .ponte, JSON Lines, boardspace.net
@@ -23,10 +20,25 @@ type Reader struct {
 	lr      lineReader
 	format  Format
 	started bool
-	err     error // sticky: set once the reader cannot go on
-	zr      *zstd.Decoder
-	index   int // records returned so far
-	resume  int // offset in the pushed-back line where the next game starts
+	err     error     // sticky: set once the reader cannot go on
+	cur     io.Reader // what the line reader reads: src, or the decompressed text
+
+	// The compressed streams under the text, outermost first (a zip entry, then the
+	// members of a .gz inside it), whose parts are checked (parts.go); the records
+	// held back until the parts they were read from passed (at most MaxUnchecked
+	// bytes of them), and the error that ends the stream, returned once they are.
+	layers     []*layer
+	zstds      []*zstdParts
+	transcoded bool // the text is transcoded (UTF-16): the line reader's buffer is not in the layer's bytes
+	checkQ     []checkHeld
+	checkBytes int64
+	checkEnd   error
+	checkEnded bool
+	prevRead   int // the Index and Line of the last record read
+	prevLine   int
+	lastPassed int // the Index of the last record returned Unchecked
+	index      int // records returned so far
+	resume     int // offset in the pushed-back line where the next game starts
 
 	notices     []*Notice // gathered until Notices collects them
 	dropped     int       // notices beyond MaxNotices, counted
@@ -197,7 +209,14 @@ type held struct {
 // maxHeld bounds the objects that are no game records held back at the start of a file.
 const maxHeld = 64
 
-// Read reads the next record. It returns io.EOF after the last one. The record is the
+// Read reads the next record. It returns io.EOF after the last one.
+//
+// From compressed text (gzip, zstd, a zip entry), a record is returned only once every
+// part it was read from passed its check (a gzip member's CRC-32, a zstd frame's
+// checksum, a zip entry's CRC-32), or when the records held back for that exceed
+// [MaxUnchecked] bytes: then it is marked [Record.Unchecked]. A part that fails its check
+// ends the stream with a [*DamagedError], and none of the records read from that part
+// is returned after it. The record is the
 // caller's to keep; a caller done with it may give it back ([Record.Release]) for a
 // later Read to fill again, without allocating. A record
 // that cannot be read is returned together with a [*ParseError]: the record
@@ -212,6 +231,15 @@ const maxHeld = 64
 // the file ends first, the file holds no game record at all, and they are one
 // [*Notice] instead.
 func (r *Reader) Read() (*Record, error) {
+	r.start()
+	if len(r.layers) == 0 {
+		return r.readNext()
+	}
+	return r.readChecked()
+}
+
+// readNext reads the next record, whatever the parts it comes from.
+func (r *Reader) readNext() (*Record, error) {
 	if len(r.queue) > 0 {
 		h := r.queue[0]
 		r.queue = r.queue[1:]
@@ -311,26 +339,52 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
-	r.lr.reset(r.src)
-	magic := r.lr.peek(4)
-	var err error
-	switch {
-	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
-		var zr *gzip.Reader
-		zr, err = gzip.NewReader(r.rest())
-		if err == nil {
-			r.lr.reset(r.limit(zr))
-		}
-	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
-		r.zr, err = zstd.NewReader(r.rest(), zstd.WithDecoderConcurrency(1))
-		if err == nil {
-			r.lr.reset(r.limit(r.zr))
-		}
-	case bytes.HasPrefix(magic, []byte("PK\x03\x04")) || bytes.HasPrefix(magic, []byte("PK\x05\x06")):
-		err = fmt.Errorf("%w: a zip archive cannot be read from a pipe or standard input: give its file name", ErrFormat)
+	r.cur = r.src
+	r.lr.reset(r.cur)
+	var outer *layer
+	if len(r.layers) > 0 {
+		outer = r.layers[len(r.layers)-1]
 	}
-	if err != nil {
-		r.err = err
+	for depth := 0; ; depth++ {
+		magic := r.lr.peek(4)
+		var next io.Reader
+		var l *layer
+		switch {
+		case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+			g := newGzipParts(r.rest(), outer)
+			next, l = g, &g.layer
+		case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+			z := newZstdParts(r.rest(), outer)
+			r.zstds = append(r.zstds, z)
+			next, l = z, &z.layer
+		case bytes.HasPrefix(magic, []byte("PK\x03\x04")) || bytes.HasPrefix(magic, []byte("PK\x05\x06")):
+			if outer != nil {
+				r.err = fmt.Errorf("%w: a zip archive inside the %s: unpack it first", ErrFormat, outer.partName())
+			} else {
+				r.err = fmt.Errorf("%w: a zip archive cannot be read from a pipe or standard input: give its file name", ErrFormat)
+			}
+			return
+		}
+		if next == nil {
+			break
+		}
+		if depth == maxNesting {
+			r.err = fmt.Errorf("%w: more than %d compressed streams inside one another (%s): not read", ErrTooLarge, maxNesting, l.partName())
+			return
+		}
+		r.layers = append(r.layers, l)
+		outer = l
+		r.cur = r.limit(next)
+		r.lr.reset(r.cur)
+	}
+	if t := utf16Text(r.lr.peek(2)); t != nil {
+		r.cur = t(r.rest())
+		r.transcoded = true
+		r.lr.reset(r.cur)
+	} else if head := r.lr.peek(16); utf16Like(head[:min(len(head), 16)]) {
+		head = head[:min(len(head), 16)]
+		r.err = fmt.Errorf("%w: the text starts with %s: UTF-16 without a byte order mark: convert it to UTF-8 (or save it as UTF-16 with one)",
+			ErrFormat, quote(string(head)))
 		return
 	}
 	// The format is told from the start of the first non-blank line, looked at without
@@ -393,7 +447,7 @@ func (r *Reader) rest() io.Reader {
 		}
 		return io.MultiReader(bytes.NewReader(head), errReader{r.lr.err})
 	}
-	return io.MultiReader(bytes.NewReader(head), r.src)
+	return io.MultiReader(bytes.NewReader(head), r.cur)
 }
 
 type errReader struct{ err error }
@@ -401,9 +455,8 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 func (r *Reader) closeDecoder() {
-	if r.zr != nil {
-		r.zr.Close()
-		r.zr = nil
+	for _, z := range r.zstds {
+		z.close()
 	}
 }
 

@@ -79,6 +79,14 @@ type Record struct {
 	TagErrors []*ParseError
 	moreSlips int // tag errors past MaxTagErrors, counted
 
+	// Unchecked says that the record was returned before the check of a compressed part
+	// it was read from (a gzip member, a zstd frame, a zip entry) ended, as more than
+	// [MaxUnchecked] bytes of records were waiting for it: a [*DamagedError] may still
+	// take it back. Part numbers the parts such records end in, from 1 in their stream:
+	// a record of another Part than the one before it starts a new part.
+	Unchecked bool
+	Part      int
+
 	// Raw is the text of a record that failed to read (at most MaxRaw
 	// bytes, line ends as \n), kept so that it can be reported and stored;
 	// nil for a record read without error.

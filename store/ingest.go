@@ -123,6 +123,12 @@ type item struct {
 	// for itemFileEnd of standard input: what was read
 	hash string
 	size int64
+	// for itemRecord: where the record stands (its Source and Index), and whether it
+	// was passed on before the check of its compressed part (ingest.Record.Unchecked)
+	source    string
+	index     int
+	unchecked bool
+	part      int
 }
 
 type batch struct {
@@ -260,7 +266,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	}
 	sum.Interrupted = w.interrupted || rd.interrupted // the reader may still run when w was interrupted
 	if stream != nil {
-		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran {
+		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran || w.streamBroken {
 			cause := stream.abort()
 			if err == nil && serr != nil && w.streamOnly {
 				err = cause // nothing else has the turns and tags
@@ -469,8 +475,12 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 			if why := notStream(info); why != "" {
 				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("read", f.path, errors.New(why))})
 			}
-			sf, err := os.Open(f.path)
+			sf, err := ingest.OpenFile(r.ctx, f.path) // a FIFO waits for a writer: not past ctx
 			if err != nil {
+				if r.ctx.Err() != nil {
+					r.interrupted = true
+					return false
+				}
 				return r.emit(item{kind: itemPathError, err: ingest.NewPathError("open", f.path, err)})
 			}
 			defer sf.Close()
@@ -479,7 +489,8 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 	}
 	var hr *hashingReader
 	if src != nil {
-		hr = &hashingReader{r: src, h: sha256.New()}
+		// A pipe may send nothing for ever: its reads end when ctx does.
+		hr = &hashingReader{r: ingest.ContextReader(r.ctx, src), h: sha256.New()}
 	} else {
 		hash, size, err := hashFile(f.path)
 		if err != nil {
@@ -527,7 +538,8 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 		if rec.Source == "" {
 			rec.Source = f.path
 		}
-		if !r.emit(item{kind: itemRecord, file: job, rec: rec, err: err}) {
+		if !r.emit(item{kind: itemRecord, file: job, rec: rec, err: err,
+			source: rec.Source, index: rec.Index, unchecked: rec.Unchecked, part: rec.Part}) {
 			return errStop
 		}
 		return nil
@@ -659,8 +671,17 @@ type writer struct {
 	dups     map[int64]int64  // duplicates met in the open transaction, by game
 	lookup   []driver.Value
 
-	stream   *parquetStream // nil unless the Parquet files are written as the games are stored
-	streamed []streamGame   // the new games of the batch, for stream
+	stream *parquetStream // nil unless the Parquet files are written as the games are stored
+	// saves are the savepoints before the records stored ahead of their compressed part's
+	// check (parts.go of ingest), one per part, oldest first: a damaged part is rolled
+	// back to its own. No commit while one is open.
+	saves []savepoint
+	// streamBroken: games were streamed that a rollback took back; the Parquet files are
+	// exported from the database instead.
+	streamBroken bool
+	sentTo       int64        // the highest games.id handed to stream
+	rolledBack   bool         // a part was rolled back: the batch's games are looked up again
+	streamed     []streamGame // the new games of the batch, for stream
 	// streamOnly: the turns and tags go to stream only, not to the database (a
 	// Parquet-only ingest, whose database is only the games, to find the copies).
 	streamOnly bool
@@ -722,6 +743,11 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 			<-slots
 		}
 	}
+	if failed == nil && w.inTx && len(w.saves) > 0 {
+		// Interrupted while records of a part not yet checked are stored: they go, and
+		// the next ingest reads them again.
+		failed = w.rollbackTo(0, nil)
+	}
 	if failed == nil && w.inTx {
 		failed = w.commit()
 	}
@@ -739,7 +765,7 @@ func (w *writer) batch(b *batch) error {
 			return err
 		}
 	}
-	if err := w.lookupIDs(b); err != nil {
+	if err := w.lookupIDs(b, 0); err != nil {
 		return err
 	}
 	for i := range b.items {
@@ -757,6 +783,11 @@ func (w *writer) batch(b *batch) error {
 			if st := w.sources[it.file]; st != nil && st.err == "" {
 				st.err = it.err.Error()
 			}
+			if err = w.damaged(it); err == nil && w.rolledBack {
+				// The games the rest of the batch was looked up against may be gone.
+				w.rolledBack = false
+				err = w.lookupIDs(b, i+1)
+			}
 		case itemNotice:
 			w.sum.Notices = append(w.sum.Notices, it.err.Error())
 		case itemSkipped:
@@ -771,6 +802,7 @@ func (w *writer) batch(b *batch) error {
 		b.items[i] = item{} // let the rows go
 	}
 	if len(w.streamed) > 0 {
+		w.sentTo = w.streamed[len(w.streamed)-1].id
 		w.stream.in <- w.streamed
 		w.streamed = make([]streamGame, 0, batchSize)
 	}
@@ -778,17 +810,23 @@ func (w *writer) batch(b *batch) error {
 		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: b.read, TotalBytes: w.totalBytes})
 	}
 	if w.txGames >= w.commitGames || time.Since(w.txStart) >= commitEvery {
+		if len(w.saves) > 0 {
+			// Records not yet checked are stored: no commit, but what is buffered goes
+			// to the database, so that memory stays bounded.
+			w.txGames, w.txStart = 0, time.Now()
+			return w.flush(true)
+		}
 		return w.commit()
 	}
 	return nil
 }
 
-// lookupIDs finds which games of the batch are already stored (before this transaction
-// or earlier in it).
-func (w *writer) lookupIDs(b *batch) error {
+// lookupIDs finds which games of the batch, from its item from on, are already stored
+// (before this transaction or earlier in it).
+func (w *writer) lookupIDs(b *batch, from int) error {
 	clear(w.existing)
 	vals := w.lookup[:0]
-	for i := range b.items {
+	for i := from; i < len(b.items); i++ {
 		if it := &b.items[i]; it.kind == itemRecord {
 			if _, ok := w.txIDs[it.out.id]; !ok {
 				vals = append(vals, it.out.id)
@@ -820,6 +858,9 @@ var lookupSQL = func() string {
 
 // record stores one record, or counts it as a duplicate.
 func (w *writer) record(it *item) error {
+	if err := w.checkpoint(it); err != nil {
+		return err
+	}
 	a := &it.out
 	st := w.sources[it.file]
 	st.dirty = true
@@ -908,6 +949,9 @@ func (w *writer) endSource(it *item) error {
 	st := w.sources[it.file]
 	delete(w.sources, it.file)
 	w.filesDone++
+	if err := w.releaseSaves(); err != nil { // the parts of the file passed, or were rolled back
+		return err
+	}
 	status, errText := "complete", driver.Value(nil)
 	if st.err != "" {
 		status, errText = "failed", st.err
@@ -940,15 +984,8 @@ func (w *writer) begin() error {
 // commit stores what is buffered, the duplicate counts and the sources' progress, and
 // commits: the transaction holds whole games and the progress that goes with them.
 func (w *writer) commit() error {
-	for _, b := range []*rowBuffer{w.games, w.turns, w.tags} {
-		if err := b.flush(w.c); err != nil {
-			return err
-		}
-	}
-	for id, n := range w.dups {
-		if _, err := w.c.exec("UPDATE games SET duplicates = duplicates + ? WHERE id = ?", n, id); err != nil {
-			return err
-		}
+	if err := w.flush(true); err != nil {
+		return err
 	}
 	for _, st := range w.sources {
 		if !st.dirty {
@@ -964,7 +1001,26 @@ func (w *writer) commit() error {
 		return err
 	}
 	w.inTx = false
-	clear(w.txIDs)
+	return nil
+}
+
+// flush stores the rows buffered and the duplicate counts, in the open transaction; with
+// forget, between batches, it forgets the ids of the games stored, which the next batch's
+// lookup finds in the database.
+func (w *writer) flush(forget bool) error {
+	for _, b := range []*rowBuffer{w.games, w.turns, w.tags} {
+		if err := b.flush(w.c); err != nil {
+			return err
+		}
+	}
+	for id, n := range w.dups {
+		if _, err := w.c.exec("UPDATE games SET duplicates = duplicates + ? WHERE id = ?", n, id); err != nil {
+			return err
+		}
+	}
+	if forget {
+		clear(w.txIDs)
+	}
 	clear(w.dups)
 	return nil
 }
