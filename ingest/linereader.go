@@ -175,15 +175,15 @@ func (lr *lineReader) lineEnd() (n, e int, found bool) {
 		return len(b), 0, false
 	}
 	j := k + 1
-	for j < len(seg) && seg[j] == '\r' {
+	for j < len(seg) && seg[j] == '\r' && j-k <= maxCR {
 		j++
 	}
 	switch {
-	case j < len(seg): // text follows: the \r is a line end
+	case j < len(seg) || j-k > maxCR: // text follows, or too many \r to look on: the \r is a line end
 		return k, 1, true
 	case nl >= 0: // \r...\r\n
 		return k, j - k + 1, true
-	case lr.err != nil || j-k > maxCR:
+	case lr.err != nil:
 		return k, 1, true
 	}
 	return k, 0, false
