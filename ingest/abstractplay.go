@@ -130,6 +130,11 @@ lines:
 				}
 				a.inArray, a.afterElem, a.afterLong = false, false, false
 				i++
+			case c == '}' || c == ']' && !a.inArray:
+				// A bracket that closes nothing (a record closed twice, an edit gone
+				// wrong): no record, passed over with a notice.
+				r.notice(ln, i+1, quote(string(c))+" that closes nothing: skipped")
+				i++
 			case !a.inArray && c == '[':
 				a.inArray, a.afterElem, a.elems = true, false, 0
 				i++
