@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -72,12 +71,13 @@ type apReader struct {
 	sepLine   int
 	sepCol    int
 	sepMsg    string
-	buf       []byte  // the text of the record being read
-	segs      []apSeg // where each line of buf comes from
-}
+	buf       []byte // the text of the record being read: its lines joined by \n
+	line, col int    // where it starts in the input
 
-// apSeg maps buf[off:] to line and col of the input.
-type apSeg struct{ off, line, col int }
+	// Where pos last looked: offset at of buf is on the line lines after the first,
+	// whose text starts at offset from.
+	at, lines, from int
+}
 
 // readAbstractPlay reads the next Abstract Play record.
 func (r *Reader) readAbstractPlay() (*Record, error) {
@@ -130,6 +130,11 @@ lines:
 				}
 				a.inArray, a.afterElem, a.afterLong = false, false, false
 				i++
+			case c == '}' || c == ']' && !a.inArray:
+				// A bracket that closes nothing (a record closed twice, an edit gone
+				// wrong): no record, passed over with a notice.
+				r.notice(ln, i+1, quote(string(c))+" that closes nothing: skipped")
+				i++
 			case !a.inArray && c == '[':
 				a.inArray, a.afterElem, a.elems = true, false, 0
 				i++
@@ -169,7 +174,7 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	a := siteState[apReader](r)
 	start := i
 	a.buf = a.buf[:0]
-	a.segs = append(a.segs[:0], apSeg{0, ln, i + 1})
+	a.line, a.col, a.at, a.lines, a.from = ln, i+1, 0, 0, 0
 	tooLarge, long := false, false
 	tooLine, tooCol := 0, 0 // where the record crossed its limit
 	limit := min(MaxDocument, MaxRecordBytes)
@@ -258,7 +263,6 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 			long = true
 		}
 		i = 0
-		a.segs = append(a.segs, apSeg{len(a.buf), r.lr.num, 1})
 	}
 	rec := newRecord(r.source, FormatAbstractPlay)
 	rec.Line = ln
@@ -326,14 +330,28 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	return rec, nil
 }
 
-// pos returns the line and column of offset off of the record's text.
+// pos returns the line and column of offset off of the record's text. It counts the
+// line ends of the text from where it last looked (from the start when off is before
+// it), so that the positions of a record's moves, asked in order, take one pass.
 func (a *apReader) pos(off int) (line, col int) {
-	k := sort.Search(len(a.segs), func(k int) bool { return a.segs[k].off > off }) - 1
-	if k < 0 {
-		k = 0
+	off = min(off, len(a.buf))
+	if off < a.at {
+		a.at, a.lines, a.from = 0, 0, 0
 	}
-	s := a.segs[k]
-	return s.line, s.col + off - s.off
+	for {
+		k := bytes.IndexByte(a.buf[a.at:off], '\n')
+		if k < 0 {
+			break
+		}
+		a.lines++
+		a.from = a.at + k + 1
+		a.at = a.from
+	}
+	a.at = off
+	if a.lines == 0 {
+		return a.line, a.col + off
+	}
+	return a.line + a.lines, 1 + off - a.from
 }
 
 // isPonteName reports whether a game name is Ponte del Diavolo.

@@ -64,6 +64,19 @@ type bsReader struct {
 	tree bsTree
 }
 
+// maxClock is the largest TM, the seat's clock in milliseconds, that is read: 366 days.
+// A larger one (TM[9223372036854775807] would be 292 million years of thinking) is
+// reported with a notice and the turn has no think time.
+const maxClock = 366 * 24 * 3600 * 1000
+
+// shortValue cuts a property value for a message.
+func shortValue(v string) string {
+	if len(v) > 32 {
+		return v[:32] + "..."
+	}
+	return v
+}
+
 // bsProp is one property value of the node being read.
 type bsProp struct {
 	name        string
@@ -434,10 +447,15 @@ func (r *Reader) bsEndNode(t *bsTree) {
 	}
 	tm := -1
 	for i := range props {
-		if props[i].name == "TM" {
-			if n, err := strconv.Atoi(strings.TrimSpace(props[i].value)); err == nil && n >= 0 {
-				tm = n
+		if p := &props[i]; p.name == "TM" {
+			n, err := strconv.Atoi(strings.TrimSpace(p.value))
+			if err != nil || n < 0 || n > maxClock {
+				// Not a clock: the turn has no think time, and the notice says why.
+				r.notice(p.vline, p.vcol, "TM["+cleanValue(shortValue(p.value))+"] is not a clock in milliseconds from 0 to "+
+					strconv.Itoa(maxClock)+" (366 days): the think time of the turn is not kept")
+				continue
 			}
+			tm = n
 		}
 	}
 	for i := range props {

@@ -48,7 +48,7 @@ type ParseError struct {
 	Game      int    // 1-based place of the record in its file
 	StartLine int    // line where the record starts
 	Line      int    // 1-based line of the error
-	Column    int    // 1-based byte column of the error (a line end \r is not counted)
+	Column    int    // 1-based byte column of the error, from the line's text (after a byte order mark)
 	Err       error  // the cause; errors.Is(Err, ErrSyntax), ... tells its kind
 }
 

@@ -10,19 +10,42 @@ import (
 )
 
 // inInput reports whether line and col name a byte of data, or the end of
-// one of its lines, as the readers count them (columns after a byte order
-// mark on line 1, without the \r of \r\n).
+// one of its lines, as the readers count them: lines end at \n, \r\n and a \r
+// alone (a run of \r before \n is one line end), and columns count after the
+// byte order marks at the start of a line.
 func inInput(data []byte, line, col int) bool {
-	lines := bytes.Split(data, []byte("\n"))
+	lines := inputLines(data)
 	if line < 1 || line > len(lines) || col < 1 {
 		return false
 	}
-	l := lines[line-1]
-	if line == 1 {
-		l = bytes.TrimPrefix(l, bom)
+	return col <= len(lines[line-1])+1
+}
+
+// inputLines splits data into lines as a text editor does, without their line ends and
+// the byte order marks at their start; a line after the last line end is there, empty.
+func inputLines(data []byte) [][]byte {
+	var lines [][]byte
+	for {
+		for bytes.HasPrefix(data, bom) {
+			data = data[len(bom):]
+		}
+		k := bytes.IndexAny(data, "\r\n")
+		if k < 0 {
+			return append(lines, data)
+		}
+		lines = append(lines, data[:k])
+		e := 1
+		if data[k] == '\r' {
+			j := k
+			for j < len(data) && data[j] == '\r' && j-k <= maxCR {
+				j++
+			}
+			if j < len(data) && data[j] == '\n' && j-k <= maxCR {
+				e = j - k + 1
+			}
+		}
+		data = data[k+e:]
 	}
-	l = bytes.TrimRight(l, "\r")
-	return col <= len(l)+1
 }
 
 // checkForeign reads data and checks what every input must give: no panic,

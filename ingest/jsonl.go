@@ -109,7 +109,13 @@ func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
 		if !ok {
 			return false
 		}
-		r.moves = append(r.moves, Token{Text: text, Line: ln, Col: at + 1})
+		tok := Token{Text: text, Line: ln, Col: at + 1}
+		if n, k := turnNumber(text); k > 0 {
+			// "98.f6,f9": a turn written with its number, as the writers write a turn
+			// whose number is not the turn's, so that the R9 error it is survives.
+			tok.Text, tok.Number, tok.NumberLine, tok.NumberCol = text[k:], n, ln, at+2
+		}
+		r.moves = append(r.moves, tok)
 		p.ws()
 		if p.peek() == ',' {
 			p.i++
@@ -609,4 +615,17 @@ func (p *jsonParser) number() (int, bool) {
 		return 0, p.fail(start, ErrJSON, "invalid number")
 	}
 	return p.i, true
+}
+
+// turnNumber reads the turn number that starts a move string of JSON Lines, "N." with N
+// from 1 and a move after it: k is where the move starts, 0 when there is no number.
+func turnNumber(s string) (n, k int) {
+	for k < len(s) && k < 9 && s[k] >= '0' && s[k] <= '9' {
+		n = n*10 + int(s[k]-'0')
+		k++
+	}
+	if k == 0 || n == 0 || k+1 >= len(s) || s[k] != '.' || s[k+1] == '.' {
+		return 0, 0
+	}
+	return n, k + 1
 }

@@ -7,10 +7,13 @@ import (
 )
 
 // lineReader splits a stream into lines without copying them: a line is a
-// slice of the buffer, valid until the next call of next. It drops the line
-// end (\n, and any \r before it) and a UTF-8 byte order mark at the start of
-// the stream (several, if a writer added one more than once), counts lines, and
-// cuts lines longer than max bytes (the line end not counted).
+// slice of the buffer, valid until the next call of next. Lines end as a text
+// editor ends them: at \n, at \r\n, and at a \r alone (old Mac OS files); a run of
+// \r before a \n is one line end with it (what two conversions to CRLF give). It
+// drops the line ends and the UTF-8 byte order marks at the start of every line
+// (what `cat a b` gives when b starts with one; several, if a writer added one
+// more than once), counts lines, and cuts lines longer than max bytes (the line
+// end not counted).
 type lineReader struct {
 	r        io.Reader
 	buf      []byte
@@ -22,7 +25,6 @@ type lineReader struct {
 	long     bool // the line last returned was cut at max bytes
 	skipping bool // discarding the rest of a cut line
 	pushed   bool // next returns line again
-	started  bool
 
 	// high says that the line last returned holds a byte that is not ASCII (then it may
 	// not be UTF-8). The buffer is searched for such bytes in long strides, each byte once:
@@ -30,6 +32,11 @@ type lineReader struct {
 	// than that line's start when none is known), hiScan where the search goes on.
 	high       bool
 	hi, hiScan int
+
+	// The next \n is searched for once: nl is its index when found (less than pos when
+	// none is known), nlScan where the search goes on. A file without \n (its lines end
+	// in \r) is thus searched once, not once per line.
+	nl, nlScan int
 }
 
 // The buffer starts small, for the many small inputs, and grows to
@@ -40,7 +47,7 @@ const (
 )
 
 func (lr *lineReader) reset(r io.Reader) {
-	*lr = lineReader{r: r, buf: lr.buf, max: MaxLineLength, hi: -1}
+	*lr = lineReader{r: r, buf: lr.buf, max: MaxLineLength, hi: -1, nl: -1}
 }
 
 // fill reads more bytes into the buffer, moving or growing it if needed.
@@ -65,6 +72,8 @@ func (lr *lineReader) fill() {
 	// When the bytes moved to the start of the buffer, so did the indexes into it.
 	lr.hi -= pos - lr.pos
 	lr.hiScan = max(lr.hiScan-(pos-lr.pos), 0)
+	lr.nl -= pos - lr.pos
+	lr.nlScan = max(lr.nlScan-(pos-lr.pos), 0)
 	for range 100 {
 		n, err := lr.r.Read(lr.buf[lr.end:])
 		lr.end += n
@@ -94,50 +103,46 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 		lr.pushed = false
 		return lr.line, true
 	}
-	if !lr.started {
-		// The byte order marks are no part of the first line, nor of its length.
-		lr.started = true
-		for bytes.HasPrefix(lr.peek(len(bom)), bom) {
-			lr.pos += len(bom)
+	for lr.skipping {
+		n, e, found := lr.lineEnd()
+		switch {
+		case found:
+			lr.pos += n + e
+			lr.skipping = false
+		case lr.err != nil:
+			lr.pos = lr.end
+			lr.skipping = false
+			return nil, false
+		default:
+			lr.pos += n // (up to a run of \r that a \n may follow)
+			lr.fill()
 		}
 	}
+	// The byte order marks are no part of the line, nor of its length or columns.
+	lr.skipBOMs()
 	for {
-		i := bytes.IndexByte(lr.buf[lr.pos:lr.end], '\n')
-		if lr.skipping {
-			if i >= 0 {
-				lr.pos += i + 1
-				lr.skipping = false
-				continue
-			}
-			lr.pos = lr.end
-			if lr.err != nil {
-				lr.skipping = false
-				return nil, false
-			}
-			lr.fill()
-			continue
-		}
-		if i >= 0 {
-			line = lr.buf[lr.pos : lr.pos+i]
-			lr.high = lr.highIn(lr.pos, lr.pos+i)
-			lr.pos += i + 1
-			if len(line) > lr.max && !onlyCR(line[lr.max:]) {
+		n, e, found := lr.lineEnd()
+		switch {
+		case found:
+			line = lr.buf[lr.pos : lr.pos+n]
+			lr.high = lr.highIn(lr.pos, lr.pos+n)
+			lr.pos += n + e
+			if n > lr.max {
 				return lr.finish(line[:lr.max], true), true
 			}
 			return lr.finish(line, false), true
-		}
-		if lr.end-lr.pos > lr.max && !lr.mayEndAtMax() {
+		case n > lr.max:
 			line = lr.buf[lr.pos : lr.pos+lr.max]
 			lr.high = lr.highIn(lr.pos, lr.pos+lr.max)
 			lr.pos += lr.max
 			lr.skipping = true
 			return lr.finish(line, true), true
-		}
-		if lr.err != nil {
-			if lr.pos < lr.end && lr.err == io.EOF {
-				line = lr.buf[lr.pos:lr.end]
-				lr.high = lr.highIn(lr.pos, lr.end)
-				lr.pos = lr.end
+		case lr.err != nil:
+			if n > 0 && lr.err == io.EOF {
+				// The last line, without a line end.
+				line = lr.buf[lr.pos : lr.pos+n]
+				lr.high = lr.highIn(lr.pos, lr.pos+n)
+				lr.pos += n
 				return lr.finish(line, false), true
 			}
 			return nil, false
@@ -146,33 +151,80 @@ func (lr *lineReader) next() (line []byte, ok bool) {
 	}
 }
 
-// maxCR is the most \r bytes after max bytes of a line that the reader reads on to see
-// whether they end it (the line end is no part of a line's length).
+// maxCR is the most \r bytes in a run that the reader reads on to see whether a \n
+// follows them (then the run and the \n are one line end); past it the first \r is a
+// line end of its own.
 const maxCR = 64
 
-// mayEndAtMax reports whether the line being read, longer than max bytes so far with no
-// \n yet, may still be max bytes long: the bytes past max are a few \r, which end it if
-// a \n or the end of the input follows.
-func (lr *lineReader) mayEndAtMax() bool {
-	tail := lr.buf[lr.pos+lr.max : lr.end]
-	return onlyCR(tail) && (lr.err == io.EOF || lr.err == nil && len(tail) <= maxCR)
+// lineEnd finds the end of the line at the start of the unread bytes: n is the length of
+// the line, e that of its line end. found is false when no line end is known yet: n is
+// then the length of the line so far (before a run of \r at the end of the bytes, which
+// a \n may follow).
+func (lr *lineReader) lineEnd() (n, e int, found bool) {
+	b := lr.buf[lr.pos:lr.end]
+	seg := b
+	nl := lr.nextLF()
+	if nl >= 0 {
+		seg = b[:nl-lr.pos]
+	}
+	k := bytes.IndexByte(seg, '\r')
+	if k < 0 {
+		if nl >= 0 {
+			return len(seg), 1, true
+		}
+		return len(b), 0, false
+	}
+	j := k + 1
+	for j < len(seg) && seg[j] == '\r' && j-k <= maxCR {
+		j++
+	}
+	switch {
+	case j < len(seg) || j-k > maxCR: // text follows, or too many \r to look on: the \r is a line end
+		return k, 1, true
+	case nl >= 0: // \r...\r\n
+		return k, j - k + 1, true
+	case lr.err != nil:
+		return k, 1, true
+	}
+	return k, 0, false
 }
 
-// onlyCR reports whether b holds nothing but \r.
-func onlyCR(b []byte) bool {
-	for _, c := range b {
-		if c != '\r' {
-			return false
-		}
+// nextLF returns the index in buf of the first \n of the unread bytes, or -1.
+func (lr *lineReader) nextLF() int {
+	if lr.nl >= lr.pos {
+		return lr.nl
 	}
-	return true
+	from := max(lr.pos, lr.nlScan)
+	k := bytes.IndexByte(lr.buf[from:lr.end], '\n')
+	if k < 0 {
+		lr.nlScan = lr.end
+		return -1
+	}
+	lr.nl = from + k
+	lr.nlScan = lr.nl + 1
+	return lr.nl
+}
+
+// skipBOMs passes over the byte order marks at the start of the unread bytes.
+func (lr *lineReader) skipBOMs() {
+	for {
+		b := lr.buf[lr.pos:lr.end]
+		if len(b) >= len(bom) {
+			if b[0] != bom[0] || b[1] != bom[1] || b[2] != bom[2] {
+				return
+			}
+			lr.pos += len(bom)
+			continue
+		}
+		if !bytes.HasPrefix(bom, b) || lr.err != nil {
+			return
+		}
+		lr.fill() // nothing, or the start of a mark
+	}
 }
 
 func (lr *lineReader) finish(line []byte, long bool) []byte {
 	lr.num++
-	for len(line) > 0 && line[len(line)-1] == '\r' {
-		line = line[:len(line)-1]
-	}
 	lr.line, lr.long = line, long
 	return line
 }
@@ -228,29 +280,27 @@ func (lr *lineReader) unread() { lr.pushed = true }
 var bom = []byte("\xef\xbb\xbf")
 
 // peekLine returns the start of the next line, at most limit bytes of it, without
-// reading it (after the byte order marks at the start of the input, without its line
-// end); whole is false when the line is longer than limit. ok is false at the end of the
-// input or on a read error (lr.err tells which).
+// reading it (after the byte order marks at its start, without its line end); whole is
+// false when the line is longer than limit. ok is false at the end of the input or on a
+// read error (lr.err tells which).
 func (lr *lineReader) peekLine(limit int) (line []byte, whole, ok bool) {
 	if lr.pushed {
 		return lr.line[:min(len(lr.line), limit)], len(lr.line) <= limit, true
 	}
+	if !lr.skipping {
+		lr.skipBOMs()
+	}
 	for {
+		n, _, found := lr.lineEnd()
 		b := lr.buf[lr.pos:lr.end]
-		if !lr.started {
-			for bytes.HasPrefix(b, bom) {
-				b = b[len(bom):]
-			}
-		}
-		if i := bytes.IndexByte(b, '\n'); i >= 0 && i <= limit {
-			return bytes.TrimRight(b[:i], "\r"), true, true
-		}
-		if len(b) > limit {
+		switch {
+		case n > limit:
 			return b[:limit], false, true
-		}
-		if lr.err != nil {
+		case found:
+			return b[:n], true, true
+		case lr.err != nil:
 			// The last line, without a line end; after a read error, none (as next).
-			return bytes.TrimRight(b, "\r"), true, len(b) > 0 && lr.err == io.EOF
+			return b[:n], true, n > 0 && lr.err == io.EOF
 		}
 		lr.fill()
 	}

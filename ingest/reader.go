@@ -409,6 +409,13 @@ func (r *Reader) start() {
 			r.lr.unread()
 		}
 		r.format = detectFormat(line)
+		if r.format == FormatAbstractPlay && whole && emptyArray(line) {
+			// An empty array says nothing of the file: the line after it does, when
+			// it is of another format (a JSON Lines file whose first line is "[]").
+			if f := r.detectAfter(len(line)); f != FormatUnknown {
+				r.format = f
+			}
+		}
 		if r.format == FormatUnknown {
 			head := line[skipSpace(line, 0):]
 			if len(head) > 24 {
@@ -424,6 +431,47 @@ func (r *Reader) start() {
 		}
 		return
 	}
+}
+
+// emptyArray reports whether line is an empty JSON array and nothing else.
+func emptyArray(line []byte) bool {
+	i := skipSpace(line, 0)
+	if i == len(line) || line[i] != '[' {
+		return false
+	}
+	i = skipSpace(line, i+1)
+	return i < len(line) && line[i] == ']' && skipSpace(line, i+1) == len(line)
+}
+
+// detectAfter tells the format from the first line after the next one (of n bytes)
+// that is neither blank nor an empty array, within detectWindow bytes of the input,
+// without reading them; it is FormatUnknown when no such line is there.
+func (r *Reader) detectAfter(n int) Format {
+	b := r.lr.peek(n + detectWindow)
+	b = b[min(len(b), n):]
+	for len(b) > 0 {
+		// Past the line end (\n, \r\n, \r) and the byte order marks.
+		for len(b) > 0 && (b[0] == '\n' || b[0] == '\r') {
+			b = b[1:]
+		}
+		for bytes.HasPrefix(b, bom) {
+			b = b[len(bom):]
+		}
+		k := bytes.IndexAny(b, "\r\n")
+		if k < 0 {
+			if r.lr.err == nil {
+				return FormatUnknown // the line goes on past the window
+			}
+			k = len(b)
+		}
+		line := b[:k]
+		b = b[k:]
+		if skipSpace(line, 0) == len(line) || emptyArray(line) {
+			continue
+		}
+		return detectFormat(line)
+	}
+	return FormatUnknown
 }
 
 // detectWindow is the most bytes of the first line that format detection looks at.

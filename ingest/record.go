@@ -246,6 +246,11 @@ const (
 	DefaultMaxInFlight     int64 = 64 << 20
 )
 
+// MinRecordBytes is the smallest MaxRecordBytes that ponte's --max-record-bytes accepts:
+// below it a record could not hold the tags of an ordinary game, and a limit of a few
+// bytes would cut every line of a file.
+const MinRecordBytes = 1 << 10
+
 // Bytes is about the memory the record holds, in bytes: its texts, tags, tokens and
 // comments with the fixed cost of each. Pipelines bound what they hold in flight by it.
 func (r *Record) Bytes() int64 {

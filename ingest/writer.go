@@ -134,6 +134,9 @@ func appendPonte(b []byte, r *Record) ([]byte, error) {
 	}
 	for i, t := range r.Moves {
 		num := strconv.Itoa(i + 1)
+		if t.Number != 0 {
+			num = strconv.Itoa(t.Number) // as written, if not the turn's (an R9 error)
+		}
 		if i == 0 && lead {
 			m.word(num + ".")
 			m.comment(r.Comment)
@@ -352,6 +355,11 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 	for i, m := range r.Moves {
 		if i > 0 {
 			b = append(b, ',')
+		}
+		if m.Number != 0 && m.Number != i+1 {
+			// A number that is not the turn's (an R9 error) is kept: "98.f6,f9".
+			b = jsonstr.Append(b, strconv.Itoa(m.Number)+"."+m.Text)
+			continue
 		}
 		b = jsonstr.Append(b, m.Text)
 	}

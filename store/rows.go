@@ -266,7 +266,8 @@ func componentsText(text []byte) string {
 // rawText writes a record that was read but is not legal back in its format (in the other
 // one if its own cannot hold it; a record of another site's format, which ponte does not
 // write, in .ponte, else JSON Lines), so that the store keeps every illegal turn and what
-// follows it. Turn numbers are written afresh. Only the first maxRaw bytes of the text are
+// follows it. Turn numbers are written afresh, but one that is not the turn's (an R9 error),
+// which is written as it was read. Only the first maxRaw bytes of the text are
 // kept: a longer one is cut, with a last line that says so.
 func (a *analyzer) rawText(rec *ingest.Record) string {
 	formats := [2]ingest.Format{ingest.FormatPonte, ingest.FormatJSONL}

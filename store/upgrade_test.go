@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -447,7 +448,12 @@ func TestUpgradeVersion4(t *testing.T) {
 		"SELECT game, seq, name, value FROM tags ORDER BY game, seq",
 		"SELECT type, name FROM sqlite_schema ORDER BY name",
 	} {
-		if got, want := dump(t, upgraded, q), dump(t, want, q); got != want {
+		got, want := dump(t, upgraded, q), dump(t, want, q)
+		// A version 4 database kept an illegal record's text with its turn numbers
+		// written afresh; a new ingest keeps a number that is not the turn's as it was
+		// read (an R9 error), which the upgrade cannot recover.
+		got, want = turnNumbers.ReplaceAllString(got, "N. "), turnNumbers.ReplaceAllString(want, "N. ")
+		if got != want {
 			t.Errorf("%s, upgraded:\n%.2000s\nwant (a new ingest):\n%.2000s", q, got, want)
 		}
 	}
@@ -455,6 +461,9 @@ func TestUpgradeVersion4(t *testing.T) {
 		t.Errorf("the statistics of the upgraded database:\n%.3000s\nwant (a new ingest):\n%.3000s", got, want)
 	}
 }
+
+// turnNumbers matches the turn numbers of .ponte movetext.
+var turnNumbers = regexp.MustCompile(`\b[0-9]+\. `)
 
 // gunzip writes the gzip file src, decompressed, to dst.
 func gunzip(t *testing.T, src, dst string) {

@@ -51,23 +51,23 @@ func addLimitFlags(root *cobra.Command) {
 // apply checks the limits and sets them in package ingest.
 func (f *limitFlags) apply() error {
 	for _, c := range []struct {
-		name   string
-		v, max int64
-		bytes  bool
+		name        string
+		v, min, max int64
+		bytes       bool
 	}{
-		{"--max-record-bytes", int64(f.recordBytes), maxRecordBytesFlag, true},
-		{"--max-turns", int64(f.turns), maxTurnsFlag, false},
-		{"--max-tags", int64(f.tags), maxTagsFlag, false},
-		{"--max-comment-bytes", int64(f.commentBytes), maxCommentBytesFlag, true},
-		{"--max-in-flight", int64(f.inFlight), maxInFlightFlag, true},
+		{"--max-record-bytes", int64(f.recordBytes), ingest.MinRecordBytes, maxRecordBytesFlag, true},
+		{"--max-turns", int64(f.turns), 1, maxTurnsFlag, false},
+		{"--max-tags", int64(f.tags), 1, maxTagsFlag, false},
+		{"--max-comment-bytes", int64(f.commentBytes), 1, maxCommentBytesFlag, true},
+		{"--max-in-flight", int64(f.inFlight), 1, maxInFlightFlag, true},
 	} {
-		if c.v < 1 || c.v > c.max {
-			most := strconv.FormatInt(c.max, 10)
+		if c.v < c.min || c.v > c.max {
+			least, most := strconv.FormatInt(c.min, 10), strconv.FormatInt(c.max, 10)
 			if c.bytes {
-				b := byteSize(c.max)
-				most = b.String()
+				a, b := byteSize(c.min), byteSize(c.max)
+				least, most = a.String(), b.String()
 			}
-			return fmt.Errorf("%s must be from 1 to %s, not %d", c.name, most, c.v)
+			return fmt.Errorf("%s must be from %s to %s, not %d", c.name, least, most, c.v)
 		}
 	}
 	// Written only when they change, so that commands run one after another in one

@@ -17,7 +17,8 @@ func TestLimitFlags(t *testing.T) {
 	}{
 		{[]string{"--max-turns", "0"}, "--max-turns must be from 1 to 1000000, not 0"},
 		{[]string{"--max-tags", "2000000"}, "--max-tags must be from 1 to 1000000, not 2000000"},
-		{[]string{"--max-record-bytes", "65MiB"}, "--max-record-bytes must be from 1 to 64MiB, not 68157440"},
+		{[]string{"--max-record-bytes", "65MiB"}, "--max-record-bytes must be from 1KiB to 64MiB, not 68157440"},
+		{[]string{"--max-record-bytes", "5"}, "--max-record-bytes must be from 1KiB to 64MiB, not 5"},
 		{[]string{"--max-comment-bytes", "0"}, "--max-comment-bytes must be from 1 to 64MiB, not 0"},
 		{[]string{"--max-in-flight", "1TB"}, `"1TB" is not a size in bytes`},
 		{[]string{"--max-in-flight", "-1"}, `"-1" is not a size in bytes`},
