@@ -88,6 +88,7 @@ saying what was done), 3 an internal error (a bug in ponte: please report it).`,
 	root.AddCommand(newReportCmd(s))
 	root.AddCommand(newAnalyzeCmd(s))
 	root.AddCommand(newExportCmd(s))
+	root.AddCommand(newMatchCmd(s))
 	addCompletions(root)
 	return root
 }
