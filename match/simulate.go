@@ -116,7 +116,7 @@ func CalibrateSPRT(t SPRT, pl Planted, runs, maxPairs int, seed uint64) Calibrat
 	c := Calibration{Runs: runs, WaldGames: WaldGames(t, pl)}
 	h1, games := 0, 0
 	for r := range runs {
-		res := SimulateSPRT(t, pl, maxPairs, rand.New(rand.NewPCG(seed, uint64(r))))
+		res := SimulateSPRT(t, pl, maxPairs, runRand(seed, r))
 		switch res.Verdict {
 		case H1:
 			h1++
@@ -135,7 +135,7 @@ func CalibrateSPRT(t SPRT, pl Planted, runs, maxPairs int, seed uint64) Calibrat
 func CoverElo(pl Planted, runs, pairs int, seed uint64) float64 {
 	covered := 0
 	for r := range runs {
-		rng := rand.New(rand.NewPCG(seed, uint64(r)))
+		rng := runRand(seed, r)
 		var p Pentanomial
 		for range pairs {
 			p.Add(pl.Pair(rng))
@@ -145,4 +145,20 @@ func CoverElo(pl Planted, runs, pairs int, seed uint64) float64 {
 		}
 	}
 	return float64(covered) / float64(runs)
+}
+
+// runRand is run r's random source: its two seeds are splitmix64 hashes of seed and r, so
+// that the runs' streams are independent, not neighbouring states of one generator.
+func runRand(seed uint64, r int) *rand.Rand {
+	a := splitmix(seed ^ splitmix(uint64(r)))
+	return rand.New(rand.NewPCG(a, splitmix(a)))
+}
+
+// splitmix is the finaliser of splitmix64 (Steele, Lea, Flood 2014): a bijection that
+// mixes every bit of x into every bit of the result.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }

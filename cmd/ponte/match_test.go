@@ -55,6 +55,7 @@ func TestMatchDeterministicAndVerified(t *testing.T) {
 // An SPRT that is bound to accept H1 (greedy against random wins every pair) stops there,
 // before --games, at the same pair whatever the workers.
 func TestMatchSPRTStops(t *testing.T) {
+	var first any
 	for _, workers := range []string{"1", "4"} {
 		out, errOut, status := runPonte(t, "", "match", "greedy", "random", "--games", "400", "--size", "6",
 			"--sprt", "0,50", "--workers", workers, "--json")
@@ -62,14 +63,20 @@ func TestMatchSPRTStops(t *testing.T) {
 			t.Fatalf("exit %d: %s", status, errOut)
 		}
 		var r struct {
-			Games int
-			SPRT  string
-			LLR   float64
-			LLRHi float64 `json:"llr_hi"`
+			Games       int
+			SPRT        string
+			LLR         float64
+			LLRHi       float64 `json:"llr_hi"`
+			Pentanomial [5]int
 		}
 		json.Unmarshal([]byte(out), &r)
 		if r.SPRT != "H1" || r.Games >= 400 || r.LLR < r.LLRHi {
 			t.Errorf("workers %s: %s", workers, out)
+		}
+		if first == nil {
+			first = r
+		} else if r != first {
+			t.Errorf("the SPRT stopped elsewhere with --workers 4: %+v, then %+v", first, r)
 		}
 	}
 }

@@ -89,6 +89,7 @@ saying what was done), 3 an internal error (a bug in ponte: please report it).`,
 	root.AddCommand(newAnalyzeCmd(s))
 	root.AddCommand(newExportCmd(s))
 	root.AddCommand(newMatchCmd(s))
+	root.AddCommand(newBotsCmd(s))
 	addCompletions(root)
 	return root
 }
