@@ -24,7 +24,9 @@ import (
 var ladderData []byte
 
 // Ladder returns the repository's ladder, as the binary holds it.
-func Ladder() ([]Block, error) { return ReadLadder(strings.NewReader(string(ladderData)), "ladder.jsonl") }
+func Ladder() ([]Block, error) {
+	return ReadLadder(strings.NewReader(string(ladderData)), "ladder.jsonl")
+}
 
 // Block is one match of a ladder: its settings, its tally, and its games by opener,
 // swap and result, which the rating fit needs (a pair's two games have A then B as opener).
