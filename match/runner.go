@@ -211,7 +211,9 @@ func PlayPair(cfg *Config, i int) (*Pair, error) {
 
 // Record is the record of the k-th game (0 or 1) of pair p: bot.Game.Record's, numbered
 // 2i−1+k in the match, with the tags Event "match", Site "ponte match", GameId
-// "match-SEED-N", and two of its own, Match ("A vs B") and Pair (the pair's index).
+// "match-SEED-N", LightIsAI and DarkIsAI "true" (so that ponte stats counts the game among
+// the bots', as it does Abstract Play's games with a bot), and two of its own, Match ("A
+// vs B") and Pair (the pair's index).
 func (p *Pair) Record(cfg *Config, k int) *ingest.Record {
 	n := 2*p.Index - 1 + k
 	rec := p.Games[k].Record(n, cfg.Seed)
@@ -219,6 +221,8 @@ func (p *Pair) Record(cfg *Config, k int) *ingest.Record {
 		{"Event", "match"},
 		{"Site", "ponte match"},
 		{"GameId", "match-" + strconv.FormatUint(cfg.Seed, 10) + "-" + strconv.Itoa(n)},
+		{"LightIsAI", "true"},
+		{"DarkIsAI", "true"},
 		{"Match", cfg.A + " vs " + cfg.B},
 		{"Pair", strconv.Itoa(p.Index)},
 	} {
