@@ -194,7 +194,7 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 		return true
 	})
 	elapsed := time.Since(start)
-	bar.end(runErr == nil && res.Pairs == cfg.Pairs)
+	bar.end(runErr == nil)
 	if writeErr == nil && w != nil {
 		if writeErr = w.Flush(); writeErr == nil && !errors.Is(runErr, match.ErrStopped) {
 			writeErr = out.commit()

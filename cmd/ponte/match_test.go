@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/ponte/ponte/bot"
 )
 
 // A match is the same for a seed whatever the number of workers, its games are legal
@@ -111,5 +115,35 @@ func TestMatchInterrupted(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("the archive of the finished games is not written: %v", err)
+	}
+}
+
+// Ctrl-C in the middle of a match: the pairs finished are counted, written and legal, the
+// result so far is printed, and the exit status is 130. The interrupt is the context's
+// cancellation, by a bot once the 5th game has started.
+func TestMatchInterruptedMidway(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var started atomic.Int64
+	newBot = func(name string, o bot.Options) (bot.Bot, error) {
+		if name == "greedy" && started.Add(1) == 6 { // one greedy per game, and one when the options are checked
+			cancel()
+		}
+		return bot.New(name, o)
+	}
+	t.Cleanup(func() { newBot = bot.New })
+	path := filepath.Join(t.TempDir(), "m.ponte")
+	out, errOut, status := runPonteCtx(t, ctx, "match", "greedy", "random", "--games", "200", "--size", "6",
+		"--workers", "2", "--out", path, "--json")
+	if status != exitInterrupted || !strings.Contains(errOut, "interrupted after") {
+		t.Fatalf("exit %d, err %q", status, errOut)
+	}
+	var r struct{ Games int }
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Games < 2 || r.Games >= 200 {
+		t.Fatalf("result so far: %v %s", err, out)
+	}
+	vout, verr, vstatus := runPonte(t, "", "verify", path)
+	if vstatus != exitOK || !strings.Contains(vout+verr, fmt.Sprintf("%d games: %d legal", r.Games, r.Games)) {
+		t.Errorf("verify: exit %d: %s %s", vstatus, vout, verr)
 	}
 }
