@@ -169,7 +169,7 @@ type Rating struct {
 	Games  int     `json:"games"`
 	Rating float64 `json:"rating"`
 	// RatingLo and RatingHi are the interval's ends; an end is nil (open) when the bot
-	// won every game or lost every game of the ladder, so that the data set no bound there.
+	// lost every game of the ladder (the lower end) or won every game (the upper end).
 	RatingLo        *float64 `json:"rating_lo"`
 	RatingHi        *float64 `json:"rating_hi"`
 	MsPerTurn       float64  `json:"ms_per_turn"`
@@ -264,8 +264,7 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 	if f.Groups > 1 {
 		return nil, errors.New("the ladder's bots are not linked by games: some never met the others, even through third bots")
 	}
-	// Whether each bot scored in a game, and conceded in one: a bot that never scored has
-	// no lower bound, one that never conceded no upper bound.
+	// Whether each bot scored in a game, and conceded in one.
 	won, lost := make([]bool, len(names)), make([]bool, len(names))
 	for _, g := range all {
 		if g.Score < 1 {
@@ -295,27 +294,37 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 			boot[i] = append(boot[i], bf.Rating[i]-bf.Rating[ai])
 		}
 	}
+	// A bot with a perfect record (it never scored, or never conceded) has no estimate in
+	// the data: its rating is where the model's prior holds it, and every resampled ladder
+	// is perfect too. Its open end stays open; the other is the rule of three's one-sided
+	// 95% bound on its score, 1 − 0.05^(1/n) of n games, in Elo over its opponents' mean
+	// rating.
+	oppSum, oppGames := make([]float64, len(names)), make([]int, len(names))
+	for _, g := range all {
+		oppSum[g.Opener] += f.Rating[g.Responder] - f.Rating[ai]
+		oppSum[g.Responder] += f.Rating[g.Opener] - f.Rating[ai]
+		oppGames[g.Opener]++
+		oppGames[g.Responder]++
+	}
 	for i, name := range names {
 		r := Rating{Name: name, Games: f.PlayerGames[i], Rating: f.Rating[i] - f.Rating[ai]}
-		if i == ai {
+		ruleOfThree := func(sign float64) *float64 {
+			n := float64(oppGames[i])
+			b := oppSum[i]/n + sign*EloOfScore(1-math.Pow(0.05, 1/n))
+			return &b
+		}
+		switch {
+		case i == ai:
 			zero := 0.0
 			r.Rating, r.RatingLo, r.RatingHi = 0, &zero, &zero
-		} else if len(boot[i]) > 0 {
+		case !won[i]:
+			r.RatingHi = ruleOfThree(1)
+		case !lost[i]:
+			r.RatingLo = ruleOfThree(-1)
+		case len(boot[i]) > 0:
 			slices.Sort(boot[i])
 			lo, hi := quantile(boot[i], 0.025), quantile(boot[i], 0.975)
-			if won[i] { // else it has no lower bound
-				r.RatingLo = &lo
-			}
-			if lost[i] { // else no upper bound
-				r.RatingHi = &hi
-			}
-			// The percentile interval of a rating the prior pulls may miss the estimate.
-			if r.RatingLo != nil {
-				*r.RatingLo = min(*r.RatingLo, r.Rating)
-			}
-			if r.RatingHi != nil {
-				*r.RatingHi = max(*r.RatingHi, r.Rating)
-			}
+			r.RatingLo, r.RatingHi = &lo, &hi
 		}
 		if u := usage[name]; u != nil && u.turns > 0 {
 			r.MsPerTurn = u.ms / float64(u.turns)

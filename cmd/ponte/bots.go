@@ -50,8 +50,10 @@ with a 95% interval, fitted with the project's rating model (Bradley–Terry wit
 the opener's advantage in each branch of the pie rule, as ponte stats fits
 players) to the ladder's games. The ladder is a file of JSON lines, one per
 block of games between two bots played with ponte match; the one ponte holds is
-the repository's match/ladder.jsonl, and --ladder reads another. An interval's
-end is open (null in --json) for a bot that never scored, or never conceded.
+the repository's match/ladder.jsonl, and --ladder reads another. The intervals
+come from fits of resampled ladders (--bootstraps). A bot that never scored has
+no lower end (null in --json) and the rule of three's bound as its upper end;
+the same, mirrored, for one that never conceded (docs/bots.md).
 
 --play plays the ladder: each bot of --bots against the next --reach ones, in
 blocks of --block games (pairs of games on random openings, as ponte match plays
