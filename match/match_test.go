@@ -2,6 +2,7 @@ package match
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -73,5 +74,85 @@ func TestLLR(t *testing.T) {
 	}
 	if wide.Decide(hi) != H1 || wide.Decide(lo) != H0 || wide.Decide(0) != Continue {
 		t.Error("Decide")
+	}
+}
+
+// The distribution secular gives is the most likely one with the hypothesis's mean: it
+// sums to 1, has mean s, and every small step that keeps both lowers Σ pdf log q.
+func TestSecularIsTheMaximum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for range 200 {
+		var pdf [5]float64
+		sum := 0.0
+		for i := range pdf {
+			pdf[i] = rng.Float64() + 1e-3
+			sum += pdf[i]
+		}
+		for i := range pdf {
+			pdf[i] /= sum
+		}
+		s := 0.05 + 0.9*rng.Float64()
+		x := secular(pdf, s)
+		var q [5]float64
+		total, mean := 0.0, 0.0
+		for i := range q {
+			q[i] = pdf[i] / (1 + x*(pairValues[i]-s))
+			total += q[i]
+			mean += q[i] * pairValues[i]
+		}
+		if math.Abs(total-1) > 1e-9 || math.Abs(mean-s) > 1e-9 {
+			t.Fatalf("pdf %v, s %v: q %v sums to %v, mean %v", pdf, s, q, total, mean)
+		}
+		obj := func(q [5]float64) float64 {
+			o := 0.0
+			for i := range q {
+				o += pdf[i] * math.Log(q[i])
+			}
+			return o
+		}
+		best := obj(q)
+		for range 20 {
+			// A step d with Σd = 0 and Σ d v = 0: a random vector less its projection on
+			// the span of 1 and v.
+			var d [5]float64
+			for i := range d {
+				d[i] = rng.NormFloat64()
+			}
+			project(&d)
+			var r [5]float64
+			ok := true
+			for i := range r {
+				r[i] = q[i] + 1e-4*d[i]
+				ok = ok && r[i] > 0
+			}
+			if ok && obj(r) > best+1e-12 {
+				t.Fatalf("pdf %v, s %v: a step raises the likelihood from %v to %v", pdf, s, best, obj(r))
+			}
+		}
+	}
+}
+
+// project removes from d its components along (1,1,1,1,1) and the pair values, by
+// Gram–Schmidt.
+func project(d *[5]float64) {
+	one := [5]float64{1, 1, 1, 1, 1}
+	v := pairValues
+	dot := func(a, b [5]float64) float64 {
+		s := 0.0
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return s
+	}
+	// v less its mean: orthogonal to one.
+	m := dot(v, one) / 5
+	for i := range v {
+		v[i] -= m
+	}
+	for _, e := range [][5]float64{one, v} {
+		c := dot(*d, e) / dot(e, e)
+		for i := range d {
+			d[i] -= c * e[i]
+		}
 	}
 }
