@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -165,13 +166,14 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 		w = ingest.NewWriter(out.w, formatFromName(opts.out))
 	}
 
-	var games int64
-	var lastLLR float64
+	// Read by the bar's goroutine.
+	var games atomic.Int64
+	var lastLLR atomic.Uint64 // math.Float64bits
 	bar := startStage(s.err, opts.quiet, func(p *mpb.Progress) *phase {
 		return newCountBar(p, "match", int64(opts.games), "games", func(elapsed time.Duration) string {
-			t := ", " + perSecond(float64(games), elapsed) + " games/s"
+			t := ", " + perSecond(float64(games.Load()), elapsed) + " games/s"
 			if cfg.SPRT != nil {
-				t += fmt.Sprintf(", LLR %.2f", lastLLR)
+				t += fmt.Sprintf(", LLR %.2f", math.Float64frombits(lastLLR.Load()))
 			}
 			return t
 		})
@@ -179,10 +181,9 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 	start := time.Now()
 	var writeErr error
 	res, runErr := match.Run(s.ctx, cfg, func() {
-		games++
-		bar.set(games)
+		bar.set(games.Add(1))
 	}, func(p *match.Pair, r *match.Result) bool {
-		lastLLR = r.LLR
+		lastLLR.Store(math.Float64bits(r.LLR))
 		if w == nil {
 			return true
 		}
