@@ -145,6 +145,8 @@ bug in ponte: please report it).`,
 	root.AddCommand(newReportCmd(s))
 	root.AddCommand(newAnalyzeCmd(s))
 	root.AddCommand(newExportCmd(s))
+	root.AddCommand(newMatchCmd(s))
+	root.AddCommand(newBotsCmd(s))
 	addCompletions(root)
 	return root
 }

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+
+	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/match"
+	"github.com/ponte/ponte/replay"
+)
+
+// matchOptions are the flags of `ponte match`.
+type matchOptions struct {
+	games       int
+	size        int
+	supply      string
+	seed        uint64
+	workers     int
+	playouts    int
+	sprt        string
+	alpha, beta float64
+	out         string
+	json        bool
+	quiet       bool
+}
+
+func newMatchCmd(s *streams) *cobra.Command {
+	opts := &matchOptions{}
+	cmd := &cobra.Command{
+		Use:   "match A B [flags]",
+		Short: "Play bot A against bot B in game pairs and say which is stronger",
+		Long: `Play bot A against bot B as engine developers test a change: on --games/2
+openings, each played twice with the seats exchanged (a game pair: A opens it,
+then B opens it; the responder decides on the swap). Pair i's opening is a
+uniformly random legal first turn for Light drawn from --seed and i; its two
+games have random sources of their own, from --seed and the game's number, so a
+match is the same for a seed whatever --workers is.
+
+The result is A's wins, draws and losses, its score, and the Elo difference
+with its 95% interval computed from the pairs (the pentanomial model, as
+fishtest does). --sprt ELO0,ELO1 runs a sequential probability ratio test of
+"A is stronger by ELO0" (H0) against "by ELO1" (H1) with error rates --alpha
+and --beta: after each pair, in pair order, the log-likelihood ratio (LLR) is
+compared with its bounds, and the match stops when one is crossed, with the
+verdict H1 or H0; "continue" when --games ran out first. Each bot's mean time
+and playouts per turn are reported, to check a comparison at equal time.
+
+--out writes every game counted as a .ponte or JSON Lines archive (by its name;
+.gz or .zst compresses), which ponte verify and ponte ingest read; its tags name
+the match and the bots. A progress bar is shown on standard error when it is a
+terminal.
+
+Ctrl-C stops the match: the pairs finished so far are counted, written to --out
+and reported, and the exit status is 130.
+
+Exit status: 0 the match played (whatever its verdict), 2 a usage error or an
+output that cannot be written, 130 interrupted, 3 an internal error (a bug,
+such as a bot that played an illegal turn).`,
+		Example: `  ponte match mcts-400 greedy --games 200
+  ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
+  ponte match greedy random --games 40 --size 8 --json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMatch(s, opts, args[0], args[1])
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.games, "games", "n", 200, "the most games to play, an even number (pairs of games)")
+	f.IntVar(&opts.size, "size", 10, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
+	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the openings and the games")
+	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
+	f.IntVar(&opts.playouts, "playouts", 400, `the budget of a bot named "mcts"`)
+	f.StringVar(&opts.sprt, "sprt", "", `run an SPRT of H0 "A is stronger by ELO0" against H1 "by ELO1": "ELO0,ELO1"`)
+	f.Float64Var(&opts.alpha, "alpha", 0.05, "the SPRT's chance of accepting H1 when H0 holds")
+	f.Float64Var(&opts.beta, "beta", 0.05, "the SPRT's chance of accepting H0 when H1 holds")
+	f.StringVarP(&opts.out, "out", "o", "", "write the games to this archive (.ponte or .jsonl, .gz or .zst compresses)")
+	f.BoolVar(&opts.json, "json", false, "print the result as one JSON object")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar")
+	return cmd
+}
+
+// checkMatch checks the options and makes the match's configuration; an error is a usage
+// error.
+func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
+	o := bot.Options{Playouts: opts.playouts, Workers: 1}
+	cfg := &match.Config{A: a, B: b, Size: opts.size, Seed: opts.seed, Workers: opts.workers,
+		NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
+	if opts.playouts < 1 {
+		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
+	}
+	for _, name := range []string{a, b} {
+		if _, err := cfg.NewBot(name); err != nil {
+			return nil, err
+		}
+	}
+	if opts.games < 2 || opts.games%2 != 0 {
+		return nil, fmt.Errorf("--games must be an even number from 2, the games of whole pairs, not %d", opts.games)
+	}
+	cfg.Pairs = opts.games / 2
+	if opts.size < replay.MinSize || opts.size > replay.MaxSize {
+		return nil, fmt.Errorf("--size must be from %d to %d, not %d", replay.MinSize, replay.MaxSize, opts.size)
+	}
+	var ok bool
+	if cfg.Supply, ok = replay.ParseSupply(opts.supply); !ok || opts.supply == "" {
+		return nil, fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
+	}
+	if err := checkWorkers(opts.workers); err != nil {
+		return nil, err
+	}
+	if t := (match.SPRT{Elo0: 0, Elo1: 1, Alpha: opts.alpha, Beta: opts.beta}); t.Check() != nil {
+		return nil, fmt.Errorf("--alpha and --beta must be above 0 and below 0.5, not %g and %g", opts.alpha, opts.beta)
+	}
+	if opts.sprt != "" {
+		t, err := parseSPRT(opts.sprt, opts.alpha, opts.beta)
+		if err != nil {
+			return nil, err
+		}
+		cfg.SPRT = t
+	}
+	return cfg, nil
+}
+
+// parseSPRT reads --sprt "ELO0,ELO1".
+func parseSPRT(s string, alpha, beta float64) (*match.SPRT, error) {
+	lo, hi, ok := strings.Cut(s, ",")
+	e0, err0 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+	e1, err1 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+	if !ok || err0 != nil || err1 != nil {
+		return nil, fmt.Errorf("--sprt %q: must be two Elo differences, \"ELO0,ELO1\" (such as 0,50)", s)
+	}
+	t := &match.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}
+	if err := t.Check(); err != nil {
+		return nil, fmt.Errorf("--sprt %q: %w", s, err)
+	}
+	return t, nil
+}
+
+func runMatch(s *streams, opts *matchOptions, a, b string) error {
+	cfg, err := checkMatch(opts, a, b)
+	if err != nil {
+		return err
+	}
+	var out *output
+	var w *ingest.Writer
+	if opts.out != "" {
+		if opts.out == "-" {
+			return errors.New(`--out must name a file: standard output has the result`)
+		}
+		if out, err = createOutput(opts.out, s.out); err != nil {
+			fmt.Fprintln(s.err, "ponte match:", safeErr(err))
+			return &exitError{exitUsage}
+		}
+		defer out.abort()
+		w = ingest.NewWriter(out.w, formatFromName(opts.out))
+	}
+
+	// Read by the bar's goroutine.
+	var games atomic.Int64
+	var lastLLR atomic.Uint64 // math.Float64bits
+	bar := startStage(s.err, opts.quiet, func(p *mpb.Progress) *phase {
+		return newCountBar(p, "match", int64(opts.games), "games", func(elapsed time.Duration) string {
+			t := ", " + perSecond(float64(games.Load()), elapsed) + " games/s"
+			if cfg.SPRT != nil {
+				t += fmt.Sprintf(", LLR %.2f", math.Float64frombits(lastLLR.Load()))
+			}
+			return t
+		})
+	})
+	start := time.Now()
+	var writeErr error
+	res, runErr := match.Run(s.ctx, cfg, func() {
+		bar.set(games.Add(1))
+	}, func(p *match.Pair, r *match.Result) bool {
+		lastLLR.Store(math.Float64bits(r.LLR))
+		if w == nil {
+			return true
+		}
+		for k := range 2 {
+			if writeErr = w.Write(p.Record(cfg, k)); writeErr != nil {
+				return false
+			}
+		}
+		return true
+	})
+	elapsed := time.Since(start)
+	bar.end(runErr == nil)
+	if writeErr == nil && w != nil {
+		if writeErr = w.Flush(); writeErr == nil && !errors.Is(runErr, match.ErrStopped) {
+			writeErr = out.commit()
+		}
+	}
+	interruptedRun := runErr != nil && s.ctx.Err() != nil && errors.Is(runErr, s.ctx.Err())
+	switch {
+	case writeErr != nil:
+		fmt.Fprintln(s.err, "ponte match:", safeErr(writeErr))
+		return &exitError{exitUsage}
+	case runErr != nil && !interruptedRun:
+		fmt.Fprintf(s.err, "ponte match: %s (a bug in the bot: please report it)\n", safeErr(runErr))
+		return &exitError{exitInternal}
+	}
+	if opts.json {
+		if err := json.NewEncoder(s.out).Encode(matchJSON(cfg, res)); err != nil {
+			return err
+		}
+	} else {
+		writeMatch(s.out, cfg, res, elapsed)
+	}
+	if out != nil && !opts.json {
+		fmt.Fprintf(s.err, "%d %s written to %s\n", res.Games(), plural(res.Games(), "game", "games"), safe(out.name()))
+	}
+	if interruptedRun {
+		fmt.Fprintf(s.err, "ponte match: interrupted after %d of %d games\n", res.Games(), opts.games)
+		return interrupted
+	}
+	return nil
+}
+
+// matchResult is the --json output.
+type matchResult struct {
+	A           string    `json:"a"`
+	B           string    `json:"b"`
+	Size        int       `json:"size"`
+	Supply      string    `json:"supply"`
+	Seed        uint64    `json:"seed"`
+	Games       int       `json:"games"`
+	Pairs       int       `json:"pairs"`
+	Wins        int       `json:"wins"`
+	Draws       int       `json:"draws"`
+	Losses      int       `json:"losses"`
+	Pentanomial [5]int    `json:"pentanomial"`
+	Score       *float64  `json:"score"`
+	Elo         *float64  `json:"elo"`
+	EloLo       *float64  `json:"elo_lo"`
+	EloHi       *float64  `json:"elo_hi"`
+	SPRT        *string   `json:"sprt"`
+	Elo0        *float64  `json:"elo0,omitempty"`
+	Elo1        *float64  `json:"elo1,omitempty"`
+	LLR         *float64  `json:"llr"`
+	LLRLo       *float64  `json:"llr_lo"`
+	LLRHi       *float64  `json:"llr_hi"`
+	Bots        []botCost `json:"bots"`
+}
+
+// botCost is a bot's cost per turn in a match.
+type botCost struct {
+	Name            string   `json:"name"`
+	Turns           int64    `json:"turns"`
+	MsPerTurn       float64  `json:"ms_per_turn"`
+	PlayoutsPerTurn *float64 `json:"playouts_per_turn"` // null: the bot does not count them
+}
+
+// finite is x, or nil (JSON null) when x is NaN or infinite.
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func matchJSON(cfg *match.Config, r *match.Result) *matchResult {
+	e := r.Pentanomial.Elo()
+	m := &matchResult{A: cfg.A, B: cfg.B, Size: cfg.Size, Supply: cfg.Supply.String(), Seed: cfg.Seed,
+		Games: r.Games(), Pairs: r.Pairs, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
+		Pentanomial: r.Pentanomial, Score: finite(r.Score()), Elo: finite(e.Value), EloLo: finite(e.Lo), EloHi: finite(e.Hi)}
+	if t := cfg.SPRT; t != nil {
+		v := r.Verdict.String()
+		lo, hi := t.Bounds()
+		m.SPRT, m.Elo0, m.Elo1 = &v, &t.Elo0, &t.Elo1
+		m.LLR, m.LLRLo, m.LLRHi = finite(r.LLR), &lo, &hi
+	}
+	for i, name := range []string{cfg.A, cfg.B} {
+		u := r.Usage[i]
+		c := botCost{Name: name, Turns: u.Turns, MsPerTurn: u.MsPerTurn()}
+		if p, ok := u.PlayoutsPerTurn(); ok {
+			c.PlayoutsPerTurn = &p
+		}
+		m.Bots = append(m.Bots, c)
+	}
+	return m
+}
+
+// signedElo writes an Elo difference with its sign: "+52.3", "-7.0", "+inf".
+func signedElo(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "n/a"
+	case math.IsInf(x, 1):
+		return "+inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+// writeMatch prints the result for a reader.
+func writeMatch(w io.Writer, cfg *match.Config, r *match.Result, elapsed time.Duration) {
+	fmt.Fprintf(w, "%s vs %s: %d %s (%d %s), %d×%d, supply %s, seed %d, %s\n",
+		safe(cfg.A), safe(cfg.B), r.Games(), plural(r.Games(), "game", "games"), r.Pairs, plural(r.Pairs, "pair", "pairs"),
+		cfg.Size, cfg.Size, cfg.Supply, cfg.Seed, seconds(elapsed.Seconds()))
+	if r.Pairs == 0 {
+		fmt.Fprintln(w, "no pair finished")
+		return
+	}
+	fmt.Fprintf(w, "%s: %d %s, %d %s, %d %s; score %.1f%%\n", safe(cfg.A),
+		r.Wins, plural(r.Wins, "win", "wins"), r.Draws, plural(r.Draws, "draw", "draws"), r.Losses, plural(r.Losses, "loss", "losses"),
+		100*r.Score())
+	e := r.Pentanomial.Elo()
+	fmt.Fprintf(w, "Elo %s [%s, %s] (95%%; pairs by A's points 0, ½, 1, 1½, 2: %s)\n",
+		signedElo(e.Value), signedElo(e.Lo), signedElo(e.Hi), r.Pentanomial)
+	if t := cfg.SPRT; t != nil {
+		lo, hi := t.Bounds()
+		fmt.Fprintf(w, "SPRT [%g, %g], alpha %g, beta %g: LLR %.2f (%.2f, %.2f): %s\n",
+			t.Elo0, t.Elo1, t.Alpha, t.Beta, r.LLR, lo, hi, r.Verdict)
+	}
+	for i, name := range []string{cfg.A, cfg.B} {
+		u := r.Usage[i]
+		line := fmt.Sprintf("%s: %.2f ms per turn", safe(name), u.MsPerTurn())
+		if p, ok := u.PlayoutsPerTurn(); ok {
+			line += fmt.Sprintf(", %.0f playouts per turn", p)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
