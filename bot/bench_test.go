@@ -65,6 +65,11 @@ func benchTurns(b *testing.B, name string, o Options) {
 		}
 	}
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+	if s, ok := bot.(*Sage); ok {
+		b.ReportMetric(float64(s.Playouts())/b.Elapsed().Seconds(), "playouts/s")
+	} else if m, ok := bot.(*MCTS); ok {
+		b.ReportMetric(float64(turns*m.Playouts)/b.Elapsed().Seconds(), "playouts/s")
+	}
 }
 
 func BenchmarkGreedyTurn(b *testing.B) { benchTurns(b, "greedy", Options{}) }
@@ -76,3 +81,7 @@ func BenchmarkMCTSTurn(b *testing.B) { benchTurns(b, "mcts", Options{Playouts: 4
 func BenchmarkMCTSTurn2Workers(b *testing.B) {
 	benchTurns(b, "mcts", Options{Playouts: 400, Workers: 2})
 }
+
+// BenchmarkSageTurn uses a budget of 400 playouts, as BenchmarkMCTSTurn; playouts/s
+// counts the playouts the bot searched.
+func BenchmarkSageTurn(b *testing.B) { benchTurns(b, "sage-400", Options{}) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/ponte/ponte/replay"
 )
@@ -43,7 +44,7 @@ func TestBotsPlayLegalGames(t *testing.T) {
 			for _, a := range Names {
 				for _, b := range Names {
 					n := 6
-					if a == "mcts" || b == "mcts" {
+					if a == "mcts" || b == "mcts" || a == "sage" || b == "sage" {
 						n = 1 // the search is slow; the other pairings cover the sizes widely
 					}
 					for i := range n {
@@ -138,13 +139,19 @@ func TestNew(t *testing.T) {
 		{"mcts", Options{Playouts: 50}, "mcts-50"},
 		{"mcts-25", Options{Playouts: 50}, "mcts-25"},
 		{"mcts-1000000", Options{}, "mcts-1000000"},
+		{"sage", Options{}, "sage-1000"},
+		{"sage", Options{Playouts: 50}, "sage-50"},
+		{"sage", Options{TimePerTurn: 250 * time.Millisecond}, "sage-250ms"},
+		{"sage-400", Options{TimePerTurn: time.Second}, "sage-400"},
+		{"sage-100ms", Options{Playouts: 50}, "sage-100ms"},
 	} {
 		b, err := New(c.name, c.o)
 		if err != nil || b.Name() != c.want {
 			t.Errorf("New(%q, %+v) = %v, %v; want the bot %s", c.name, c.o, b, err, c.want)
 		}
 	}
-	for _, name := range []string{"alphazero", "mcts-", "mcts-0", "mcts-x", "mcts-007", "mcts--5", "mcts-1000001", "mcts-99999999999999999999"} {
+	for _, name := range []string{"alphazero", "mcts-", "mcts-0", "mcts-x", "mcts-007", "mcts--5", "mcts-1000001", "mcts-99999999999999999999",
+		"sage-", "sage-0", "sage-ms", "sage-0ms", "sage-05", "sage-1.5ms", "sage-100s", "sage-3600001ms"} {
 		if _, err := New(name, Options{}); err == nil {
 			t.Errorf("New accepted the bot %q", name)
 		}
