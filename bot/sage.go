@@ -60,14 +60,14 @@ type sageNode struct {
 }
 
 type sageCand struct {
-	move   replay.Move
-	prior  float64
-	child  int32 // the node after the turn, -1 before it is made
+	move  replay.Move
+	prior float64
+	child int32 // the node after the turn, -1 before it is made
 	// unchecked marks a tile pair not yet checked for legality: a pair is checked when the
 	// widening opens it, and an illegal one is dropped (n = -1).
 	unchecked bool
-	n, w   float64
-	an, aw float64 // all-moves-as-first visits and wins
+	n, w      float64
+	an, aw    float64 // all-moves-as-first visits and wins
 }
 
 type sageStep struct {
