@@ -364,8 +364,9 @@ func (s *Sage) note(g *replay.Game, m replay.Move, ply int32) {
 // scores at once), now and then another useful bridge, otherwise a pair of two of the
 // five best cells by cellValue (with noise), where completing an island or standing in
 // the way of one ranks first and an island's completion is always played. When those
-// cells do not pair up it takes the first legal pair of all the legal cells, from a
-// random start, and when there is none the best useful bridge or the pass.
+// cells do not pair up it tries random pairs of all the legal cells, then takes the first
+// legal pair from a random start, and when there is none the best useful bridge or the
+// pass.
 func (s *Sage) policy(g *replay.Game, rng *rand.Rand) replay.Move {
 	c := g.ToMove()
 	tryBridges := rng.IntN(4) == 0
@@ -401,6 +402,12 @@ func (s *Sage) policy(g *replay.Game, rng *rand.Rand) replay.Move {
 			}
 		}
 		if m := replay.TilesMove(top[i].cell, top[j].cell); g.IsLegal(m) {
+			return m
+		}
+	}
+	for try := 0; try < 12 && len(cells) >= 2; try++ {
+		i, j := rng.IntN(len(cells)), rng.IntN(len(cells))
+		if m := replay.TilesMove(cells[i], cells[j]); i != j && g.IsLegal(m) {
 			return m
 		}
 	}
