@@ -1,6 +1,7 @@
 // Package bot holds players for Ponte del Diavolo built on the rules engine: a uniformly
-// random player, a greedy player with a one-turn look-ahead, and a Monte Carlo tree search
-// player. Every bot is deterministic for a given random source, so that archives of their
+// random player, a greedy player with a one-turn look-ahead, and two Monte Carlo tree search
+// players: mcts, kept as it was so that old archives keep their players, and sage, the
+// strong one. Every bot is deterministic for a given random source, so that archives of their
 // games are reproducible from a seed.
 package bot
 

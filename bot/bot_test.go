@@ -109,11 +109,11 @@ func match(t *testing.T, a, b string, o Options, size, n int) (wa, wb, draws int
 	return wa, wb, draws
 }
 
-// TestStrengthOrder: random < greedy < mcts on a small, fast configuration. The games are
+// TestStrengthOrder: random < greedy < mcts < sage on a small, fast configuration. The games are
 // seeded, so the counts are reproducible; the margins are wide.
 func TestStrengthOrder(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays about 60 games")
+		t.Skip("plays about 80 games")
 	}
 	g, r, d := match(t, "greedy", "random", Options{}, 8, 20)
 	t.Logf("greedy %d, random %d, draws %d", g, r, d)
@@ -124,6 +124,11 @@ func TestStrengthOrder(t *testing.T) {
 	t.Logf("mcts %d, greedy %d, draws %d", m, g2, d2)
 	if m <= g2+4 {
 		t.Errorf("mcts won %d, greedy %d of 30", m, g2)
+	}
+	sg, m2, d3 := match(t, "sage", "mcts", Options{Playouts: 300}, 8, 30)
+	t.Logf("sage %d, mcts %d, draws %d", sg, m2, d3)
+	if sg <= m2+6 {
+		t.Errorf("sage won %d, mcts %d of 30 at the same budget", sg, m2)
 	}
 }
 

@@ -19,8 +19,9 @@ import (
 // turns with a policy that knows the decisive tiles and bridges (completing an island,
 // blocking one, joining two components with islands) and is scored by Evaluate, or by
 // the result when the game ends. At turn 2 the swap is one of the root's turns, so the
-// search decides it. The tree lives in two slices that are reused from turn to turn:
-// no allocation per node in the steady state.
+// search decides it. The nodes and their turns live in two slices that are reused from
+// turn to turn, so a node costs no allocation of its own. The design and the matches
+// that chose it: docs/bot-design.md.
 type Sage struct {
 	// Budget is the playouts per turn, used when TimePerTurn is 0.
 	Budget int
