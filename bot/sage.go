@@ -228,7 +228,7 @@ func cmpPrior(a, b sageCand) int {
 // choose returns the index of the turn to follow from node n, whose position is g.
 func (s *Sage) choose(n int32, g *replay.Game) int32 {
 	nd := &s.nodes[n]
-	open := 1 + int32(s.Widen*math.Sqrt(nd.visits))
+	open := int32(min(float64(nd.candN), 1+s.Widen*math.Sqrt(nd.visits)))
 	logN := math.Log(nd.visits + 1)
 	best, bestU := int32(-1), math.Inf(-1)
 	for k := nd.candStart; k < nd.candStart+nd.candN && open > 0; k++ {
