@@ -43,6 +43,24 @@ func BenchmarkPolicyPlayout(b *testing.B) {
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
 }
 
+// BenchmarkSagePolicyPlayout plays whole games with the sage bot's playout policy.
+func BenchmarkSagePolicyPlayout(b *testing.B) {
+	s := NewSage(Options{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	turns := 0
+	for b.Loop() {
+		g, _ := replay.NewGame(10, replay.Unlimited)
+		for !g.Over() {
+			if err := g.Play(s.policy(g, rng)); err != nil {
+				b.Fatal(err)
+			}
+			turns++
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+}
+
 // benchTurns measures a bot's turns per second over whole games against greedy.
 func benchTurns(b *testing.B, name string, o Options) {
 	bot, _ := New(name, o)
