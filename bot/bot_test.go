@@ -144,7 +144,7 @@ func TestNew(t *testing.T) {
 		{"mcts", Options{Playouts: 50}, "mcts-50"},
 		{"mcts-25", Options{Playouts: 50}, "mcts-25"},
 		{"mcts-1000000", Options{}, "mcts-1000000"},
-		{"sage", Options{}, "sage-1000"},
+		{"sage", Options{}, "sage-300"},
 		{"sage", Options{Playouts: 50}, "sage-50"},
 		{"sage", Options{TimePerTurn: 250 * time.Millisecond}, "sage-250ms"},
 		{"sage-400", Options{TimePerTurn: time.Second}, "sage-400"},

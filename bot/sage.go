@@ -15,10 +15,10 @@ import (
 // of its tile pairs and the worth of its bridges) and opened one by one as the node is
 // visited more (progressive widening), instead of a fixed cap; the statistics of a turn
 // blend its own results with all-moves-as-first ones (RAVE: a tile pair is credited with
-// the playouts in which its mover later put tiles on its cells); each playout plays a few
-// turns with a policy that knows the decisive tiles and bridges (completing an island,
-// blocking one, joining two components with islands) and is scored by Evaluate, or by
-// the result when the game ends. At turn 2 the swap is one of the root's turns, so the
+// the playouts in which its mover later put tiles on its cells); each playout plays to
+// the end of the game with a policy that knows the decisive tiles and bridges (completing
+// an island, blocking one, joining two components with islands). At turn 2 the swap is
+// one of the root's turns, so the
 // search decides it. The nodes and their turns live in two slices that are reused from
 // turn to turn, so a node costs no allocation of its own. The design and the matches
 // that chose it: docs/bot-design.md.
@@ -77,16 +77,16 @@ type sageStep struct {
 }
 
 // NewSage returns the sage bot with the options' budget: TimePerTurn when it is set,
-// otherwise Playouts (default 1000).
+// otherwise Playouts (default 300).
 func NewSage(o Options) *Sage {
-	s := &Sage{Budget: o.Playouts, TimePerTurn: o.TimePerTurn, Depth: 6, Cells: 12, Widen: 1.5, Explore: 0.3, Rave: 300}
+	s := &Sage{Budget: o.Playouts, TimePerTurn: o.TimePerTurn, Depth: -1, Cells: 12, Widen: 1.5, Explore: 0.3, Rave: 300}
 	if s.Budget <= 0 {
-		s.Budget = 1000
+		s.Budget = 300
 	}
 	return s
 }
 
-// Name returns "sage-" and the budget: "sage-1000" for 1000 playouts a turn, "sage-100ms"
+// Name returns "sage-" and the budget: "sage-300" for 300 playouts a turn, "sage-100ms"
 // for a tenth of a second.
 func (s *Sage) Name() string {
 	if s.name != "" {
