@@ -18,10 +18,9 @@ import (
 // the playouts in which its mover later put tiles on its cells); each playout plays to
 // the end of the game with a policy that knows the decisive tiles and bridges (completing
 // an island, blocking one, joining two components with islands). At turn 2 the swap is
-// one of the root's turns, so the
-// search decides it. The nodes and their turns live in two slices that are reused from
-// turn to turn, so a node costs no allocation of its own. The design and the matches
-// that chose it: docs/bot-design.md.
+// one of the root's turns, so the search decides it. The nodes and their turns live in
+// two slices that are reused from turn to turn, so a node costs no allocation of its own.
+// The design and the matches that chose it: docs/bot-design.md.
 type Sage struct {
 	// Budget is the playouts per turn, used when TimePerTurn is 0.
 	Budget int
