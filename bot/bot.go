@@ -26,9 +26,11 @@ type Bot interface {
 
 // Options tune the bots that search.
 type Options struct {
-	// Playouts is the mcts bot's budget of simulated games per turn (default 400).
+	// Playouts is the mcts and sage bots' budget of simulated games per turn (default 400
+	// for mcts, 300 for sage).
 	Playouts int
-	// Workers is how many goroutines the mcts bot searches with (default 1). A game is
+	// Workers is how many goroutines the mcts bot searches with (default 1; sage searches
+	// on one). A game is
 	// reproducible for a seed and a number of workers: the playouts are split among the
 	// workers, so another number gives another search.
 	Workers int
@@ -36,17 +38,18 @@ type Options struct {
 	TimePerTurn time.Duration
 }
 
-// Names lists the bots New knows, weakest first. The mcts bot may also be named with its
-// budget, "mcts-100": a search with more playouts plays stronger, and each budget is a
+// Names lists the bots New knows, weakest first. The mcts and sage bots may also be named
+// with their budget, "mcts-100", "sage-250" or "sage-100ms": a search with more playouts plays stronger, and each budget is a
 // player of its own in a rating fit.
 var Names = []string{"random", "greedy", "mcts", "sage"}
 
-// MaxPlayouts bounds the mcts bot's budget, so that a typing slip cannot start a search
+// MaxPlayouts bounds the mcts and sage bots' budget, so that a typing slip cannot start a search
 // of days.
 const MaxPlayouts = 1_000_000
 
-// New returns the bot called name: random, greedy, mcts (with the options' budget) or
-// mcts-N (with a budget of N playouts, whatever the options say).
+// New returns the bot called name: random, greedy, mcts or sage (with the options'
+// budget), mcts-N or sage-N (with a budget of N playouts, whatever the options say), or
+// sage-Nms (N milliseconds a turn).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
