@@ -43,6 +43,24 @@ func BenchmarkPolicyPlayout(b *testing.B) {
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
 }
 
+// BenchmarkSagePolicyPlayout plays whole games with the sage bot's playout policy.
+func BenchmarkSagePolicyPlayout(b *testing.B) {
+	s := NewSage(Options{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	turns := 0
+	for b.Loop() {
+		g, _ := replay.NewGame(10, replay.Unlimited)
+		for !g.Over() {
+			if err := g.Play(s.policy(g, rng)); err != nil {
+				b.Fatal(err)
+			}
+			turns++
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+}
+
 // benchTurns measures a bot's turns per second over whole games against greedy.
 func benchTurns(b *testing.B, name string, o Options) {
 	bot, _ := New(name, o)
@@ -65,6 +83,11 @@ func benchTurns(b *testing.B, name string, o Options) {
 		}
 	}
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
+	if s, ok := bot.(*Sage); ok {
+		b.ReportMetric(float64(s.Playouts())/b.Elapsed().Seconds(), "playouts/s")
+	} else if m, ok := bot.(*MCTS); ok {
+		b.ReportMetric(float64(turns*m.Playouts)/b.Elapsed().Seconds(), "playouts/s")
+	}
 }
 
 func BenchmarkGreedyTurn(b *testing.B) { benchTurns(b, "greedy", Options{}) }
@@ -76,3 +99,7 @@ func BenchmarkMCTSTurn(b *testing.B) { benchTurns(b, "mcts", Options{Playouts: 4
 func BenchmarkMCTSTurn2Workers(b *testing.B) {
 	benchTurns(b, "mcts", Options{Playouts: 400, Workers: 2})
 }
+
+// BenchmarkSageTurn uses a budget of 400 playouts, as BenchmarkMCTSTurn; playouts/s
+// counts the playouts the bot searched.
+func BenchmarkSageTurn(b *testing.B) { benchTurns(b, "sage-400", Options{}) }

@@ -1,6 +1,7 @@
 // Package bot holds players for Ponte del Diavolo built on the rules engine: a uniformly
-// random player, a greedy player with a one-turn look-ahead, and a Monte Carlo tree search
-// player. Every bot is deterministic for a given random source, so that archives of their
+// random player, a greedy player with a one-turn look-ahead, and two Monte Carlo tree search
+// players: mcts, kept as it was so that old archives keep their players, and sage, the
+// strong one. Every bot is deterministic for a given random source, so that archives of their
 // games are reproducible from a seed.
 package bot
 
@@ -9,6 +10,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ponte/ponte/replay"
 )
@@ -24,25 +26,30 @@ type Bot interface {
 
 // Options tune the bots that search.
 type Options struct {
-	// Playouts is the mcts bot's budget of simulated games per turn (default 400).
+	// Playouts is the mcts and sage bots' budget of simulated games per turn (default 400
+	// for mcts, 300 for sage).
 	Playouts int
-	// Workers is how many goroutines the mcts bot searches with (default 1). A game is
+	// Workers is how many goroutines the mcts bot searches with (default 1; sage searches
+	// on one). A game is
 	// reproducible for a seed and a number of workers: the playouts are split among the
 	// workers, so another number gives another search.
 	Workers int
+	// TimePerTurn, when above 0, is the sage bot's budget in time instead of playouts.
+	TimePerTurn time.Duration
 }
 
-// Names lists the bots New knows, weakest first. The mcts bot may also be named with its
-// budget, "mcts-100": a search with more playouts plays stronger, and each budget is a
+// Names lists the bots New knows, weakest first. The mcts and sage bots may also be named
+// with their budget, "mcts-100", "sage-250" or "sage-100ms": a search with more playouts plays stronger, and each budget is a
 // player of its own in a rating fit.
-var Names = []string{"random", "greedy", "mcts"}
+var Names = []string{"random", "greedy", "mcts", "sage"}
 
-// MaxPlayouts bounds the mcts bot's budget, so that a typing slip cannot start a search
+// MaxPlayouts bounds the mcts and sage bots' budget, so that a typing slip cannot start a search
 // of days.
 const MaxPlayouts = 1_000_000
 
-// New returns the bot called name: random, greedy, mcts (with the options' budget) or
-// mcts-N (with a budget of N playouts, whatever the options say).
+// New returns the bot called name: random, greedy, mcts or sage (with the options'
+// budget), mcts-N or sage-N (with a budget of N playouts, whatever the options say), or
+// sage-Nms (N milliseconds a turn).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
@@ -51,6 +58,11 @@ func New(name string, o Options) (Bot, error) {
 		return NewGreedy(), nil
 	case "mcts":
 		return NewMCTS(o), nil
+	case "sage":
+		return NewSage(o), nil
+	}
+	if budget, ok := strings.CutPrefix(name, "sage-"); ok {
+		return newSageNamed(name, budget, o)
 	}
 	if budget, ok := strings.CutPrefix(name, "mcts-"); ok {
 		n, err := strconv.Atoi(budget)
@@ -60,5 +72,29 @@ func New(name string, o Options) (Bot, error) {
 		o.Playouts = n
 		return NewMCTS(o), nil
 	}
-	return nil, fmt.Errorf("unknown bot %q (known: %s, or mcts-N for a budget of N playouts)", name, strings.Join(Names, ", "))
+	return nil, fmt.Errorf("unknown bot %q (known: %s, or mcts-N and sage-N for a budget of N playouts, sage-Nms for N milliseconds a turn)", name, strings.Join(Names, ", "))
+}
+
+// MaxTimePerTurn bounds the sage bot's budget in time.
+const MaxTimePerTurn = time.Hour
+
+// newSageNamed makes the sage bot of a name with its budget: "sage-1000" (playouts) or
+// "sage-100ms" (milliseconds a turn), whatever the options say.
+func newSageNamed(name, budget string, o Options) (Bot, error) {
+	ms, timed := strings.CutSuffix(budget, "ms")
+	text := budget
+	if timed {
+		text = ms
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || strconv.Itoa(n) != text ||
+		(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+		return nil, fmt.Errorf("bot %q: the budget after sage- must be a number of playouts from 1 to %d, or of milliseconds with ms (sage-100ms) up to %d", name, MaxPlayouts, MaxTimePerTurn.Milliseconds())
+	}
+	if timed {
+		o.Playouts, o.TimePerTurn = 0, time.Duration(n)*time.Millisecond
+	} else {
+		o.Playouts, o.TimePerTurn = n, 0
+	}
+	return NewSage(o), nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/ponte/ponte/replay"
 )
@@ -43,7 +44,7 @@ func TestBotsPlayLegalGames(t *testing.T) {
 			for _, a := range Names {
 				for _, b := range Names {
 					n := 6
-					if a == "mcts" || b == "mcts" {
+					if a == "mcts" || b == "mcts" || a == "sage" || b == "sage" {
 						n = 1 // the search is slow; the other pairings cover the sizes widely
 					}
 					for i := range n {
@@ -108,11 +109,11 @@ func match(t *testing.T, a, b string, o Options, size, n int) (wa, wb, draws int
 	return wa, wb, draws
 }
 
-// TestStrengthOrder: random < greedy < mcts on a small, fast configuration. The games are
+// TestStrengthOrder: random < greedy < mcts < sage on a small, fast configuration. The games are
 // seeded, so the counts are reproducible; the margins are wide.
 func TestStrengthOrder(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays about 60 games")
+		t.Skip("plays about 80 games")
 	}
 	g, r, d := match(t, "greedy", "random", Options{}, 8, 20)
 	t.Logf("greedy %d, random %d, draws %d", g, r, d)
@@ -123,6 +124,11 @@ func TestStrengthOrder(t *testing.T) {
 	t.Logf("mcts %d, greedy %d, draws %d", m, g2, d2)
 	if m <= g2+4 {
 		t.Errorf("mcts won %d, greedy %d of 30", m, g2)
+	}
+	sg, m2, d3 := match(t, "sage", "mcts", Options{Playouts: 300}, 8, 30)
+	t.Logf("sage %d, mcts %d, draws %d", sg, m2, d3)
+	if sg <= m2+6 {
+		t.Errorf("sage won %d, mcts %d of 30 at the same budget", sg, m2)
 	}
 }
 
@@ -138,13 +144,19 @@ func TestNew(t *testing.T) {
 		{"mcts", Options{Playouts: 50}, "mcts-50"},
 		{"mcts-25", Options{Playouts: 50}, "mcts-25"},
 		{"mcts-1000000", Options{}, "mcts-1000000"},
+		{"sage", Options{}, "sage-300"},
+		{"sage", Options{Playouts: 50}, "sage-50"},
+		{"sage", Options{TimePerTurn: 250 * time.Millisecond}, "sage-250ms"},
+		{"sage-400", Options{TimePerTurn: time.Second}, "sage-400"},
+		{"sage-100ms", Options{Playouts: 50}, "sage-100ms"},
 	} {
 		b, err := New(c.name, c.o)
 		if err != nil || b.Name() != c.want {
 			t.Errorf("New(%q, %+v) = %v, %v; want the bot %s", c.name, c.o, b, err, c.want)
 		}
 	}
-	for _, name := range []string{"alphazero", "mcts-", "mcts-0", "mcts-x", "mcts-007", "mcts--5", "mcts-1000001", "mcts-99999999999999999999"} {
+	for _, name := range []string{"alphazero", "mcts-", "mcts-0", "mcts-x", "mcts-007", "mcts--5", "mcts-1000001", "mcts-99999999999999999999",
+		"sage-", "sage-0", "sage-ms", "sage-0ms", "sage-05", "sage-1.5ms", "sage-100s", "sage-3600001ms"} {
 		if _, err := New(name, Options{}); err == nil {
 			t.Errorf("New accepted the bot %q", name)
 		}
