@@ -158,7 +158,7 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 		if opts.out == "-" {
 			return errors.New(`--out must name a file: standard output has the result`)
 		}
-		if out, err = createOutput(opts.out, s.out); err != nil {
+		if out, err = createOutput(s.ctx, opts.out, s.out); err != nil {
 			fmt.Fprintln(s.err, "ponte match:", safeErr(err))
 			return &exitError{exitUsage}
 		}
