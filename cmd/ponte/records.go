@@ -21,7 +21,8 @@ func records(ctx context.Context, paths []string, stdin io.Reader) iter.Seq2[*in
 }
 
 // countedRecords is records adding to *read, when read is not nil, the bytes read of the
-// inputs as they are read (ingest.OpenCounted), for a progress bar. Ponte's own outputs
+// inputs as they are read (ingest.OpenContext), for a progress bar. A FIFO nobody opens and a pipe that
+// sends nothing give up when ctx ends. Ponte's own outputs
 // met in the walk of a folder are not read: each is a notice (ownOutputs).
 func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
@@ -46,8 +47,8 @@ func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *
 				}
 				continue
 			}
-			if err := ingest.OpenCounted([]string{in.Path}, stdin, read, fn); err != nil {
-				if !errors.Is(err, errStopReading) {
+			if err := ingest.OpenContext(ctx, []string{in.Path}, stdin, read, fn); err != nil {
+				if !errors.Is(err, errStopReading) && ctx.Err() == nil {
 					yield(nil, err)
 				}
 				return

@@ -218,7 +218,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	return runContext(ctx, args, cancellable(ctx, in), out, errOut)
+	return runContext(ctx, args, in, out, errOut)
 }
 
 // runContext executes the command line with the context ctx.
