@@ -51,3 +51,18 @@ func Evaluate(g *replay.Game, c replay.Colour) float64 {
 func winChance(eval float64) float64 {
 	return 1 / (1 + math.Exp(-eval/4))
 }
+
+// lightValue is a playout's value for Light: the result when the game is over, else the
+// win chance of Evaluate's margin.
+func lightValue(g *replay.Game) float64 {
+	if !g.Over() {
+		return winChance(Evaluate(g, replay.Light))
+	}
+	switch g.Result() {
+	case replay.LightWins:
+		return 1
+	case replay.DarkWins:
+		return 0
+	}
+	return 0.5
+}

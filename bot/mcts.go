@@ -182,17 +182,7 @@ func (b *MCTS) search(g *replay.Game, rootMoves []replay.Move, playouts int, rng
 		for d := 0; d < b.Depth && !sim.Over(); d++ {
 			_ = sim.Play(b.policy(&sim, rng, &moves, &buf))
 		}
-		light := winChance(Evaluate(&sim, replay.Light))
-		if sim.Over() {
-			switch sim.Result() {
-			case replay.LightWins:
-				light = 1
-			case replay.DarkWins:
-				light = 0
-			default:
-				light = 0.5
-			}
-		}
+		light := lightValue(&sim)
 		// Backpropagation, by seat: after a swap the responder is Light.
 		lightSeat := 0
 		if sim.Swapped() {

@@ -293,17 +293,7 @@ func (s *Sage) playout(g *replay.Game, rng *rand.Rand) {
 		_ = sim.Play(m)
 		ply++
 	}
-	light := winChance(Evaluate(sim, replay.Light))
-	if sim.Over() {
-		switch sim.Result() {
-		case replay.LightWins:
-			light = 1
-		case replay.DarkWins:
-			light = 0
-		default:
-			light = 0.5
-		}
-	}
+	light := lightValue(sim)
 	lightSeat := int8(0)
 	if sim.Swapped() {
 		lightSeat = 1
