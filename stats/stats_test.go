@@ -362,9 +362,9 @@ func TestOverTimeAndDistances(t *testing.T) {
 }
 
 // TestSampleBotsRatedInKnownOrder: the sample data's bots are players of known strength
-// (scripts/make-sample-data.sh): random < greedy < mcts-30 < mcts-100 < mcts-400. The
+// (scripts/make-sample-data.sh): random < greedy < mcts-30 < mcts-100 < mcts-400 < sage-200. The
 // rating model must give them in that order on 10×10, where they meet in a chain of
-// matches; on 12×12 mcts-100 above greedy, and the random bot, who met only itself there,
+// matches; on 12×12 sage-200 above mcts-100 above greedy, and the random bot, who met only itself there,
 // alone. Its 35 people's games are too few on every board: the bots' games are the main
 // population, their 10×10 card first, and people's cards come apart, last.
 func TestSampleBotsRatedInKnownOrder(t *testing.T) {
@@ -378,15 +378,15 @@ func TestSampleBotsRatedInKnownOrder(t *testing.T) {
 	if r.Population != stats.PopulationBots || !r.Apart() || !strings.Contains(r.MainNote(), "The bots' games are the main population") {
 		t.Errorf("population %q, apart %v: %q", r.Population, r.Apart(), r.MainNote())
 	}
-	if c := r.Cards[0]; c.Size != 10 || c.Population != stats.PopulationBots || c.N != 2000 || c.Estimate != stats.EstimateAdjusted {
-		t.Errorf("first card %+v, want the bots' 10×10 board, 2000 games, strength-adjusted", c)
+	if c := r.Cards[0]; c.Size != 10 || c.Population != stats.PopulationBots || c.N != 2170 || c.Estimate != stats.EstimateAdjusted {
+		t.Errorf("first card %+v, want the bots' 10×10 board, 2170 games, strength-adjusted", c)
 	}
 	for i, c := range r.Cards {
 		if people := c.Population == stats.PopulationPeople; people != (i >= 2) || people != c.Few {
 			t.Errorf("card %d: %d×%d %s, %d games, few %v: want the bots' two boards first, people's last", i, c.Size, c.Size, c.Population, c.N, c.Few)
 		}
 	}
-	want := map[int][]string{10: {"mcts-400", "mcts-100", "mcts-30", "greedy", "random"}, 12: {"mcts-100", "greedy", "random"}}
+	want := map[int][]string{10: {"sage-200", "mcts-400", "mcts-100", "mcts-30", "greedy", "random"}, 12: {"sage-200", "mcts-100", "greedy", "random"}}
 	for _, b := range r.Boards {
 		st := b.Swap.Strength
 		if st == nil {
@@ -407,7 +407,7 @@ func TestSampleBotsRatedInKnownOrder(t *testing.T) {
 	}
 	// The strongest and the weakest are told apart by their intervals.
 	ten := r.Boards[0].Swap.Strength.Ratings
-	if ten[0].Lo <= ten[3].Hi || ten[3].Lo <= ten[4].Hi {
-		t.Errorf("10×10 ratings %+v: mcts-400 above greedy above random, with intervals apart", ten)
+	if ten[0].Lo <= ten[1].Hi || ten[1].Lo <= ten[4].Hi || ten[4].Lo <= ten[5].Hi {
+		t.Errorf("10×10 ratings %+v: sage-200 above mcts-400 above greedy above random, with intervals apart", ten)
 	}
 }
