@@ -20,12 +20,12 @@ func TestAnalyzeSampleData(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("exit status %d: %s", status, stderr)
 	}
-	if !strings.Contains(stderr, "3055 games: 3054 new, 1 duplicate; 3036 legal, 17 illegal, 2 unreadable") {
+	if !strings.Contains(stderr, "3305 games: 3304 new, 1 duplicate; 3286 legal, 17 illegal, 2 unreadable") {
 		t.Errorf("standard error lacks the ingest summary:\n%s", stderr)
 	}
 	index := filepath.Join(out, "index.html")
 	for _, want := range []string{
-		"report: " + index + "\n3054 games, ",
+		"report: " + index + "\n3304 games, ",
 		"500 game pages; ",
 		// The verdicts end the output: people's games and bots' apart; the bots' the main
 		// population (no board has 30 people's games), and the output says so.
@@ -33,8 +33,8 @@ func TestAnalyzeSampleData(t *testing.T) {
 			"  The bots' games are the main population here: no board has 30 people's games (there are 35 in all). " +
 			"People's games have cards of their own, last; --population people gives their tables.\n\n" +
 			"Pie rule: the verdicts, people and bots apart (boards of fewer than 30 games last)\n" +
-			"  10×10, bots: balanced within ±3%\n" +
-			"    49.8% [47.4–52.2] of 2000 games: the opener's expected score against an equal player, strength-adjusted\n",
+			"  10×10, bots: not enough games to tell\n" +
+			"    48.9% [46.6–51.2] of 2170 games: the opener's expected score against an equal player, strength-adjusted\n",
 		"  12×12, bots: not enough games to tell\n",
 		"  10×10, people: not enough games to tell\n" +
 			"    67.8% [35.9–88.8] of 23 games: the opener's expected score against an equal player, strength-adjusted\n",
@@ -54,7 +54,7 @@ func TestAnalyzeSampleData(t *testing.T) {
 	}
 
 	stdout, stderr, status = runPonte(t, "", "analyze", "--db", db, "--out", out, "../../sample_data")
-	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3054 games") {
+	if status != exitOK || !strings.Contains(stderr, "0 games: 0 new") || !strings.Contains(stdout, "3304 games") {
 		t.Errorf("second run: exit status %d\n%s\n%s", status, stderr, stdout)
 	}
 }

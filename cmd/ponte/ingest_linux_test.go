@@ -152,15 +152,15 @@ func TestIngestKillAndRerun(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("rerun: exit status %d: %s", status, errOut)
 	}
-	if n := checkWholeGames(t, db); n != 3054 {
-		t.Errorf("%d games after the rerun, want 3054", n)
+	if n := checkWholeGames(t, db); n != 3304 {
+		t.Errorf("%d games after the rerun, want 3304", n)
 	}
 	if got := digest(t, db); got != want {
 		t.Errorf("killed and rerun ingest differs from a clean one (seed %d)", seed)
 	}
 	// And once more: nothing to add.
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data")
-	if status != exitOK || !strings.Contains(errOut, "(23 already ingested, skipped)") {
+	if status != exitOK || !strings.Contains(errOut, "(28 already ingested, skipped)") {
 		t.Errorf("third run: exit status %d: %s", status, errOut)
 	}
 }
@@ -207,8 +207,8 @@ func TestIngestConcurrent(t *testing.T) {
 	if err != nil {
 		t.Errorf("first ingest: %v, %s", err, first.Stderr.(*bytes.Buffer))
 	}
-	if n := checkWholeGames(t, db); n != 3054 {
-		t.Errorf("%d games, want 3054", n)
+	if n := checkWholeGames(t, db); n != 3304 {
+		t.Errorf("%d games, want 3304", n)
 	}
 	_, errOut, status = runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
 	if status != exitOK || !strings.Contains(errOut, "1 already ingested") {

@@ -71,8 +71,8 @@ func TestIngestSampleData(t *testing.T) {
 	golden(t, "ingest-sample_data.txt", got)
 
 	d := openDB(t, db)
-	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3054 {
-		t.Errorf("%d games stored, want 3054 (3055 records, one duplicate)", n)
+	if n := queryInt(t, d, "SELECT count(*) FROM games"); n != 3304 {
+		t.Errorf("%d games stored, want 3304 (3305 records, one duplicate)", n)
 	}
 	for _, name := range []string{"games.parquet", "turns.parquet"} {
 		if info, err := os.Stat(filepath.Join(pq, name)); err != nil || info.Size() == 0 {
