@@ -2,21 +2,37 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/ponte/ponte/ingest"
 )
 
-// Records reads back the stored games that the condition where (on the games table under
-// the alias g, with its args; "1" for all) selects, in the order stored, and calls fn with
+// Verdicts narrows Records to the games of one verdict.
+type Verdicts uint8
+
+// The verdicts Records reads.
+const (
+	AnyVerdict  Verdicts = iota // every game
+	LegalOnly                   // the legal games
+	IllegalOnly                 // the games read but not legal (not the unreadable records)
+)
+
+// Records reads back the stored games that f and v select, in the order stored, and calls fn with
 // each as a record: its tags in their order and its moves as read, Source, Format, Index
 // and Line those of the file it was first read from. Comments and think times are not
 // stored, so they are not in the records. A record that could not be read has no game to
 // give back: fn gets it with its Raw text and a nil Moves, and unreadable set, so that the
 // caller can say so. fn's error stops the reading and is returned.
-func Records(ctx context.Context, db *sql.DB, where string, args []any, fn func(rec *ingest.Record, unreadable bool) error) error {
+func (r *Reader) Records(ctx context.Context, f Filter, v Verdicts, fn func(rec *ingest.Record, unreadable bool) error) error {
+	db := r.db
+	where, args := f.where()
+	switch v {
+	case LegalOnly:
+		where += " AND g.legal"
+	case IllegalOnly:
+		where += " AND NOT g.legal AND NOT g.unreadable"
+	}
 	rows, err := db.QueryContext(ctx, `SELECT id, source, format, file_index, line, unreadable, moves, coalesce(raw, '')
 		FROM games g WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {

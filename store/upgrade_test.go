@@ -2,9 +2,7 @@ package store
 
 import (
 	"compress/gzip"
-	"context"
 	"database/sql"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/ponte/ponte/stats"
 	_ "modernc.org/sqlite"
 )
 
@@ -157,11 +154,7 @@ func statsJSON(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.MarshalIndent(r, "", " ")
+	b, err := ComputeStats(db, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +179,7 @@ func TestSchemaUpgrade(t *testing.T) {
 	}
 	ingestInto(t, d, Options{}, autumn, online, "../sample_data/selfplay-12x12-greedy-40x15.ponte.zst")
 	d.Close()
-	srcDB, err := OpenReader(src)
+	srcDB, err := openReadOnly(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +221,7 @@ func TestSchemaUpgrade(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := OpenReader(path)
+			r, err := openReadOnly(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -427,12 +420,12 @@ func TestUpgradeVersion4(t *testing.T) {
 	}
 	ingestInto(t, d, Options{}, v4Files...)
 	d.Close()
-	upgraded, err := OpenReader(path)
+	upgraded, err := openReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer upgraded.Close()
-	want, err := OpenReader(fresh)
+	want, err := openReadOnly(fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
