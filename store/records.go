@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/ingest"
@@ -33,7 +34,7 @@ func (r *Reader) Records(ctx context.Context, f Filter, v Verdicts, fn func(rec 
 	case IllegalOnly:
 		where += " AND NOT g.legal AND NOT g.unreadable"
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, source, format, file_index, line, unreadable, moves, coalesce(raw, '')
+	rows, err := db.QueryContext(ctx, `SELECT id, source, format, file_index, line, unreadable, moves, coalesce(raw, ''), coalesce(move_numbers, '')
 		FROM games g WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return fmt.Errorf("stored games: %w", err)
@@ -51,10 +52,10 @@ func (r *Reader) Records(ctx context.Context, f Filter, v Verdicts, fn func(rec 
 	defer tagsOf.Close()
 	for rows.Next() {
 		var id int64
-		var format, moves, raw string
+		var format, moves, raw, numbers string
 		var unreadable bool
 		rec := &ingest.Record{}
-		if err := rows.Scan(&id, &rec.Source, &format, &rec.Index, &rec.Line, &unreadable, &moves, &raw); err != nil {
+		if err := rows.Scan(&id, &rec.Source, &format, &rec.Index, &rec.Line, &unreadable, &moves, &raw, &numbers); err != nil {
 			return fmt.Errorf("stored games: %w", err)
 		}
 		rec.Format, _ = ingest.ParseFormat(format)
@@ -87,9 +88,28 @@ func (r *Reader) Records(ctx context.Context, f Filter, v Verdicts, fn func(rec 
 		for tok := range strings.FieldsSeq(moves) {
 			rec.Moves = append(rec.Moves, ingest.Token{Text: tok})
 		}
+		if err := setNumbers(rec, numbers); err != nil {
+			return fmt.Errorf("stored game %d: games.move_numbers: %w", id, err)
+		}
 		if err := fn(rec, false); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+// setNumbers gives the moves of rec the turn numbers of games.move_numbers, numbers.
+func setNumbers(rec *ingest.Record, numbers string) error {
+	for pair := range strings.FieldsSeq(numbers) {
+		t, n, ok := strings.Cut(pair, ":")
+		turn, err1 := strconv.Atoi(t)
+		number, err2 := strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil || turn < 1 || number < 1 {
+			return fmt.Errorf("%q is not turn:number", pair)
+		}
+		if turn <= len(rec.Moves) { // a turn past the moves kept (a cut text) has no move
+			rec.Moves[turn-1].Number = number
+		}
+	}
+	return nil
 }
