@@ -3,6 +3,7 @@ package bot
 import (
 	"strconv"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 )
 
@@ -22,7 +23,7 @@ func (g *Game) Record(index int, seed uint64) *ingest.Record {
 		Index:  index,
 		Tags: []ingest.Tag{
 			{Name: "Event", Value: "selfplay"},
-			{Name: "Site", Value: "ponte selfplay"},
+			{Name: "Site", Value: game.SelfPlaySite},
 			{Name: "Round", Value: round},
 			{Name: "GameId", Value: "selfplay-" + seedText + "-" + round},
 			{Name: "Light", Value: g.Light()},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/inorder"
@@ -221,8 +222,8 @@ func (p *Pair) Record(cfg *Config, k int) *ingest.Record {
 		{"Event", "match"},
 		{"Site", "ponte match"},
 		{"GameId", "match-" + strconv.FormatUint(cfg.Seed, 10) + "-" + strconv.Itoa(n)},
-		{"LightIsAI", "true"},
-		{"DarkIsAI", "true"},
+		{game.LightIsAI, game.IsAIValue},
+		{game.DarkIsAI, game.IsAIValue},
 		{"Match", cfg.A + " vs " + cfg.B},
 		{"Pair", strconv.Itoa(p.Index)},
 	} {

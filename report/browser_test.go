@@ -210,7 +210,7 @@ func TestBrowser(t *testing.T) {
 	// The heat maps of the smallest and the largest boards: their legends fit too.
 	sized := *r
 	sized.Boards = []stats.Board{syntheticBoard(5), syntheticBoard(26)}
-	ws, err := Write(context.Background(), db, &sized, filepath.Join(t.TempDir(), "sizes"), Options{MaxGames: 1})
+	ws, err := Write(context.Background(), db.Reader, &sized, filepath.Join(t.TempDir(), "sizes"), Options{MaxGames: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

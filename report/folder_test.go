@@ -15,12 +15,12 @@ import (
 // the report's own files are replaced, and Written.Kept names the others.
 func TestWriteKeepsWhatItDidNotWrite(t *testing.T) {
 	db := fixtureDB(t)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "site")
-	if _, err := Write(context.Background(), db, r, dir, Options{}); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, dir, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	mustWrite := func(name, text string) {
@@ -34,7 +34,7 @@ func TestWriteKeepsWhatItDidNotWrite(t *testing.T) {
 	mustWrite(".git/HEAD", "ref: refs/heads/main\n")
 	mustWrite("notes.txt", "mine")
 	mustWrite("CNAME", "games.example.org")
-	w, err := Write(context.Background(), db, r, dir, Options{MaxGames: 3})
+	w, err := Write(context.Background(), db.Reader, r, dir, Options{MaxGames: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestWriteKeepsWhatItDidNotWrite(t *testing.T) {
 // folder are written into; "" and folders of other files are refused, naming them.
 func TestWriteFolders(t *testing.T) {
 	db := fixtureDB(t)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,10 @@ func TestWriteFolders(t *testing.T) {
 
 	t.Chdir(t.TempDir())
 	os.WriteFile(".keep", nil, 0o644)
-	if _, err := Write(context.Background(), db, r, ".", opts); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, ".", opts); err != nil {
 		t.Fatalf("into .: %v", err)
 	}
-	if _, err := Write(context.Background(), db, r, ".", opts); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, ".", opts); err != nil {
 		t.Fatalf("into . again: %v", err)
 	}
 	if _, err := os.Stat(".keep"); err != nil {
@@ -84,7 +84,7 @@ func TestWriteFolders(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	os.Symlink(real, link)
-	if _, err := Write(context.Background(), db, r, link, opts); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, link, opts); err != nil {
 		t.Fatalf("into a link: %v", err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -94,21 +94,21 @@ func TestWriteFolders(t *testing.T) {
 		t.Error("the link's folder has no index.html:", err)
 	}
 
-	if _, err := Write(context.Background(), db, r, "", opts); err == nil || !strings.Contains(err.Error(), "no folder named") {
+	if _, err := Write(context.Background(), db.Reader, r, "", opts); err == nil || !strings.Contains(err.Error(), "no folder named") {
 		t.Errorf(`Write into "": %v`, err)
 	}
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "thesis.tex"), nil, 0o644)
 	os.WriteFile(filepath.Join(other, "index.html"), nil, 0o644)
-	if _, err := Write(context.Background(), db, r, other, opts); err == nil || !strings.Contains(err.Error(), "(thesis.tex)") {
+	if _, err := Write(context.Background(), db.Reader, r, other, opts); err == nil || !strings.Contains(err.Error(), "(thesis.tex)") {
 		t.Errorf("Write into a folder of other files: %v", err)
 	}
 	report := filepath.Join(t.TempDir(), "report")
-	if _, err := Write(context.Background(), db, r, report, opts); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, report, opts); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(report, "games", "draft.md"), []byte("mine"), 0o644)
-	if _, err := Write(context.Background(), db, r, report, opts); err == nil || !strings.Contains(err.Error(), "(draft.md)") {
+	if _, err := Write(context.Background(), db.Reader, r, report, opts); err == nil || !strings.Contains(err.Error(), "(draft.md)") {
 		t.Errorf("Write over a games folder holding a user's file: %v", err)
 	}
 	if got := readFile(t, filepath.Join(report, "games", "draft.md")); got != "mine" {

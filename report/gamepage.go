@@ -5,6 +5,9 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+
+	"github.com/ponte/ponte/internal/numtext"
+	"github.com/ponte/ponte/store"
 )
 
 // gamePageData is what game.html shows.
@@ -36,7 +39,7 @@ type moveRow struct {
 	Note     string
 	Played   bool // a legal turn with its features
 	Illegal  bool // the turn that broke a rule
-	T        turnRow
+	T        store.Turn
 	// The counts after a played turn, "Light–Dark".
 	Score, Islands, Sandbanks, Dead, Mobility string
 	Created                                   int    // sandbanks the turn made dead
@@ -76,7 +79,7 @@ func gamePage(g *game, script template.JS) *gamePageData {
 		}
 		d.Board = pos.svg(d.LastTurn)
 	}
-	byTurn := make(map[int]turnRow, len(g.TurnRows))
+	byTurn := make(map[int]store.Turn, len(g.TurnRows))
 	for _, t := range g.TurnRows {
 		byTurn[t.Turn] = t
 	}
@@ -128,16 +131,9 @@ func gameTitle(g *game) string {
 	return s
 }
 
-// thousands writes n with comma separators.
+// thousands writes n with comma separators (numtext.Thousands).
 func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return numtext.Thousands(int64(n))
 }
 
 func orUnknown(s string) string {
@@ -172,7 +168,7 @@ func resultText(g *game) string {
 }
 
 // turnNote describes what a tiles or bridge turn made.
-func turnNote(t turnRow) string {
+func turnNote(t store.Turn) string {
 	switch t.Kind {
 	case "tiles":
 		if t.GroupA.Valid && t.GroupB.Valid {

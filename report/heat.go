@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	pgame "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 )
@@ -89,9 +90,9 @@ var (
 )
 
 // orbitKey names the class of the cell (col, row) under the board's symmetries: its
-// canonical cell (stats.FoldCell, as stats folds openings), as col + 32*row.
+// canonical cell (pgame.FoldCell, as stats folds openings), as col + 32*row.
 func orbitKey(col, row, n int) int {
-	c := stats.FoldCell(replay.CellAt(col, row), n)
+	c := pgame.FoldCell(replay.CellAt(col, row), n)
 	return c.Col() + 32*c.Row()
 }
 

@@ -22,7 +22,7 @@ import (
 // editedDB ingests sample_data/autumn-league.ponte (17 records: game 3 is a legal 12×12
 // game, game 5 an illegal 10×10 one) into a new database, applies the statements edits to
 // it as a hand edit would, and opens it for reading.
-func editedDB(t *testing.T, edits ...string) *sql.DB {
+func editedDB(t *testing.T, edits ...string) *testDB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "edited.db")
 	w, err := store.Open(path)
@@ -46,12 +46,7 @@ func editedDB(t *testing.T, edits ...string) *sql.DB {
 		}
 	}
 	raw.Close()
-	db, err := store.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return openTestDB(t, path)
 }
 
 // copies returns the statement that adds n copies of the rows of table that match where,
@@ -140,13 +135,13 @@ func peakHeap(t *testing.T, limit uint64, f func()) (peak, total uint64) {
 }
 
 // writeEdited computes the statistics of db and writes its report into a new folder.
-func writeEdited(t *testing.T, db *sql.DB, opts Options) *Written {
+func writeEdited(t *testing.T, db *testDB, opts Options) *Written {
 	t.Helper()
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Write(context.Background(), db, r, filepath.Join(t.TempDir(), "report"), opts)
+	w, err := Write(context.Background(), db.Reader, r, filepath.Join(t.TempDir(), "report"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +248,7 @@ func TestPagesStream(t *testing.T) {
 		copies(t, "game_turns", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
 		copies(t, "game_tags", "game = 3", 2000, map[string]string{"game": "1000 + i"}),
 	)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +258,7 @@ func TestPagesStream(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "report")
 		var w *Written
 		peaks[pages], _ = peakHeap(t, 1<<30, func() {
-			if w, err = Write(context.Background(), db, r, dir, Options{MaxGames: pages}); err != nil {
+			if w, err = Write(context.Background(), db.Reader, r, dir, Options{MaxGames: pages}); err != nil {
 				t.Fatal(err)
 			}
 		})

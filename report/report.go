@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -18,8 +17,11 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
 )
 
 // Options tune Write.
@@ -86,7 +88,7 @@ var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "temp
 // The game pages are read from db and written one at a time, so that the memory Write
 // uses does not grow with their number; each page shows at most bounded parts of its
 // record (see maxText and the constants beside it).
-func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Options) (*Written, error) {
+func Write(ctx context.Context, db *store.Reader, r *stats.Report, dir string, opts Options) (*Written, error) {
 	if r == nil {
 		return nil, errors.New("writing the report: no statistics")
 	}
@@ -355,7 +357,7 @@ func (w *writer) assets() error {
 // lines of the index's list of pages are written, in order, to the file pageList. It
 // returns the number of pages and which of the games listed (the verification table's)
 // have one.
-func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed map[int64]bool, pageList string) (int, map[int64]bool, error) {
+func (w *writer) gamePages(ctx context.Context, db *store.Reader, opts Options, listed map[int64]bool, pageList string) (int, map[int64]bool, error) {
 	if err := os.Mkdir(filepath.Join(w.dir, "games"), 0o755); err != nil {
 		return 0, nil, fmt.Errorf("writing the report: %w", err)
 	}
@@ -370,20 +372,11 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 	defer list.Close()
 	listOut := bufio.NewWriterSize(list, 64<<10)
 
-	queries, err := prepareDetails(ctx, db)
+	queries, err := db.Details(ctx, pageLimits)
 	if err != nil {
 		return 0, nil, fmt.Errorf("writing the report: %w", err)
 	}
-	defer queries.close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan *game)
-	var werr error // the first worker's error
-	var errOnce sync.Once
-	fail := func(err error) {
-		errOnce.Do(func() { werr = err })
-		cancel()
-	}
+	defer queries.Close()
 	// Progress: the pages written, told one at a time, in order.
 	total := min(opts.MaxGames, w.games)
 	var written int // pages written, under progress
@@ -396,25 +389,10 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 			progress.Unlock()
 		}
 	}
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), 4)) {
-		wg.Go(func() {
-			defer bug.Recover()
-			for g := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				page := gamePage(g, template.JS(script))
-				if err := w.create(g.pagePath(), func(out io.Writer) error {
-					return templates.ExecuteTemplate(out, "game.html", page)
-				}); err != nil {
-					fail(fmt.Errorf("game %d: %w", g.ID, err))
-					continue
-				}
-				pageDone()
-			}
-		})
-	}
+	// Each page is written by a goroutine of its own, at most 4 at a time; the first
+	// error stops the others and the reading.
+	eg, ctx := errgroup.WithContext(ctx)
+	eg.SetLimit(max(1, min(runtime.GOMAXPROCS(0), 4)))
 	pages := 0
 	hasPage := make(map[int64]bool, len(listed))
 	err = pageGames(ctx, db, opts.Filter, opts.MaxGames, func(g *game) error {
@@ -426,20 +404,30 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 		}
 		// The details are read here, by one goroutine: the driver's locks make readers on
 		// several goroutines slower, not faster.
-		if err := queries.load(ctx, g); err != nil {
+		if err := load(ctx, queries, g); err != nil {
 			return err
 		}
-		select {
-		case jobs <- g:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return err
 		}
+		eg.Go(func() error {
+			defer bug.Recover()
+			if ctx.Err() != nil {
+				return nil // another page failed: its error is the one told
+			}
+			page := gamePage(g, template.JS(script))
+			if err := w.create(g.pagePath(), func(out io.Writer) error {
+				return templates.ExecuteTemplate(out, "game.html", page)
+			}); err != nil {
+				return fmt.Errorf("game %d: %w", g.ID, err)
+			}
+			pageDone()
+			return nil
+		})
 		pages++
 		return nil
 	})
-	close(jobs)
-	wg.Wait()
-	if werr != nil {
+	if werr := eg.Wait(); werr != nil {
 		return 0, nil, werr
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -37,7 +36,7 @@ func TestMain(m *testing.M) {
 }
 
 // fixtureDB returns the fixture database, opened read-only.
-func fixtureDB(t testing.TB) *sql.DB {
+func fixtureDB(t testing.TB) *testDB {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		fixtureDir, fixtureErr = os.MkdirTemp("", "ponte-report-test-")
@@ -60,24 +59,19 @@ func fixtureDB(t testing.TB) *sql.DB {
 	if fixtureErr != nil {
 		t.Fatal(fixtureErr)
 	}
-	db, err := store.OpenReader(filepath.Join(fixtureDir, "ponte.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return openTestDB(t, filepath.Join(fixtureDir, "ponte.db"))
 }
 
 // writeFixture writes the report of the fixture database into a new folder.
-func writeFixture(t testing.TB, f stats.Filter, opts Options) (*Written, *stats.Report, *sql.DB) {
+func writeFixture(t testing.TB, f stats.Filter, opts Options) (*Written, *stats.Report, *testDB) {
 	t.Helper()
 	db := fixtureDB(t)
-	r, err := stats.Compute(context.Background(), db, f, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, f, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Filter = f
-	w, err := Write(context.Background(), db, r, filepath.Join(t.TempDir(), "report"), opts)
+	w, err := Write(context.Background(), db.Reader, r, filepath.Join(t.TempDir(), "report"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,16 +328,16 @@ func TestGamePages(t *testing.T) {
 
 func TestMaxGamesAndReplace(t *testing.T) {
 	db := fixtureDB(t)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if _, err := Write(context.Background(), db, r, dir, Options{}); err != nil {
+	if _, err := Write(context.Background(), db.Reader, r, dir, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	// A second, smaller report replaces the first: no stale pages.
-	w, err := Write(context.Background(), db, r, dir, Options{MaxGames: 5, Title: "Five <games>"})
+	w, err := Write(context.Background(), db.Reader, r, dir, Options{MaxGames: 5, Title: "Five <games>"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +374,7 @@ func TestMaxGamesAndReplace(t *testing.T) {
 	// A folder that holds something else is not replaced.
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "thesis.tex"), []byte("x"), 0o644)
-	if _, err := Write(context.Background(), db, r, other, Options{}); err == nil {
+	if _, err := Write(context.Background(), db.Reader, r, other, Options{}); err == nil {
 		t.Error("Write replaced a folder that is not a report")
 	}
 	if _, err := os.Stat(filepath.Join(other, "thesis.tex")); err != nil {
@@ -423,13 +417,13 @@ func TestEmpty(t *testing.T) {
 
 func BenchmarkWrite(b *testing.B) {
 	db := fixtureDB(b)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	dir := filepath.Join(b.TempDir(), "out")
 	for b.Loop() {
-		if _, err := Write(context.Background(), db, r, dir, Options{}); err != nil {
+		if _, err := Write(context.Background(), db.Reader, r, dir, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

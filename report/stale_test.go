@@ -78,11 +78,11 @@ func TestRemoveStale(t *testing.T) {
 	}
 
 	db := fixtureDB(t)
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
+	r, err := stats.Compute(context.Background(), db.Reader, stats.Filter{}, stats.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Write(context.Background(), db, r, filepath.Join(parent, "out"), Options{MaxGames: 3})
+	w, err := Write(context.Background(), db.Reader, r, filepath.Join(parent, "out"), Options{MaxGames: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 // editedDB ingests sample_data/autumn-league.ponte (17 records; game 3 is a legal 12×12
 // game played to the end) into a new database, applies the statements edits to it as a
 // hand edit would, and opens it for reading.
-func editedDB(t *testing.T, edits ...string) *sql.DB {
+func editedDB(t *testing.T, edits ...string) *store.Reader {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "edited.db")
 	w, err := store.Open(path)

@@ -3,56 +3,34 @@ package stats
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/store"
 )
 
-// Populations. People's games and bots' games answer different questions (how the game is
-// played, how programs play it) and are never mixed silently: every statistic says which
-// population it covers.
+// Populations (game.PopulationPeople, …). People's games and bots' games answer different
+// questions (how the game is played, how programs play it) and are never mixed silently:
+// every statistic says which population it covers.
 const (
-	// PopulationPeople is the games without a bot player.
-	PopulationPeople = "people"
-	// PopulationBots is the games with at least one bot player.
-	PopulationBots = "bots"
-	// PopulationAll is both together, asked for explicitly.
-	PopulationAll = "all"
+	PopulationPeople = game.PopulationPeople // the games without a bot player
+	PopulationBots   = game.PopulationBots   // the games with at least one bot player
+	PopulationAll    = game.PopulationAll    // both together, asked for explicitly
 )
 
-// SelfPlaySite is the Site tag that ponte selfplay writes: its games are bots' games (their
-// players are named after the bots).
-const SelfPlaySite = "ponte selfplay"
+// Filter selects the games the statistics are computed over (store.Filter, which the
+// store turns into its queries).
+type Filter = store.Filter
 
-// IsBotSQL returns the condition, on the games table under the alias g, that a game has a
-// bot player, and its arguments: its Site tag is SelfPlaySite; or its Light or Dark player
-// is one of the names of bots; or its record marks a player as a bot (Abstract Play's
-// is_ai, stored as the tags LightIsAI and DarkIsAI, "true").
-func IsBotSQL(bots []string) (string, []any) {
-	cond := "coalesce(g.site, '') = '" + SelfPlaySite + "'"
-	var args []any
-	if len(bots) > 0 {
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(bots)), ", ")
-		cond += " OR g.light IN (" + marks + ") OR g.dark IN (" + marks + ")"
-		for range 2 {
-			for _, b := range bots {
-				args = append(args, b)
-			}
-		}
-	}
-	// The tags of a game are one row of game_tags (the view tags unpacks them): only a row
-	// that mentions IsAI at all is unpacked.
-	cond += ` OR EXISTS (SELECT 1 FROM game_tags t, json_each(t.tags) j WHERE t.game = g.id AND instr(t.tags, 'IsAI"') > 0
-		AND json_extract(j.value, '$[0]') IN ('LightIsAI', 'DarkIsAI') AND lower(json_extract(j.value, '$[1]')) = 'true')`
-	return "(" + cond + ")", args
-}
+// MaxBots bounds the names of Filter.Bots.
+const MaxBots = store.MaxBots
 
 // mainPopulation is the population the default report details (Report.Population):
 // people's games, unless no board has FewGames of them while some board has FewGames of
 // the bots' (or there are no people's games at all): then the bots'. Both populations
 // still get their cards, apart.
-func mainPopulation(ctx context.Context, db *sql.DB, f Filter, counts []PopulationCount) (string, error) {
+func mainPopulation(ctx context.Context, src Source, f Filter, counts []PopulationCount) (string, error) {
 	people, bots := PopulationGames(counts, PopulationPeople), PopulationGames(counts, PopulationBots)
 	if people == 0 && bots > 0 {
 		return PopulationBots, nil
@@ -62,13 +40,11 @@ func mainPopulation(ctx context.Context, db *sql.DB, f Filter, counts []Populati
 	}
 	most := map[string]int{}
 	for _, pop := range []string{PopulationPeople, PopulationBots} {
-		where, args := f.selection()
-		cond, condArgs := f.populationSQL(pop)
-		var n int
-		err := db.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM games g
-			WHERE legal AND `+where+` AND `+cond+` GROUP BY size)`, append(args, condArgs...)...).Scan(&n)
+		of := f
+		of.Population = pop
+		n, err := src.MostOnABoard(ctx, of)
 		if err != nil {
-			return "", fmt.Errorf("populations: %w", err)
+			return "", err
 		}
 		most[pop] = n
 	}
@@ -76,15 +52,6 @@ func mainPopulation(ctx context.Context, db *sql.DB, f Filter, counts []Populati
 		return PopulationBots, nil
 	}
 	return PopulationPeople, nil
-}
-
-// populationSQL is the condition that a game belongs to the population people or bots.
-func (f Filter) populationSQL(pop string) (string, []any) {
-	cond, args := IsBotSQL(f.BotNames())
-	if pop == PopulationPeople {
-		return "NOT " + cond, args
-	}
-	return cond, args
 }
 
 // PopulationCount is how many legal games of one population come from one format and site.
@@ -107,26 +74,17 @@ const OtherSites = "(other sites)"
 // populations counts the legal games of the selection (without its population) by
 // population, format and site: most first, at most maxSites sites per population, the rest
 // summed in one row per format.
-func populations(ctx context.Context, db *sql.DB, f Filter) ([]PopulationCount, error) {
-	where, args := f.selection()
-	bot, botArgs := IsBotSQL(f.BotNames())
-	rows, err := db.QueryContext(ctx, `SELECT `+bot+`, format, coalesce(site, ''), count(*) FROM games g
-		WHERE legal AND `+where+` GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3`, append(botArgs, args...)...)
+func populations(ctx context.Context, src Source, f Filter) ([]PopulationCount, error) {
+	counts, err := src.SiteCounts(ctx, whole(f))
 	if err != nil {
-		return nil, fmt.Errorf("populations: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []PopulationCount
 	listed := map[string]int{}
 	other := map[[2]string]int{} // population, format → the index in out of its other-sites row
-	for rows.Next() {
-		var isBot bool
-		var c PopulationCount
-		if err := rows.Scan(&isBot, &c.Format, &c.Site, &c.Games); err != nil {
-			return nil, fmt.Errorf("populations: %w", err)
-		}
-		c.Population = PopulationPeople
-		if isBot {
+	for _, sc := range counts {
+		c := PopulationCount{Population: PopulationPeople, Format: sc.Format, Site: sc.Site, Games: sc.Games}
+		if sc.Bot {
 			c.Population = PopulationBots
 		}
 		if listed[c.Population] < maxSites {
@@ -142,9 +100,6 @@ func populations(ctx context.Context, db *sql.DB, f Filter) ([]PopulationCount, 
 			out = append(out, PopulationCount{Population: c.Population, Format: c.Format, Site: OtherSites})
 		}
 		out[i].Games += c.Games
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("populations: %w", err)
 	}
 	slices.SortStableFunc(out, func(a, b PopulationCount) int {
 		if c := cmp.Compare(popOrder(a.Population), popOrder(b.Population)); c != 0 {

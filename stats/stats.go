@@ -3,18 +3,20 @@ package stats
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/store"
 )
 
 // Report is every statistic over the games a Filter selects.
@@ -247,9 +249,26 @@ type Options struct {
 	MaxIllegal int // the most IllegalGames listed; 0 means 200
 }
 
-// Compute computes the report of the games f selects in the database db (opened with
-// store.OpenReader).
-func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, error) {
+// Source is what the statistics read of a database: the methods of *store.Reader that
+// Compute calls. The statistics are computation over its rows, which a test can give
+// without a database.
+type Source interface {
+	Tally(ctx context.Context, f store.Filter) (store.Tally, error)
+	ByRule(ctx context.Context, f store.Filter) ([]store.RuleCount, error)
+	ByFormat(ctx context.Context, f store.Filter) ([]store.FormatCount, error)
+	IllegalGames(ctx context.Context, f store.Filter, limit int) ([]store.IllegalGame, error)
+	SiteCounts(ctx context.Context, f store.Filter) ([]store.SiteCount, error)
+	MostOnABoard(ctx context.Context, f store.Filter) (int, error)
+	IDs(ctx context.Context) (lo, hi int64, ok bool, err error)
+	LegalGames(ctx context.Context, f store.Filter, from, to int64, fn func(*store.LegalGame) error) error
+	TurnSummaries(ctx context.Context, from, to int64, fn func(*store.TurnSummary) error) error
+}
+
+var _ Source = (*store.Reader)(nil)
+
+// Compute computes the report of the games f selects in the database src (a
+// *store.Reader).
+func Compute(ctx context.Context, src Source, f Filter, opts Options) (*Report, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -259,14 +278,13 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	r := &Report{Filter: f}
 	// The verification's summary reads the games apart from the rest: on its own
 	// connection, while the rest goes on.
-	where, args := f.selection()
 	verified := make(chan error, 1)
 	v := &r.Verification
 	go func() {
 		defer bug.Recover()
-		verified <- verification(ctx, db, where, args, opts, v)
+		verified <- verification(ctx, src, whole(f), opts, v)
 	}()
-	err := computeBoards(ctx, db, f, r)
+	err := computeBoards(ctx, src, f, r)
 	if verr := <-verified; verr != nil {
 		return nil, verr
 	}
@@ -276,10 +294,16 @@ func Compute(ctx context.Context, db *sql.DB, f Filter, opts Options) (*Report, 
 	return r, nil
 }
 
+// whole is f without its population: the selection whose every population is counted.
+func whole(f Filter) Filter {
+	f.Population = ""
+	return f
+}
+
 // computeBoards computes the populations, boards and cards of the report r.
-func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
+func computeBoards(ctx context.Context, src Source, f Filter, r *Report) error {
 	var err error
-	if r.Populations, err = populations(ctx, db, f); err != nil {
+	if r.Populations, err = populations(ctx, src, f); err != nil {
 		return err
 	}
 	// The populations tallied into cards, and the one whose boards the report details.
@@ -294,7 +318,7 @@ func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
 		tallied = []string{PopulationPeople, PopulationBots, PopulationAll}
 	case "":
 		tallied = []string{PopulationPeople, PopulationBots}
-		if r.Population, err = mainPopulation(ctx, db, f, r.Populations); err != nil {
+		if r.Population, err = mainPopulation(ctx, src, f, r.Populations); err != nil {
 			return err
 		}
 	}
@@ -302,7 +326,7 @@ func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
 	for _, pop := range tallied {
 		boards[pop] = map[int]*boardTally{}
 	}
-	sel, err := games(ctx, db, f, r.Population, boards)
+	sel, err := games(ctx, src, f, r.Population, boards)
 	if err != nil {
 		return err
 	}
@@ -312,7 +336,7 @@ func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
 	go func() {
 		defer bug.Recover()
 		var err error
-		turns, err = byTurn(ctx, db, sel)
+		turns, err = byTurn(ctx, src, sel)
 		summed <- err
 	}()
 	for _, pop := range tallied {
@@ -336,53 +360,38 @@ func computeBoards(ctx context.Context, db *sql.DB, f Filter, r *Report) error {
 	return nil
 }
 
-func verification(ctx context.Context, db *sql.DB, where string, args []any, opts Options, v *Verification) error {
-	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(legal), 0), coalesce(sum(NOT legal AND NOT unreadable), 0),
-		coalesce(sum(unreadable), 0), coalesce(sum(duplicates), 0) FROM games g WHERE `+where, args...).
-		Scan(&v.Games, &v.Legal, &v.Illegal, &v.Unreadable, &v.Duplicates)
+func verification(ctx context.Context, src Source, f Filter, opts Options, v *Verification) error {
+	t, err := src.Tally(ctx, f)
 	if err != nil {
-		return fmt.Errorf("verification summary: %w", err)
-	}
-	if v.ByRule, err = collect(ctx, db, "verification by rule", `SELECT error_rule, count(*) FROM games g WHERE NOT legal AND `+where+`
-		GROUP BY error_rule ORDER BY count(*) DESC, error_rule`, args,
-		func(rows *sql.Rows, rc *RuleCount) error { return rows.Scan(&rc.Rule, &rc.Games) }); err != nil {
 		return err
 	}
-	if v.ByFormat, err = collect(ctx, db, "verification by format", `SELECT format, count(DISTINCT source), count(*), sum(legal)
-		FROM games g WHERE `+where+` GROUP BY format ORDER BY count(*) DESC, format`, args,
-		func(rows *sql.Rows, fc *FormatCount) error {
-			return rows.Scan(&fc.Format, &fc.Files, &fc.Games, &fc.Legal)
-		}); err != nil {
+	v.Games, v.Legal, v.Illegal, v.Unreadable, v.Duplicates = t.Games, t.Legal, t.Illegal, t.Unreadable, t.Duplicates
+	rules, err := src.ByRule(ctx, f)
+	if err != nil {
 		return err
 	}
-	v.IllegalGames, err = collect(ctx, db, "illegal games", `SELECT id, game_id, source, coalesce(error_line, line), coalesce(error_col, 1),
-		error_rule, coalesce(error_turn, 0), coalesce(error_message, ''), coalesce(event, ''), coalesce(light, ''), coalesce(dark, '')
-		FROM games g WHERE NOT legal AND `+where+` ORDER BY id LIMIT ?`, append(slices.Clone(args), opts.MaxIllegal),
-		func(rows *sql.Rows, ig *IllegalGame) error {
-			return rows.Scan(&ig.ID, &ig.GameID, &ig.Source, &ig.Line, &ig.Col, &ig.Rule, &ig.Turn, &ig.Message, &ig.Event, &ig.Light, &ig.Dark)
-		})
+	v.ByRule = convert(rules, func(x store.RuleCount) RuleCount { return RuleCount(x) })
+	formats, err := src.ByFormat(ctx, f)
+	if err != nil {
+		return err
+	}
+	v.ByFormat = convert(formats, func(x store.FormatCount) FormatCount { return FormatCount(x) })
+	illegal, err := src.IllegalGames(ctx, f, opts.MaxIllegal)
+	v.IllegalGames = convert(illegal, func(x store.IllegalGame) IllegalGame { return IllegalGame(x) })
 	return err
 }
 
-// collect runs query and returns its rows, each read by scan; errors name what was asked.
-func collect[T any](ctx context.Context, db *sql.DB, what, query string, args []any, scan func(*sql.Rows, *T) error) ([]T, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+// convert converts the rows of the store into the report's of the same fields (which
+// the report gives JSON names); nil stays nil.
+func convert[S, T any](in []S, as func(S) T) []T {
+	if in == nil {
+		return nil
 	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var x T
-		if err := scan(rows, &x); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, x)
+	out := make([]T, len(in))
+	for i, x := range in {
+		out[i] = as(x)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return out, nil
+	return out
 }
 
 // boardTally accumulates the per-game statistics of one board size and population.
@@ -439,33 +448,22 @@ func newBoardTally() *boardTally {
 	}
 }
 
+// The results as stored.
+var lightWins, darkWins, draw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
+
 // gameRow is what the statistics read of one legal game.
-type gameRow struct {
-	size                   int
-	swapped, over, bot     bool
-	result, tiebreak       sql.NullString
-	termination, claimed   sql.NullString
-	score, islands, bridge [2]int
-	margin, turns          int
-	openingA, openingB     sql.NullString
-	components             [2]sql.NullString // games.components_light, _dark, read for a finished game
-	light, dark, opener    sql.NullString
-	date                   sql.NullString
-	format                 string
-}
+type gameRow = store.LegalGame
 
 // final is the game's known result: the computed one when the game is over, else the one
 // claimed by a record that ended by resignation, on time or by an agreed draw; "" when
 // unknown.
-func (g *gameRow) final() string {
-	if g.over {
-		return g.result.String
+func final(g *gameRow) string {
+	if g.Over {
+		return g.Result.String
 	}
-	switch g.termination.String {
-	case "resign", "time", "agreement":
-		switch g.claimed.String {
-		case "1-0", "0-1", "1/2-1/2":
-			return g.claimed.String
+	if t, _ := game.ParseTermination(g.Termination.String); t.ClaimsResult() {
+		if r, ok := replay.ParseResult(g.Claimed.String); ok && r != replay.NoResult {
+			return g.Claimed.String
 		}
 	}
 	return ""
@@ -473,14 +471,14 @@ func (g *gameRow) final() string {
 
 // ending is how the game ended: normal, resign, time, abandoned, agreement (a draw agreed
 // before the end), or unfinished (a record that stops before the end without saying why).
-func (g *gameRow) ending() string {
+func ending(g *gameRow) string {
 	switch {
-	case g.over:
-		return "normal"
-	case g.termination.Valid && g.termination.String != "normal":
-		return g.termination.String
+	case g.Over:
+		return game.Normal.String()
+	case g.Termination.Valid && g.Termination.String != game.Normal.String():
+		return g.Termination.String
 	}
-	return "unfinished"
+	return game.Unfinished
 }
 
 // selected is the legal games of the population the report covers, as games() read them:
@@ -500,36 +498,35 @@ type selected struct {
 // components of pop's finished games are counted from what the ingest stored of them
 // (games.components_light and _dark). A game whose board size is not one the rules allow is refused: only
 // an edited database holds one, and its size would size the heat map.
-func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
+func games(ctx context.Context, src Source, f Filter, pop string, boards map[string]map[int]*boardTally) (*selected, error) {
 	// The games are read in ranges of their ids, each on a goroutine of its own with
 	// tallies of its own, which are then added up in the order of the ranges: reading the
 	// games table is most of the statistics' time, and the tallies come out as one pass in
 	// id order makes them (counts, sums of halves and the rated games in order).
-	var lo, hi sql.NullInt64
-	if err := db.QueryRowContext(ctx, "SELECT min(id), max(id) FROM games").Scan(&lo, &hi); err != nil {
-		return nil, fmt.Errorf("games: %w", err)
+	lo, hi, ok, err := src.IDs(ctx)
+	if err != nil {
+		return nil, err
 	}
 	parts := min(max(2, runtime.NumCPU()), 8)
 	if gameParts > 0 {
 		parts = gameParts
 	}
-	if parts == 1 || !lo.Valid || uint64(hi.Int64-lo.Int64) < uint64(parts) { // one pass: no game, or too few to split
-		return gamesIn(ctx, db, f, pop, boards, math.MinInt64, math.MaxInt64)
+	if parts == 1 || !ok || uint64(hi-lo) < uint64(parts) { // one pass: no game, or too few to split
+		return gamesIn(ctx, src, f, pop, boards, math.MinInt64, math.MaxInt64)
 	}
 	// The ranges start step apart; the last one ends at hi. Unsigned, as an edited
 	// database's ids may be as far apart as int64 allows.
-	step := uint64(hi.Int64-lo.Int64) / uint64(parts)
-	start := func(p int) int64 { return lo.Int64 + int64(uint64(p)*step) }
+	step := uint64(hi-lo) / uint64(parts)
+	start := func(p int) int64 { return lo + int64(uint64(p)*step) }
 	sels := make([]*selected, parts)
 	tallies := make([]map[string]map[int]*boardTally, parts)
 	errs := make([]error, parts)
 	// A range that fails stops the others: its error is the one a single pass would meet
 	// first, not one copy of "context canceled" per range.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
+	eg, ectx := errgroup.WithContext(ctx)
+	eg.SetLimit(parts)
 	for p := range parts {
-		from, to := start(p), hi.Int64
+		from, to := start(p), hi
 		if p < parts-1 {
 			to = start(p+1) - 1
 		}
@@ -537,14 +534,13 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 		for tallied := range boards {
 			tallies[p][tallied] = map[int]*boardTally{}
 		}
-		wg.Go(func() {
+		eg.Go(func() error {
 			defer bug.Recover()
-			if sels[p], errs[p] = gamesIn(ctx, db, f, pop, tallies[p], from, to); errs[p] != nil {
-				cancel()
-			}
+			sels[p], errs[p] = gamesIn(ectx, src, f, pop, tallies[p], from, to)
+			return errs[p]
 		})
 	}
-	wg.Wait()
+	eg.Wait()
 	for _, err := range errs { // in the order of the ranges: the first a single pass meets
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return nil, err
@@ -589,79 +585,57 @@ func games(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[str
 var gameParts = 0
 
 // gamesIn is games for the games whose ids are from … to.
-func gamesIn(ctx context.Context, db *sql.DB, f Filter, pop string, boards map[string]map[int]*boardTally, from, to int64) (*selected, error) {
-	where, args := f.selection()
-	bot, botArgs := "0", []any(nil)
-	switch {
-	case len(boards) == 1 && (pop == PopulationPeople || pop == PopulationBots):
-		cond, condArgs := f.populationSQL(pop)
-		where += " AND " + cond
-		args = append(args, condArgs...)
-		if pop == PopulationBots {
-			bot = "1"
-		}
-	default:
-		bot, botArgs = IsBotSQL(f.BotNames())
+func gamesIn(ctx context.Context, src Source, f Filter, pop string, boards map[string]map[int]*boardTally, from, to int64) (*selected, error) {
+	// One population alone is read alone; else every game, each told its population.
+	read := whole(f)
+	if len(boards) == 1 && (pop == PopulationPeople || pop == PopulationBots) {
+		read.Population = pop
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, size, swapped, over, result, tiebreak, termination, claimed_result,
-		score_light, score_dark, islands_light, islands_dark, bridges_light, bridges_dark, margin, turns,
-		opening_a, opening_b, CASE WHEN over THEN components_light END, CASE WHEN over THEN components_dark END,
-		light, dark, opener, date, format, `+bot+`
-		FROM games g WHERE legal AND id BETWEEN ? AND ? AND `+where+` ORDER BY id`, append(append(botArgs, from, to), args...)...)
-	if err != nil {
-		return nil, fmt.Errorf("games: %w", err)
-	}
-	defer rows.Close()
 	sel := &selected{}
-	var read, prev int64
-	for rows.Next() {
-		var g gameRow
-		var id int64
-		if err := rows.Scan(&id, &g.size, &g.swapped, &g.over, &g.result, &g.tiebreak, &g.termination, &g.claimed,
-			&g.score[0], &g.score[1], &g.islands[0], &g.islands[1], &g.bridge[0], &g.bridge[1], &g.margin, &g.turns,
-			&g.openingA, &g.openingB, &g.components[0], &g.components[1], &g.light, &g.dark, &g.opener, &g.date, &g.format, &g.bot); err != nil {
-			return nil, fmt.Errorf("games: %w", err)
+	var read_, prev int64
+	err := src.LegalGames(ctx, read, from, to, func(g *gameRow) error {
+		id := g.ID
+		if g.Size < replay.MinSize || g.Size > replay.MaxSize {
+			return fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.Size, replay.MinSize, replay.MaxSize, ErrEdited)
 		}
-		if g.size < replay.MinSize || g.size > replay.MaxSize {
-			return nil, fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.size, replay.MinSize, replay.MaxSize, ErrEdited)
+		if read_ > 0 && id <= prev {
+			return fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, prev, ErrEdited)
 		}
-		if read > 0 && id <= prev {
-			return nil, fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, prev, ErrEdited)
-		}
-		read, prev = read+1, id
+		read_, prev = read_+1, id
 		own := PopulationPeople
-		if g.bot {
+		if g.Bot {
 			own = PopulationBots
 		}
 		if own == pop || pop == PopulationAll {
 			sel.ids = append(sel.ids, id)
-			sel.sizes = append(sel.sizes, uint8(g.size))
-			sel.turns = append(sel.turns, int32(min(max(g.turns, 0), math.MaxInt32)))
+			sel.sizes = append(sel.sizes, uint8(g.Size))
+			sel.turns = append(sel.turns, int32(min(max(g.Turns, 0), math.MaxInt32)))
 		}
 		for p, bySize := range boards {
 			if p != own && p != PopulationAll {
 				continue
 			}
-			b := bySize[g.size]
+			b := bySize[g.Size]
 			if b == nil {
 				b = newBoardTally()
-				bySize[g.size] = b
+				bySize[g.Size] = b
 			}
-			b.add(&g)
+			b.add(g)
 		}
-		if g.over && (own == pop || pop == PopulationAll) {
-			for c, text := range g.components {
+		if g.Over && (own == pop || pop == PopulationAll) {
+			for c, text := range g.Components {
 				if !text.Valid {
-					return nil, fmt.Errorf("games.id %d is finished but has no %s: %w", id, [2]string{"components_light", "components_dark"}[c], ErrEdited)
+					return fmt.Errorf("games.id %d is finished but has no %s: %w", id, [2]string{"components_light", "components_dark"}[c], ErrEdited)
 				}
-				if err := addComponents(text.String, boards[pop][g.size].comps); err != nil {
-					return nil, fmt.Errorf("games.id %d: %w", id, err)
+				if err := addComponents(text.String, boards[pop][g.Size].comps); err != nil {
+					return fmt.Errorf("games.id %d: %w", id, err)
 				}
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("games: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return sel, nil
 }
@@ -727,73 +701,73 @@ func (t *openingTally) merge(o *openingTally) {
 
 func (b *boardTally) add(g *gameRow) {
 	b.games++
-	b.formats[g.format]++
-	b.endings[g.ending()]++
-	if res := g.final(); res != "" {
+	b.formats[g.Format]++
+	b.endings[ending(g)]++
+	if res := final(g); res != "" {
 		b.decided++
-		if g.turns >= 2 && g.openingA.Valid && g.openingB.Valid {
+		if g.Turns >= 2 && g.OpeningA.Valid && g.OpeningB.Valid {
 			b.addOpening(g, res)
 		}
 	}
-	if !g.over {
+	if !g.Over {
 		return
 	}
 	b.finished++
-	b.scoreLight[g.score[0]]++
-	b.scoreDark[g.score[1]]++
-	b.margin[g.margin]++
-	b.sumScore[0] += g.score[0]
-	b.sumScore[1] += g.score[1]
-	b.sumMargin += g.margin
-	b.islands[g.islands[0]]++
-	b.islands[g.islands[1]]++
-	b.bridges[g.bridge[0]]++
-	b.bridges[g.bridge[1]]++
-	b.length[g.turns]++
-	b.sumLength += g.turns
-	b.tieBreaks[g.tiebreak.String]++
+	b.scoreLight[g.Score[0]]++
+	b.scoreDark[g.Score[1]]++
+	b.margin[g.Margin]++
+	b.sumScore[0] += g.Score[0]
+	b.sumScore[1] += g.Score[1]
+	b.sumMargin += g.Margin
+	b.islands[g.Islands[0]]++
+	b.islands[g.Islands[1]]++
+	b.bridges[g.Bridge[0]]++
+	b.bridges[g.Bridge[1]]++
+	b.length[g.Turns]++
+	b.sumLength += g.Turns
+	b.tieBreaks[g.TieBreak.String]++
 }
 
 // addOpening counts a decided game that reached turn 2 in the swap and opening tallies.
 func (b *boardTally) addOpening(g *gameRow, res string) {
-	m, err := replay.ParseMove(g.openingA.String+","+g.openingB.String, g.size)
+	m, err := replay.ParseMove(g.OpeningA.String+","+g.OpeningB.String, g.Size)
 	if err != nil {
 		return // a legal game's opening always parses; nothing to count otherwise
 	}
 	var openerScore float64
 	switch res {
-	case "1/2-1/2":
+	case draw:
 		openerScore = 0.5
 		b.draws.add(1)
 		b.light.add(0)
 		b.dark.add(0)
-	case "1-0":
+	case lightWins:
 		b.draws.add(0)
 		b.light.add(1)
 		b.dark.add(0)
-		if !g.swapped { // the opener ends as Light unless the second player swapped
+		if !g.Swapped { // the opener ends as Light unless the second player swapped
 			openerScore = 1
 		}
-	case "0-1":
+	case darkWins:
 		b.draws.add(0)
 		b.light.add(0)
 		b.dark.add(1)
-		if g.swapped {
+		if g.Swapped {
 			openerScore = 1
 		}
 	}
 	sw := 0.0
-	if g.swapped {
+	if g.Swapped {
 		sw = 1
 	}
 	b.swapped.add(sw)
 	b.opener.add(openerScore)
-	if g.swapped {
+	if g.Swapped {
 		b.openerSwapped.add(openerScore)
 	} else {
 		b.openerKept.add(openerScore)
 	}
-	fa, fb := FoldPair(m.A, m.B, g.size)
+	fa, fb := game.FoldPair(m.A, m.B, g.Size)
 	o := b.openings[[2]replay.Cell{fa, fb}]
 	if o == nil {
 		o = &openingTally{}
@@ -801,7 +775,7 @@ func (b *boardTally) addOpening(g *gameRow, res string) {
 	}
 	o.swapped.add(sw)
 	o.opener.add(openerScore)
-	if g.swapped {
+	if g.Swapped {
 		o.openerSwapped.add(openerScore)
 	} else {
 		o.openerKept.add(openerScore)
@@ -809,10 +783,10 @@ func (b *boardTally) addOpening(g *gameRow, res string) {
 	for _, c := range [2]replay.Cell{m.A, m.B} {
 		addTo(b.cells, c, sw, openerScore)
 	}
-	edge, apart := distances(m.A, m.B, g.size)
+	edge, apart := distances(m.A, m.B, g.Size)
 	addTo(b.edge, edge, sw, openerScore)
 	addTo(b.apart, apart, sw, openerScore)
-	if month, ok := monthOf(g.date.String); ok && g.date.Valid {
+	if month, ok := monthOf(g.Date.String); ok && g.Date.Valid {
 		addTo(b.months, month, sw, openerScore)
 	} else {
 		b.undated++
@@ -899,7 +873,7 @@ func (b *boardTally) board(size int, pop string) Board {
 	for _, name := range []string{"score", "islands", "bridges", "draw"} {
 		sc.TieBreaks = append(sc.TieBreaks, Count{Name: name, Rate: NewRate(float64(b.tieBreaks[name]), b.finished)})
 	}
-	for _, name := range []string{"normal", "resign", "time", "abandoned", "agreement", "unfinished"} {
+	for _, name := range game.Endings {
 		sc.Endings = append(sc.Endings, Count{Name: name, Rate: NewRate(float64(b.endings[name]), b.games)})
 	}
 	for format, n := range b.formats {
@@ -929,23 +903,25 @@ func bins(m map[int]int) []Bin {
 // allocating; SQLite reads the summaries from their index, game_turns_by_turn, not from the
 // table's pages, which hold the turns texts too), split into ranges of the selected games
 // read in parallel.
-func byTurn(ctx context.Context, db *sql.DB, sel *selected) (map[int][]TurnStat, error) {
+func byTurn(ctx context.Context, src Source, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
 	n := len(sel.ids)
 	sums := make([]map[int][]turnSum, parts)
-	errs := make([]error, parts)
-	var wg sync.WaitGroup
+	errs := make([]error, parts) // every range's, joined: one range's error stops no other
+	var eg errgroup.Group
+	eg.SetLimit(parts)
 	for p := range parts {
 		lo, hi := n*p/parts, n*(p+1)/parts
 		if lo == hi {
 			continue
 		}
-		wg.Go(func() {
+		eg.Go(func() error {
 			defer bug.Recover()
-			sums[p], errs[p] = turnSums(ctx, db, sel.ids[lo:hi], sel.sizes[lo:hi], sel.turns[lo:hi])
+			sums[p], errs[p] = turnSums(ctx, src, sel.ids[lo:hi], sel.sizes[lo:hi], sel.turns[lo:hi])
+			return nil
 		})
 	}
-	wg.Wait()
+	eg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("by turn: %w", err)
 	}
@@ -1001,13 +977,8 @@ const maxTurn = 1<<15 - 1
 // order of game_turns' key and are matched to the selected ones by walking both in step. A
 // selected game with turns but no row, or whose summary does not hold as many turns as
 // games.turns, is refused: only an edit makes one.
-func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns []int32) (map[int][]turnSum, error) {
+func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns []int32) (map[int][]turnSum, error) {
 	bySize := map[int][]turnSum{}
-	rows, err := db.QueryContext(ctx, `SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, ids[0], ids[len(ids)-1])
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	next := 0 // ids[next] is the first selected game not behind the current row's
 	// skip passes the selected games before game (all of them if last), which have no
 	// row: they must have no turns.
@@ -1020,29 +991,24 @@ func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns
 		return nil
 	}
 	var sc turnsum.Scanner
-	var sum sql.RawBytes
-	for rows.Next() {
-		var game int64
-		var blob bool
-		if err := rows.Scan(&game, &sum, &blob); err != nil {
-			return nil, err
-		}
+	err := src.TurnSummaries(ctx, ids[0], ids[len(ids)-1], func(ts *store.TurnSummary) error {
+		game, sum := ts.Game, ts.ByTurn
 		if err := skip(game, false); err != nil {
-			return nil, err
+			return err
 		}
 		if next == len(ids) || ids[next] != game {
-			continue // a game the filter leaves out, or one not legal
+			return nil // a game the filter leaves out, or one not legal
 		}
 		n, err := turnsum.Len(sum)
 		switch {
-		case !blob:
-			return nil, fmt.Errorf("game %d: game_turns.by_turn is not a blob: %w", game, ErrEdited)
+		case !ts.Blob:
+			return fmt.Errorf("game %d: game_turns.by_turn is not a blob: %w", game, ErrEdited)
 		case err != nil:
-			return nil, fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
+			return fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
 		case n != int(turns[next]):
-			return nil, fmt.Errorf("game %d has %d turns in game_turns.by_turn, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
+			return fmt.Errorf("game %d has %d turns in game_turns.by_turn, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
 		case n > maxTurn:
-			return nil, fmt.Errorf("game %d has %d turns, more than the %d summed: %w", game, n, maxTurn, ErrEdited)
+			return fmt.Errorf("game %d has %d turns, more than the %d summed: %w", game, n, maxTurn, ErrEdited)
 		}
 		size := int(sizes[next])
 		a := bySize[size]
@@ -1062,11 +1028,12 @@ func turnSums(ctx context.Context, db *sql.DB, ids []int64, sizes []uint8, turns
 		}
 		bySize[size] = a
 		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
+			return fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
 		}
 		next++
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return bySize, skip(0, true)

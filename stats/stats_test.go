@@ -2,7 +2,6 @@ package stats_test
 
 import (
 	"context"
-	"database/sql"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -21,13 +21,13 @@ import (
 //     greedy–random (seed 3; no swap; Light, the opener, won both);
 //   - on 6×6: a game Dark resigned after the swap (Bob, the opener, won), an abandoned
 //     game, an illegal one (R3 at turn 2) and one that cannot be read (Size "x").
-func fixtureDB(t *testing.T) *sql.DB {
+func fixtureDB(t *testing.T) *store.Reader {
 	t.Helper()
 	return ingestDB(t, "testdata/fixture.ponte")
 }
 
 // ingestDB ingests archive into a new database and opens it for reading.
-func ingestDB(t *testing.T, archive string) *sql.DB {
+func ingestDB(t *testing.T, archive string) *store.Reader {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fixture.db")
 	w, err := store.Open(path)
@@ -317,11 +317,14 @@ func TestPopulations(t *testing.T) {
 		}
 	}
 	// The Site rule holds for games stored from JSON Lines as well; export selects a
-	// population through Filter.SQL.
-	where, args := stats.Filter{Population: stats.PopulationBots, Bots: "Botty"}.SQL()
-	var n int
-	if err := db.QueryRow("SELECT count(*) FROM games g WHERE "+where, args...).Scan(&n); err != nil || n != 3 {
-		t.Errorf("Filter.SQL selects %d bots' games (%v), want 3", n, err)
+	// population through the Reader's Records.
+	n := 0
+	err := db.Records(context.Background(), stats.Filter{Population: stats.PopulationBots, Bots: "Botty"}, store.AnyVerdict, func(*ingest.Record, bool) error {
+		n++
+		return nil
+	})
+	if err != nil || n != 3 {
+		t.Errorf("Records selects %d bots' games (%v), want 3", n, err)
 	}
 }
 

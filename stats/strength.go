@@ -90,9 +90,9 @@ func (t *ratingTally) merge(u *ratingTally) {
 // is the other of Light and Dark: Light when the second player swapped (the opener then
 // ended as Dark), else Dark.
 func (t *ratingTally) add(g *gameRow, score float64) {
-	opener, responder, opposite := g.opener, g.dark, g.light
-	if g.swapped {
-		responder, opposite = g.light, g.dark
+	opener, responder, opposite := g.Opener, g.Dark, g.Light
+	if g.Swapped {
+		responder, opposite = g.Light, g.Dark
 	}
 	if !opener.Valid || !responder.Valid || opener.String == "" || responder.String == "" || opposite.String != opener.String {
 		t.unnamed++
@@ -102,7 +102,7 @@ func (t *ratingTally) add(g *gameRow, score float64) {
 	if o == r {
 		t.self++
 	}
-	t.games = append(t.games, RatedGame{Opener: o, Responder: r, Swapped: g.swapped, Score: score})
+	t.games = append(t.games, RatedGame{Opener: o, Responder: r, Swapped: g.Swapped, Score: score})
 }
 
 func (t *ratingTally) index(name string) int {

@@ -125,7 +125,16 @@ var ErrNoDatabase = errors.New("no such database")
 // (SQLite then takes no locks and reads the file as it is, which is safe as nobody can
 // write to it either). It is refused only when a -wal file beside it holds transactions
 // that such a reader could not see.
-func OpenReader(path string) (*sql.DB, error) {
+func OpenReader(path string) (*Reader, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{db: db}, nil
+}
+
+// openReadOnly is OpenReader's database handle.
+func openReadOnly(path string) (*sql.DB, error) {
 	file, err := inspect(path)
 	if err != nil {
 		return nil, err

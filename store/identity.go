@@ -216,10 +216,13 @@ func notPonte(tables map[string][]string, views []string, version int) string {
 	if _, ok := tables[gamesTable.name]; !ok {
 		return "it has " + listNames(tables, views) + "; no games table"
 	}
-	// The columns every version has; version 5's tables in full.
+	// The columns every version has; versions 5 and 6's tables in full.
 	need := []*table{ptr(gamesV2Columns()), &sourcesTable}
-	if version == SchemaVersion {
+	switch version {
+	case SchemaVersion:
 		need = []*table{&gamesTable, &gameTurnsTable, &gameTagsTable, &sourcesTable}
+	case 5:
+		need = []*table{ptr(gamesV5()), &gameTurnsTable, &gameTagsTable, &sourcesTable}
 	}
 	for _, t := range need {
 		cols, ok := tables[t.name]

@@ -143,7 +143,7 @@ func TestCloseLeavesNoWAL(t *testing.T) {
 	}
 	ingestInto(t, d, Options{}, autumn)
 	// A reader while the writer is open.
-	r, err := OpenReader(path)
+	r, err := openReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestCloseLeavesNoWAL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err = OpenReader(path)
+	r, err = openReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestDatabaseID(t *testing.T) {
 	if len(newID) != 32 || newID == id {
 		t.Errorf("id %q given to a database without one", newID)
 	}
-	r, err := OpenReader(moved)
+	r, err := openReadOnly(moved)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestOpenWaitsForALongRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.db")
 	fixture(t, path)
 	busyTimeout = 100
-	r, err := OpenReader(path)
+	r, err := openReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}

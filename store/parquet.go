@@ -74,6 +74,7 @@ type GameRow struct {
 	Duplicates        int32   `parquet:"duplicates"`
 	ComponentsLight   *string `parquet:"components_light,optional,dict"`
 	ComponentsDark    *string `parquet:"components_dark,optional,dict"`
+	MoveNumbers       *string `parquet:"move_numbers,optional"`
 	// The derived columns (gamesParquet).
 	Opening     *string  `parquet:"opening,optional,dict"`
 	FinalResult *string  `parquet:"final_result,optional,dict"`

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
-	"github.com/ponte/ponte/stats"
 )
 
 // The Parquet files answer the report's questions in one GROUP BY: games.parquet holds,
@@ -36,11 +36,11 @@ var gamesParquet = table{
 	name: "games.parquet",
 	doc:  "the games table, then what the statistics derive from each game",
 	columns: []column{
-		{"opening", "TEXT", true, "the opening (turn 1's two cells) folded by the board's 8 symmetries, as `ponte stats` names it (`stats.FoldPair`): the two cells of the least image in reading order, `c3 e4`; the same for every opening a symmetry maps onto it; NULL when the game has no turn 1 that can be read"},
+		{"opening", "TEXT", true, "the opening (turn 1's two cells) folded by the board's 8 symmetries, as `ponte stats` names it (`game.FoldPair`): the two cells of the least image in reading order, `c3 e4`; the same for every opening a symmetry maps onto it; NULL when the game has no turn 1 that can be read"},
 		{"final_result", "TEXT", true, "the result `ponte stats` knows for a legal game: the computed `result` when over, else the claimed result of a record that ended by resignation, on time or by an agreed draw (`termination` `resign`, `time`, `agreement`); NULL when unknown, and for every game not legal"},
 		{"decided", "BOOLEAN", false, "`final_result` is known: the games `ponte stats` counts as decided (`boards[].decided`); false for every game not legal"},
 		{"opener_score", "DOUBLE", true, "the opener's score in a decided game, from the opener's side whatever colour they ended with: 1 a win, 0.5 a draw, 0 a loss; NULL when not decided. `ponte stats`' swap rates and opener's scores are over the decided games with `turns >= 2`"},
-		{"population", "TEXT", false, "`bots` for a game with a bot player, else `people`, as `ponte stats` tells them without `--bots` (`stats.IsBotSQL`): the `Site` tag is `ponte selfplay`, or a `LightIsAI` or `DarkIsAI` tag is `true`"},
+		{"population", "TEXT", false, "`bots` for a game with a bot player, else `people`, as `ponte stats` tells them without `--bots` (`game.IsBot`): the `Site` tag is `ponte selfplay`, or a `LightIsAI` or `DarkIsAI` tag is `true`"},
 		{"date_text", "TEXT", true, "the `Date` tag as the games table holds it, `YYYY.MM.DD` with `??` for an unknown part (`date` is that date as a DATE when it is a whole date, NULL otherwise)"},
 	},
 }
@@ -190,7 +190,7 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 		}
 	}
 	// Whether the game has a bot player, as ponte stats decides without --bots.
-	bot, _ := stats.IsBotSQL(nil)
+	bot, _ := botSQL(nil)
 	var dv deriver
 	n := len(gamesTable.columns)
 	set := func(g *GameRow, vals []driver.Value, sl *slab) error {
@@ -219,7 +219,7 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 var scoreWin, scoreDraw, scoreLoss = 1.0, 0.5, 0.0
 
 // The known results, shared likewise.
-var resultLight, resultDark, resultDraw = "1-0", "0-1", "1/2-1/2"
+var resultLight, resultDark, resultDraw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
 
 // deriver computes the derived columns of games.parquet, remembering the openings it has
 // folded (a board has at most a few thousand classes) so that a row costs no allocation.
@@ -235,9 +235,9 @@ type openingKey struct {
 // derive fills the derived fields of g, whose table columns are set, given whether it has
 // a bot player.
 func (dv *deriver) derive(g *GameRow, bot bool) {
-	g.Population = stats.PopulationPeople
+	g.Population = game.PopulationPeople
 	if bot {
-		g.Population = stats.PopulationBots
+		g.Population = game.PopulationBots
 	}
 	g.Opening = dv.opening(g)
 	g.FinalResult = finalResult(g)
@@ -257,7 +257,7 @@ func (dv *deriver) derive(g *GameRow, bot bool) {
 	}
 }
 
-// opening is the folded opening of g, as ponte stats folds it (stats.FoldPair of the
+// opening is the folded opening of g, as ponte stats folds it (game.FoldPair of the
 // move replay.ParseMove reads), or nil.
 func (dv *deriver) opening(g *GameRow) *string {
 	if g.OpeningA == nil || g.OpeningB == nil {
@@ -269,7 +269,7 @@ func (dv *deriver) opening(g *GameRow) *string {
 	}
 	var s *string
 	if m, err := replay.ParseMove(k.a+","+k.b, int(k.size)); err == nil && m.A.On(int(k.size)) && m.B.On(int(k.size)) {
-		a, b := stats.FoldPair(m.A, m.B, int(k.size))
+		a, b := game.FoldPair(m.A, m.B, int(k.size))
 		name := a.String() + " " + b.String()
 		s = &name
 	}
@@ -282,7 +282,7 @@ func (dv *deriver) opening(g *GameRow) *string {
 	return s
 }
 
-// finalResult is the result ponte stats knows for g (stats' gameRow.final, for legal
+// finalResult is the result ponte stats knows for g (stats' final, for legal
 // games only): the computed result when over, else the result claimed by a record that
 // ended by resignation, on time or by an agreed draw; nil when unknown or not legal.
 func finalResult(g *GameRow) *string {
@@ -295,8 +295,7 @@ func finalResult(g *GameRow) *string {
 	if g.Termination == nil {
 		return nil
 	}
-	switch *g.Termination {
-	case "resign", "time", "agreement":
+	if t, _ := game.ParseTermination(*g.Termination); t.ClaimsResult() {
 		return knownResult(&g.ClaimedResult)
 	}
 	return nil

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/game"
 )
 
 // derivedSample is sample data with both populations, resignations, draws and illegal
@@ -95,15 +94,40 @@ func TestParquetDerivedMatchesStats(t *testing.T) {
 		b.Openings[*g.Opening] = o
 	}
 
+	// What the test reads of ponte stats' report.
+	type statsRate struct {
+		Hits float64 `json:"hits"`
+		N    int     `json:"n"`
+	}
+	type statsBranch struct {
+		Swapped       statsRate `json:"swapped"`
+		Opener        statsRate `json:"opener"`
+		OpenerSwapped statsRate `json:"opener_swapped"`
+		OpenerKept    statsRate `json:"opener_kept"`
+	}
+	type statsOpening struct {
+		A, B string
+		statsBranch
+	}
+	var r struct {
+		Boards []struct {
+			Size, Games, Decided int
+			Swap                 statsBranch
+			Openings             []statsOpening
+		}
+	}
 	seen := 0
-	for _, pop := range []string{stats.PopulationPeople, stats.PopulationBots} {
-		r, err := stats.Compute(context.Background(), reader, stats.Filter{Population: pop}, stats.Options{})
+	for _, pop := range []string{game.PopulationPeople, game.PopulationBots} {
+		b, err := ComputeStats(reader, pop)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatal(err)
 		}
 		for _, sb := range r.Boards {
 			seen++
-			conv := func(x stats.Rate) rate { return rate{x.Hits, x.N} }
+			conv := func(x statsRate) rate { return rate{x.Hits, x.N} }
 			want := board{Games: sb.Games, Decided: sb.Decided, Openings: map[string]branch{},
 				Swap: branch{conv(sb.Swap.Swapped), conv(sb.Swap.Opener), conv(sb.Swap.OpenerSwapped), conv(sb.Swap.OpenerKept)}}
 			for _, o := range sb.Openings {
@@ -161,7 +185,7 @@ func TestDerive(t *testing.T) {
 		if g.OpenerScore != nil {
 			score = *g.OpenerScore
 		}
-		if final != c.final || score != c.score || g.Decided != (c.final != "") || g.Population != stats.PopulationPeople {
+		if final != c.final || score != c.score || g.Decided != (c.final != "") || g.Population != game.PopulationPeople {
 			t.Errorf("%s: final %q, opener's score %v, decided %v, %s; want %q, %v", c.name, final, score, g.Decided, g.Population, c.final, c.score)
 		}
 	}

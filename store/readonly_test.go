@@ -17,7 +17,7 @@ import (
 // openCount opens the database with OpenReader and says how many games it holds, or why
 // it cannot.
 func openCount(path string) string {
-	db, err := OpenReader(path)
+	db, err := openReadOnly(path)
 	if err != nil {
 		return "error: " + err.Error()
 	}

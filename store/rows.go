@@ -159,6 +159,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error) analysis {
 	} else {
 		g = append(g, nil, nil)
 	}
+	g = append(g, moveNumbers(rec))
 	out.game = g
 
 	if len(a.feats) > 0 {
@@ -282,6 +283,26 @@ func (a *analyzer) rawText(rec *ingest.Record) string {
 		}
 	}
 	return movesText(rec, maxRaw)
+}
+
+// moveNumbers is games.move_numbers of rec: the turn numbers written before its moves that
+// are not their turn's, "turn:number" pairs separated by spaces; nil when there are none.
+func moveNumbers(rec *ingest.Record) driver.Value {
+	var b []byte
+	for i := range rec.Moves {
+		if n := rec.Moves[i].Number; n != 0 && n != i+1 {
+			if len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(i+1), 10)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+	}
+	if b == nil {
+		return nil
+	}
+	return string(b)
 }
 
 // movesText is the record's move tokens separated by spaces, as valid UTF-8 of at most

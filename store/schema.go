@@ -7,8 +7,8 @@ import (
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
 // A database of another version is refused rather than mixed, except that [Open] upgrades
-// versions 1 to 4 in place (see upgrade).
-const SchemaVersion = 5
+// versions 1 to 5 in place (see upgrade).
+const SchemaVersion = 6
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the tables of docs/schema.md are made from these).
@@ -92,11 +92,12 @@ var (
 			{"margin", "INTEGER", true, "the difference of the scores, \\|score_light − score_dark\\|"},
 			{"opening_a", "TEXT", true, "the first cell of the opening turn (turn 1), as written"},
 			{"opening_b", "TEXT", true, "its second cell"},
-			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces"},
+			{"moves", "TEXT", false, "every move token of the record as read (without numbers, annotations, comments), separated by spaces; the numbers that are not their turn's are in `move_numbers`"},
 			{"raw", "TEXT", true, "for a game that is not legal, its text: as read for an unreadable record, written back in its format otherwise; NULL for a legal game"},
 			{"duplicates", "INTEGER", false, "how many more times the same game was met (in other files or twice in one)"},
 			{"components_light", "TEXT", true, "Light's components after the last legal turn (islands joined by bridges: [rules.md](rules.md#terms-of-the-per-turn-features)), each that holds an island: a JSON array of their islands, largest first (`[3,1,1]`: one component of three islands and two islands alone; `[]` for none); NULL for an unreadable record"},
 			{"components_dark", "TEXT", true, "the same for Dark"},
+			{"move_numbers", "TEXT", true, "the turn numbers written before moves that are not their turn's, as read (an R9 error, which a JSON Lines record keeps as `\"98.f6,f9\"`): `turn:number` pairs separated by spaces, `98:97 99:98`; NULL when every number written is its turn's or none is written, and for the games stored before schema version 6 (their numbers were not kept). `ponte export` writes them back, so that the game keeps its `game_id`"},
 		},
 		rowid: true,
 	}

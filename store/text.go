@@ -1,11 +1,11 @@
 package store
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/numtext"
 )
 
 // Bounds of what the store writes as text, in bytes. Every text column of every table
@@ -139,24 +139,9 @@ func cutNote(what string, total, kept int) string {
 	return "… [cut: " + what + " is " + thousands(total) + " bytes; the first " + thousands(kept) + " are kept]"
 }
 
-// thousands formats n with commas between groups of three digits.
+// thousands writes n with comma separators (numtext.Thousands).
 func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if len(s) <= 3 || n < 0 {
-		return s
-	}
-	var b strings.Builder
-	lead := len(s) % 3
-	if lead > 0 {
-		b.WriteString(s[:lead])
-	}
-	for i := lead; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
+	return numtext.Thousands(int64(n))
 }
 
 // capWriter keeps the first limit bytes written to it and counts them all, so that a

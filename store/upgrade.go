@@ -19,7 +19,7 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
-// upgrade brings a database of schema version 1, 2, 3 or 4 to SchemaVersion in place, in
+// upgrade brings a database of schema version 1, 2, 3, 4 or 5 to SchemaVersion in place, in
 // one transaction (a failure leaves it as it was):
 //   - version 2 added turns.think_ms, NULL for the turns stored before;
 //   - version 3 made the scores, islands, bridges and margin of games nullable (NULL for
@@ -30,7 +30,9 @@ import (
 //     games.components_light and components_dark (upgradeTo4);
 //   - version 5 adds game_turns.by_turn, the summary of the turns the statistics sum,
 //     made from game_turns.turns, and its index, and keeps a game's tags as one row of
-//     game_tags instead of a row per tag (the table tags becomes a view) (upgradeTo5).
+//     game_tags instead of a row per tag (the table tags becomes a view) (upgradeTo5);
+//   - version 6 adds games.move_numbers, the turn numbers written that are not their
+//     turn's: NULL for the games stored before, whose numbers were not kept.
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
@@ -48,7 +50,12 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 				return err
 			}
 		}
-		if err := upgradeTo5(ctx, conn); err != nil {
+		if version < 5 {
+			if err := upgradeTo5(ctx, conn); err != nil {
+				return err
+			}
+		}
+		if _, err := conn.ExecContext(ctx, "ALTER TABLE games ADD COLUMN move_numbers TEXT"); err != nil {
 			return err
 		}
 		_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
@@ -74,15 +81,23 @@ func strict(ddl string) string { return strings.Replace(ddl, "IF NOT EXISTS ", "
 const editedAdvice = "the database was edited; ingest its records into a new database"
 
 // gamesV3 is the games table of schema version 3: this version's without the columns
-// version 4 added.
+// versions 4 and 6 added.
 func gamesV3() table {
-	t := gamesTable
+	t := gamesV5()
 	t.columns = nil
-	for _, c := range gamesTable.columns {
+	for _, c := range gamesV5().columns {
 		if c.name != "components_light" && c.name != "components_dark" {
 			t.columns = append(t.columns, c)
 		}
 	}
+	return t
+}
+
+// gamesV5 is the games table of schema versions 4 and 5: this version's without
+// move_numbers, the column version 6 added (last).
+func gamesV5() table {
+	t := gamesTable
+	t.columns = slices.DeleteFunc(slices.Clone(gamesTable.columns), func(c column) bool { return c.name == "move_numbers" })
 	return t
 }
 

@@ -2,9 +2,7 @@ package store
 
 import (
 	"compress/gzip"
-	"context"
 	"database/sql"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/ponte/ponte/stats"
 	_ "modernc.org/sqlite"
 )
 
@@ -120,9 +117,9 @@ func v4Database(t *testing.T, path, src string) {
 	}
 	defer old.Close()
 	old.SetMaxOpenConns(1) // one connection: the ATTACH holds for every statement
-	v4, tags := gameTurnsV4(), tagsV4()
+	v4, tags, games := gameTurnsV4(), tagsV4(), gamesV5()
 	for _, q := range []string{
-		gamesTable.create(), v4.create(), viewSQL(), tags.create(), sourcesTable.create(), metaSQL,
+		games.create(), v4.create(), viewSQL(), tags.create(), sourcesTable.create(), metaSQL,
 		"CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256)",
 		"CREATE INDEX games_by_size ON games (size, legal)", // an index of the user's: kept
 		"PRAGMA user_version = 4",
@@ -136,7 +133,7 @@ func v4Database(t *testing.T, path, src string) {
 	}
 	for _, q := range []string{
 		"ATTACH DATABASE 'file:" + src + "?mode=ro' AS src",
-		"INSERT INTO games SELECT " + gamesTable.names() + " FROM src.games",
+		"INSERT INTO games SELECT " + games.names() + " FROM src.games",
 		"INSERT INTO game_turns SELECT " + v4.names() + " FROM src.game_turns",
 		"INSERT INTO tags SELECT * FROM src.tags",
 		"INSERT INTO sources SELECT * FROM src.sources",
@@ -157,11 +154,7 @@ func statsJSON(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	r, err := stats.Compute(context.Background(), db, stats.Filter{}, stats.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.MarshalIndent(r, "", " ")
+	b, err := ComputeStats(db, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +179,7 @@ func TestSchemaUpgrade(t *testing.T) {
 	}
 	ingestInto(t, d, Options{}, autumn, online, "../sample_data/selfplay-12x12-greedy-40x15.ponte.zst")
 	d.Close()
-	srcDB, err := OpenReader(src)
+	srcDB, err := openReadOnly(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +204,9 @@ func TestSchemaUpgrade(t *testing.T) {
 	for _, version := range []int{1, 2, 3, 4} {
 		t.Run("version "+string(rune('0'+version)), func(t *testing.T) {
 			// A database of version 1 or 2 holds no tag errors: those versions read no slips.
-			cols := gamesTable.names()
+			// None before version 6 kept the turn numbers that are not their turn's: the
+			// upgrade cannot recover them, and leaves move_numbers NULL.
+			cols := strings.Replace(gamesTable.names(), "move_numbers", "NULL", 1)
 			if version < 3 {
 				cols = strings.Replace(cols, "tag_errors", "NULL", 1)
 			}
@@ -228,7 +223,7 @@ func TestSchemaUpgrade(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := OpenReader(path)
+			r, err := openReadOnly(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +292,7 @@ func TestSchemaUpgradeFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	old, _ = failedUpgrade(t, path, 2, "upgrading schema version 2 to 5")
+	old, _ = failedUpgrade(t, path, 2, "upgrading schema version 2 to "+strconv.Itoa(SchemaVersion))
 	if n := count(t, old, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'tag_errors'"); n != 0 {
 		t.Error("games has tag_errors after a failed upgrade")
 	}
@@ -358,7 +353,7 @@ func TestSchemaUpgradeFailsV3(t *testing.T) {
 	}
 	before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn")
 	old.Close()
-	old, _ = failedUpgrade(t, path, 3, "upgrading schema version 3 to 5: turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)")
+	old, _ = failedUpgrade(t, path, 3, "upgrading schema version 3 to "+strconv.Itoa(SchemaVersion)+": turns of game 3 are not numbered 1 to 74 (they run from 1 to 75)")
 	if after := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM turns ORDER BY game, turn"); after != before {
 		t.Errorf("a failed upgrade changed the database:\n%.3000s", after)
 	}
@@ -413,7 +408,7 @@ func TestUpgradeVersion4(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "v4.db")
 	gunzip(t, "testdata/v4.db.gz", path)
-	if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "a database of schema version 4: run ponte ingest on it once to upgrade it to version 5") {
+	if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "a database of schema version 4: run ponte ingest on it once to upgrade it to version "+strconv.Itoa(SchemaVersion)) {
 		t.Errorf("OpenReader of a database of version 4: %v", err)
 	}
 	d, err := Open(path)
@@ -427,12 +422,12 @@ func TestUpgradeVersion4(t *testing.T) {
 	}
 	ingestInto(t, d, Options{}, v4Files...)
 	d.Close()
-	upgraded, err := OpenReader(path)
+	upgraded, err := openReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer upgraded.Close()
-	want, err := OpenReader(fresh)
+	want, err := openReadOnly(fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,9 +435,14 @@ func TestUpgradeVersion4(t *testing.T) {
 	if n := count(t, upgraded, "SELECT count(*) FROM game_turns"); n < 70 {
 		t.Fatalf("only %d games with turns in the fixture", n)
 	}
+	// No version before 6 kept the turn numbers that are not their turn's: the upgrade
+	// leaves move_numbers NULL, where a new ingest keeps them.
+	if n := count(t, upgraded, "SELECT count(*) FROM games WHERE move_numbers IS NOT NULL"); n != 0 {
+		t.Errorf("%d upgraded games with move_numbers", n)
+	}
 	for _, q := range []string{
 		"PRAGMA user_version",
-		"SELECT " + gamesTable.names() + " FROM games ORDER BY id",
+		"SELECT " + strings.Replace(gamesTable.names(), "move_numbers", "NULL", 1) + " FROM games ORDER BY id",
 		"SELECT game, turns, hex(by_turn) FROM game_turns ORDER BY game",
 		"SELECT * FROM turns ORDER BY game, turn",
 		"SELECT game, seq, name, value FROM tags ORDER BY game, seq",
@@ -517,7 +517,7 @@ func TestSchemaUpgradeFailsV4(t *testing.T) {
 			}
 			before := dump(t, old, "SELECT type, name, sql FROM sqlite_schema ORDER BY name") + dump(t, old, "SELECT * FROM game_turns ORDER BY game")
 			old.Close()
-			old, err = failedUpgrade(t, path, 4, "upgrading schema version 4 to 5: ", tc.want, editedAdvice)
+			old, err = failedUpgrade(t, path, 4, "upgrading schema version 4 to "+strconv.Itoa(SchemaVersion)+": ", tc.want, editedAdvice)
 			if err != nil && strings.Contains(err.Error(), "SQL logic error") {
 				t.Errorf("Open: %v: the driver's words around what is wrong", err)
 			}

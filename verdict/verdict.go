@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 )
@@ -84,17 +85,8 @@ func keepRecordID(v *Verdict, vals *values, id string) {
 // termination returns a record's Termination as a constant when it is one of the words
 // a reader accepts (it always is), so that the verdict holds nothing of the record.
 func termination(t string) string {
-	switch t {
-	case "normal":
-		return "normal"
-	case "resign":
-		return "resign"
-	case "time":
-		return "time"
-	case "abandoned":
-		return "abandoned"
-	case "agreement":
-		return "agreement"
+	if term, ok := game.ParseTermination(t); ok && term != game.Unstated {
+		return term.String()
 	}
 	return strings.Clone(t)
 }

@@ -214,11 +214,7 @@ func verdictFields(t *testing.T, line string) gameFields {
 // sqliteFields reads the shared fields of every games row, by game_id.
 func sqliteFields(t *testing.T, path string) map[string]gameFields {
 	t.Helper()
-	db, err := store.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t, path)
 	rows, err := db.Query("SELECT " + strings.Join(sharedFields, ", ") + " FROM games")
 	if err != nil {
 		t.Fatal(err)

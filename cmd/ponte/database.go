@@ -1,7 +1,7 @@
 package main
 
 import (
-	"database/sql"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -17,7 +17,7 @@ const defaultDB = "ponte.db"
 // no game at all, it says so with what to do, and returns exit status 2: a report of
 // nothing is not an answer. (Filters that select no game are another matter: the command
 // goes on, and says what it found.) Any other error is printed as it is, exit status 2.
-func openStored(s *streams, command, path string) (*sql.DB, error) {
+func openStored(s *streams, command, path string) (*store.Reader, error) {
 	db, err := store.OpenReader(path)
 	if errors.Is(err, store.ErrNoDatabase) && command == "analyze" {
 		// Its ingest stored nothing in a database it made, and removed it.
@@ -36,8 +36,9 @@ func openStored(s *streams, command, path string) (*sql.DB, error) {
 		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
-	var games bool
-	if err := db.QueryRow("SELECT EXISTS (SELECT 1 FROM games)").Scan(&games); err != nil {
+	// Not cancelled with the command: an interrupt is told by what reads the games next.
+	games, err := db.HasGames(context.WithoutCancel(s.ctx))
+	if err != nil {
 		db.Close()
 		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(path), safeErr(err))
 		return nil, &exitError{exitUsage}

@@ -184,14 +184,14 @@ func runExport(s *streams, opts *exportOptions) error {
 			return err
 		}
 		defer db.Close()
-		where, args := opts.filter.SQL()
+		verdicts := store.AnyVerdict
 		switch opts.only {
 		case "legal":
-			where += " AND g.legal"
+			verdicts = store.LegalOnly
 		case "illegal":
-			where += " AND NOT g.legal AND NOT g.unreadable"
+			verdicts = store.IllegalOnly
 		}
-		err = store.Records(s.ctx, db, where, args, func(rec *ingest.Record, unreadable bool) error {
+		err = db.Records(s.ctx, opts.filter, verdicts, func(rec *ingest.Record, unreadable bool) error {
 			if unreadable {
 				skipped++
 				fmt.Fprintf(s.err, "ponte export: %s:%d: game %d not written: it could not be read when ingested\n", safe(rec.Source), rec.Line, rec.Index)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/internal/numtext"
 	"github.com/ponte/ponte/store"
 )
 
@@ -303,16 +304,9 @@ func seconds(secs float64) string {
 	return fmt.Sprintf("%.1f s", secs)
 }
 
-// thousands writes n with comma separators.
+// thousands writes n with comma separators (numtext.Thousands).
 func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return numtext.Thousands(n)
 }
 
 // outputDir is the directory of this database's Parquet files, --no-parquet or not (its

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -52,7 +53,7 @@ how games ended, and islands, bridges, burned land and mobility by turn.
 --ratings lists the players' ratings.
 
 People's games and bots' games are never mixed silently. A game is a bots'
-game when its Site is "ponte selfplay", when its record marks a player as a bot
+game when its Site is "` + game.SelfPlaySite + `", when its record marks a player as a bot
 (Abstract Play's is_ai), or when a player is named in --bots. --population
 people (the default when there are people's games), bots, or all (each, and
 both together) chooses which the statistics cover; the output says which.

@@ -1,10 +1,12 @@
-package stats
+package store
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ponte/ponte/game"
 )
 
 // Filter selects the games the statistics are computed over. The zero Filter selects every
@@ -17,13 +19,13 @@ type Filter struct {
 	Source string `json:"source,omitempty"` // part of the source file's name
 	From   string `json:"from,omitempty"`   // first date, YYYY-MM-DD or YYYY.MM.DD (inclusive)
 	To     string `json:"to,omitempty"`     // last date, inclusive
-	// Population selects people's games, bots' games or both (PopulationPeople,
-	// PopulationBots, PopulationAll); "" is the default of Compute: people when the
-	// selection holds any people's games, else bots. SQL, and so ponte export and the
-	// report's game pages, select every population for "".
+	// Population selects people's games, bots' games or both (game.PopulationPeople,
+	// PopulationBots, PopulationAll); "" is the default of stats.Compute: people when the
+	// selection holds any people's games, else bots. The Reader, and so ponte export and
+	// the report's game pages, select every population for "".
 	Population string `json:"population,omitempty"`
 	// Bots names players that are bots, comma-separated, besides those the records mark
-	// (see IsBotSQL). A string, not a slice, so that a Filter can be compared.
+	// (see botSQL). A string, not a slice, so that a Filter can be compared.
 	Bots string `json:"bots,omitempty"`
 }
 
@@ -32,16 +34,7 @@ type Filter struct {
 const MaxBots = 1000
 
 // BotNames returns the names in Bots, each trimmed of spaces, in the order given.
-func (f Filter) BotNames() []string {
-	if strings.TrimSpace(f.Bots) == "" {
-		return nil
-	}
-	var out []string
-	for _, name := range strings.Split(f.Bots, ",") {
-		out = append(out, strings.TrimSpace(name))
-	}
-	return out
-}
+func (f Filter) BotNames() []string { return game.ParseBots(f.Bots) }
 
 var dateRE = regexp.MustCompile(`^\d{4}[-.]\d{2}[-.]\d{2}$`)
 
@@ -66,7 +59,7 @@ func (f Filter) Validate() error {
 		return fmt.Errorf("--size %d: board sizes are 5 to 26", f.Size)
 	}
 	switch f.Population {
-	case "", PopulationPeople, PopulationBots, PopulationAll:
+	case "", game.PopulationPeople, game.PopulationBots, game.PopulationAll:
 	default:
 		return fmt.Errorf("--population %q: want people, bots or all", f.Population)
 	}
@@ -82,14 +75,13 @@ func (f Filter) Validate() error {
 	return nil
 }
 
-// SQL returns the condition on the games table, under the alias g, that the filter makes,
-// and its arguments: "1" for the zero Filter. ponte export selects stored games with it.
-// Population people or bots adds the condition on the players (IsBotSQL); "" and all add
-// none.
-func (f Filter) SQL() (string, []any) {
+// where returns the condition on the games table, under the alias g, that the filter makes,
+// and its arguments: "1" for the zero Filter. Population people or bots adds the condition
+// on the players (botSQL); "" and all add none.
+func (f Filter) where() (string, []any) {
 	where, args := f.selection()
 	switch f.Population {
-	case PopulationPeople, PopulationBots:
+	case game.PopulationPeople, game.PopulationBots:
 		cond, botArgs := f.populationSQL(f.Population)
 		where += " AND " + cond
 		args = append(args, botArgs...)
@@ -97,7 +89,7 @@ func (f Filter) SQL() (string, []any) {
 	return where, args
 }
 
-// selection is SQL without the population.
+// selection is where without the population.
 func (f Filter) selection() (string, []any) {
 	conds := []string{"1"}
 	var args []any
@@ -143,9 +135,9 @@ func (f Filter) String() string {
 		}
 	}
 	switch f.Population {
-	case PopulationPeople, PopulationBots:
+	case game.PopulationPeople, game.PopulationBots:
 		parts = append(parts, f.Population)
-	case PopulationAll:
+	case game.PopulationAll:
 		parts = append(parts, "people and bots")
 	}
 	if names := f.BotNames(); len(names) > 0 {
@@ -156,3 +148,38 @@ func (f Filter) String() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// populationSQL is the condition that a game belongs to the population people or bots.
+func (f Filter) populationSQL(pop string) (string, []any) {
+	cond, args := botSQL(f.BotNames())
+	if pop == game.PopulationPeople {
+		return "NOT " + cond, args
+	}
+	return cond, args
+}
+
+// botSQL returns the condition, on the games table under the alias g, that a game has a
+// bot player (game.IsBot), and its arguments: its Site tag is game.SelfPlaySite; or its
+// Light or Dark player is one of the names of bots; or its record marks a player as a bot
+// (the tags game.LightIsAI or game.DarkIsAI, game.IsAIValue).
+func botSQL(bots []string) (string, []any) {
+	cond := "coalesce(g.site, '') = " + sqlString(game.SelfPlaySite)
+	var args []any
+	if len(bots) > 0 {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(bots)), ", ")
+		cond += " OR g.light IN (" + marks + ") OR g.dark IN (" + marks + ")"
+		for range 2 {
+			for _, b := range bots {
+				args = append(args, b)
+			}
+		}
+	}
+	// The tags of a game are one row of game_tags (the view tags unpacks them): only a row
+	// that mentions IsAI at all is unpacked.
+	cond += ` OR EXISTS (SELECT 1 FROM game_tags t, json_each(t.tags) j WHERE t.game = g.id AND instr(t.tags, 'IsAI"') > 0
+		AND json_extract(j.value, '$[0]') IN (` + sqlString(game.LightIsAI) + `, ` + sqlString(game.DarkIsAI) + `) AND lower(json_extract(j.value, '$[1]')) = ` + sqlString(game.IsAIValue) + `)`
+	return "(" + cond + ")", args
+}
+
+// sqlString is s as an SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

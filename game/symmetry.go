@@ -1,4 +1,4 @@
-package stats
+package game
 
 import "github.com/ponte/ponte/replay"
 
