@@ -249,14 +249,14 @@ func TestIngestSampleDataRerun(t *testing.T) {
 	d := openTemp(t)
 	defer d.Close()
 	sum := ingestInto(t, d, Options{}, "../sample_data")
-	if sum.Files != 23 || sum.Games != 3055 || sum.Legal != 3036 || sum.Illegal != 17 || sum.Unreadable != 2 ||
+	if sum.Files != 28 || sum.Games != 3305 || sum.Legal != 3286 || sum.Illegal != 17 || sum.Unreadable != 2 ||
 		sum.New+sum.Duplicates != sum.Games || sum.Duplicates != 1 {
 		t.Errorf("summary %+v", sum)
 	}
 	checkWhole(t, d.db)
 	before := snapshot(t, d.db)
 	sum = ingestInto(t, d, Options{}, "../sample_data")
-	if sum.Skipped != 23 || sum.Games != 0 || sum.Rows != 0 {
+	if sum.Skipped != 28 || sum.Games != 0 || sum.Rows != 0 {
 		t.Errorf("rerun summary %+v", sum)
 	}
 	if snapshot(t, d.db) != before {
