@@ -230,11 +230,12 @@ func TestAbstractPlayStructure(t *testing.T) {
 }
 
 func TestAbstractPlayMaxDocument(t *testing.T) {
-	defer func(n int) { MaxDocument = n }(MaxDocument)
-	MaxDocument = 200
+	t.Parallel()
+	lim := DefaultLimits()
+	lim.MaxDocument = 200
 	good := `{"header":{"players":[{"name":"a"},{"name":"b"}]},"moves":[]}`
 	big := `{"header":{"players":[{"name":"a"},{"name":"b"}]},"moves":[` + strings.Repeat(`"a1,b1",`+"\n", 40) + `"pass"]}`
-	res := readAll(t, "[\n"+good+",\n"+big+",\n"+good+"]")
+	res := readAllWithin(t, "[\n"+good+",\n"+big+",\n"+good+"]", lim)
 	if len(res) != 3 || res[0].err != nil || res[2].err != nil {
 		t.Fatalf("%v", res)
 	}

@@ -204,7 +204,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				// What the rest of the line held is not known: the tree is taken to end
 				// in it, so that the trees after it are read.
 				t.raw = keepRaw(t.raw, line)
-				col, kind, msg := longLine(t.bytes+1, 0)
+				col, kind, msg := r.lim.longLine(t.bytes+1, 0)
 				t.fail(ln, col, kind, msg)
 				t.over = true
 				if rec, err, ok := r.bsFinish(t); ok {
@@ -215,7 +215,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				// A tree starts on it: it is one unreadable record.
 				t = b.newTree(ln, i+k+1)
 				t.raw = keepRaw(t.raw, line[i+k:])
-				col, kind, msg := longLine(0, i+k)
+				col, kind, msg := r.lim.longLine(0, i+k)
 				t.fail(ln, col, kind, msg)
 				t.over = true
 				if rec, err, ok := r.bsFinish(t); ok {
@@ -255,14 +255,14 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				}
 				continue
 			}
-			if end := max(i+MaxRecordBytes-t.bytes, i); !t.over && end < len(line) {
+			if end := max(i+r.lim.MaxRecordBytes-t.bytes, i); !t.over && end < len(line) {
 				// The tree crosses its limit on this line: read it to there, then on
 				// without keeping anything.
 				k := r.bsLex(t, line[:end], i, ln)
 				t.bytes += k - i
 				i = k
 				if !t.closed {
-					t.fail(ln, i+1, ErrTooLarge, recordTooLarge())
+					t.fail(ln, i+1, ErrTooLarge, r.lim.recordTooLarge())
 					t.over = true
 				}
 			}
@@ -791,8 +791,8 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 	default:
 		text = "pass" // Done at the start of a turn
 	}
-	if len(t.moves) >= MaxTurns {
-		t.fail(tr.line, tr.col, ErrTooLarge, tooManyTurns())
+	if len(t.moves) >= r.lim.MaxTurns {
+		t.fail(tr.line, tr.col, ErrTooLarge, r.lim.tooManyTurns())
 		t.over = true
 		return
 	}

@@ -27,12 +27,12 @@ func (r *Reader) readJSONL() (*Record, error) {
 		r.tags, r.moves = r.tags[:0], r.moves[:0]
 		// A line longer than MaxRecordBytes was cut there by the line reader, unless it
 		// was read whole as the first line of the file, to detect the format.
-		if r.lr.long || len(line) > MaxRecordBytes {
+		if r.lr.long || len(line) > r.lim.MaxRecordBytes {
 			rec.Raw = keepRaw(nil, line)
-			col, kind, msg := longLine(0, 0)
+			col, kind, msg := r.lim.longLine(0, 0)
 			return rec, r.parseError(rec, ln, col, kind, msg)
 		}
-		p := jsonParser{s: string(line), buf: r.esc}
+		p := jsonParser{s: string(line), buf: r.esc, lim: &r.lim}
 		ok = r.parseJSONRecord(rec, &p, ln)
 		r.esc = p.buf
 		if p.badCol > 0 {
@@ -57,8 +57,8 @@ func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 	p.ws()
 	sawMoves, keys := false, 0
 	ok := p.object("a record must be a JSON object", func(key string, keyAt int) bool {
-		if keys++; keys > MaxTags {
-			return p.fail(keyAt, ErrTooLarge, tooManyTags())
+		if keys++; keys > r.lim.MaxTags {
+			return p.fail(keyAt, ErrTooLarge, r.lim.tooManyTags())
 		}
 		if key != "moves" {
 			return r.parseJSONTag(rec, p, key, keyAt)
@@ -102,8 +102,8 @@ func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
 		case c != '"':
 			return p.fail(at, ErrJSON, "a move must be a string")
 		}
-		if len(r.moves) >= MaxTurns {
-			return p.fail(at, ErrTooLarge, tooManyTurns())
+		if len(r.moves) >= r.lim.MaxTurns {
+			return p.fail(at, ErrTooLarge, r.lim.tooManyTurns())
 		}
 		text, ok := p.str()
 		if !ok {
@@ -270,6 +270,7 @@ type jsonParser struct {
 	// badCol is the 1-based column of the first such byte and badLast of the last, 0
 	// when none; badMore counts the strings after the first that had some.
 	badCol, badLast, badMore int
+	lim                      *Limits // of the reader, for the limits of a record's keys and turns
 }
 
 // text returns the JSON text s[at:end] of a value, made UTF-8 if it holds strings that

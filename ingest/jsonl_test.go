@@ -241,10 +241,10 @@ func TestJSONLLongLine(t *testing.T) {
 		t.Skip("builds a 16 MiB line")
 	}
 	// With a record limit above it, MaxLineLength is the limit that applies.
-	defer func(n int) { MaxRecordBytes = n }(MaxRecordBytes)
-	MaxRecordBytes = 2 * MaxLineLength
+	lim := DefaultLimits()
+	lim.MaxRecordBytes = 2 * MaxLineLength
 	long := `{"moves":["` + strings.Repeat("a", MaxLineLength) + `"]}`
-	out := readAll(t, `{"moves":[]}`+"\n"+long+"\n"+`{"moves":["a1,b1"]}`)
+	out := readAllWithin(t, `{"moves":[]}`+"\n"+long+"\n"+`{"moves":["a1,b1"]}`, lim)
 	if len(out) != 3 || out[0].err != nil || out[2].err != nil || !errors.Is(out[1].err, ErrLineTooLong) {
 		t.Fatalf("got %v", out)
 	}

@@ -17,14 +17,6 @@ import (
 // it ends before its end. It is wrapped in a [*DamagedError].
 var ErrDamaged = errors.New("damaged compressed data")
 
-// MaxUnchecked bounds the bytes of records (by [Record.Bytes]) that a [Reader] holds back
-// while the compressed part they come from is being checked. Records are returned only
-// once every part they were read from passed its check, so that nothing of a damaged part
-// is returned; a part whose records exceed MaxUnchecked has its oldest records returned
-// before its check, marked [Record.Unchecked], and a *DamagedError of that part tells the
-// caller to take them back. Set it before reading.
-var MaxUnchecked int64 = 4 << 20
-
 // maxNesting bounds the compressed streams inside one another that a Reader opens (a .gz
 // inside a .gz is two): more is a decompression bomb's way, not an archive's.
 const maxNesting = 3

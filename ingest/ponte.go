@@ -165,7 +165,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		}
 		g.started = true
 		r.raw = keepRaw(r.raw, line[off:])
-		col, kind, msg := longLine(before, off)
+		col, kind, msg := r.lim.longLine(before, off)
 		r.fail(ln, col, kind, msg)
 		g.over = true
 		if j := skipSpace(line, off); j == len(line) || line[j] != '[' {
@@ -191,7 +191,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		if g.started {
 			n++
 		}
-		if g.bytes+n <= MaxRecordBytes {
+		if g.bytes+n <= r.lim.MaxRecordBytes {
 			g.bytes += n
 		} else {
 			r.countBytes(line, off, ln)
@@ -203,7 +203,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 	g.started = true
 	r.raw = keepRaw(r.raw, line[off:])
 	i := off
-	if g.over && !g.inComment && !g.done && !noPlainSkip && plainMovetext(line[off:]) {
+	if g.over && !g.inComment && !g.done && !r.noPlainSkip && plainMovetext(line[off:]) {
 		// Nothing on it can end the game, and nothing is kept: it is movetext.
 		if !g.content {
 			r.begin(ln)
@@ -267,16 +267,12 @@ func (r *Reader) countBytes(line []byte, off, ln int) {
 	if g.started {
 		g.bytes++
 	}
-	if g.bytes+n > MaxRecordBytes {
-		r.overLimit(ln, off+max(MaxRecordBytes-g.bytes, 0)+1, recordTooLarge())
+	if g.bytes+n > r.lim.MaxRecordBytes {
+		r.overLimit(ln, off+max(r.lim.MaxRecordBytes-g.bytes, 0)+1, r.lim.recordTooLarge())
 		return
 	}
 	g.bytes += n
 }
-
-// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
-// with the full scanner.
-var noPlainSkip = false
 
 // plainMovetext reports whether b, a line of movetext, holds nothing that could end a
 // game: no tag, no comment, no result token. It looks for the bytes that start them
@@ -315,8 +311,8 @@ func (r *Reader) commentLine(part []byte, ln, i int, more bool) {
 	if g.over {
 		return
 	}
-	if room := MaxCommentBytes - g.comments - len(r.cbuf); len(part)+1 > room {
-		r.overLimit(ln, i+max(room, 1), commentsTooLong())
+	if room := r.lim.MaxCommentBytes - g.comments - len(r.cbuf); len(part)+1 > room {
+		r.overLimit(ln, i+max(room, 1), r.lim.commentsTooLong())
 		return
 	}
 	if more {
@@ -457,11 +453,11 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 		case a < e && isResult(text):
 			r.fail(ln, a+1, ErrSyntax, "annotation on the result token")
 		}
-		if g.over || len(moves) >= MaxTurns || r.badLine {
+		if g.over || len(moves) >= r.lim.MaxTurns || r.badLine {
 			// Rare: the game is past a limit, reaches one, or the line is not UTF-8.
-			if !g.over && len(moves) >= MaxTurns {
+			if !g.over && len(moves) >= r.lim.MaxTurns {
 				r.moves = moves
-				r.overLimit(ln, i+1, tooManyTurns())
+				r.overLimit(ln, i+1, r.lim.tooManyTurns())
 			}
 			if g.over {
 				g.pendNum = false
@@ -669,8 +665,8 @@ func (r *Reader) unescape(v []byte) string {
 // that cannot be read is a slip (Record.TagErrors); a Size or Supply that
 // cannot be read makes the record unreadable.
 func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
-	if r.g.ntags >= MaxTags {
-		r.overLimit(ln, tagCol, tooManyTags())
+	if r.g.ntags >= r.lim.MaxTags {
+		r.overLimit(ln, tagCol, r.lim.tooManyTags())
 		return
 	}
 	r.g.ntags++
@@ -718,8 +714,8 @@ func (r *Reader) addComment(text string, ln, col int, bad bool) {
 	if r.comStr != "" || len(r.com) > 0 {
 		n++ // the space that joins it to the one before
 	}
-	if r.g.comments+n > MaxCommentBytes {
-		r.overLimit(ln, col, commentsTooLong())
+	if r.g.comments+n > r.lim.MaxCommentBytes {
+		r.overLimit(ln, col, r.lim.commentsTooLong())
 		return
 	}
 	r.g.comments += n

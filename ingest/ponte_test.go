@@ -369,10 +369,10 @@ func TestPonteLongLine(t *testing.T) {
 		t.Skip("builds a 16 MiB line")
 	}
 	// With a record limit above it, MaxLineLength is the limit that applies.
-	defer func(n int) { MaxRecordBytes = n }(MaxRecordBytes)
-	MaxRecordBytes = 2 * MaxLineLength
+	lim := DefaultLimits()
+	lim.MaxRecordBytes = 2 * MaxLineLength
 	long := "1. " + strings.Repeat("a", MaxLineLength) + " *\n"
-	out := readAll(t, "[Event \"a\"]\n\n1. a1,b1 *\n\n[Event \"b\"]\n\n"+long+"\n[Event \"c\"]\n\n1. a1,b1 *\n")
+	out := readAllWithin(t, "[Event \"a\"]\n\n1. a1,b1 *\n\n[Event \"b\"]\n\n"+long+"\n[Event \"c\"]\n\n1. a1,b1 *\n", lim)
 	if len(out) != 3 || out[1].err == nil || out[2].err != nil {
 		t.Fatalf("got %v", out)
 	}

@@ -15,6 +15,11 @@ import (
 // bytes and the format from the content (see [NewReader]), reads one record
 // per call of [Reader.Read] and keeps in memory only the record being read.
 type Reader struct {
+	// Limits are the limits the reader reads within; NewReader sets the defaults. Change
+	// them before the first Read; a zero field takes its default.
+	Limits Limits
+
+	lim     Limits // Limits, with the defaults, from the first Read
 	src     io.Reader
 	source  string
 	lr      lineReader
@@ -72,6 +77,9 @@ type Reader struct {
 	comAt  int    // the turn they belong to (-1: the record)
 	// badLine says that the line being read is not UTF-8 as a whole.
 	badLine bool
+	// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
+	// with scanning the lines.
+	noPlainSkip bool
 }
 
 // NewReader returns a Reader that reads records from r. The source names r
@@ -189,7 +197,7 @@ type Reader struct {
 // [ErrTooLarge] for a record over MaxDocument); a broken array ends the
 // stream with an error wrapping ErrJSON once its records are read.
 func NewReader(r io.Reader, source string) *Reader {
-	return &Reader{src: r, source: source}
+	return &Reader{Limits: DefaultLimits(), src: r, source: source}
 }
 
 // Format returns the format of the stream, detecting it if no record has
@@ -339,6 +347,7 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
+	r.lim = r.Limits.OrDefault()
 	r.cur = r.src
 	r.lr.reset(r.cur)
 	var outer *layer
@@ -427,7 +436,7 @@ func (r *Reader) start() {
 		if r.format == FormatPonte || r.format == FormatJSONL {
 			// Their lines are cut at the record limit, so that the rest of a longer line
 			// is passed over, not buffered.
-			r.lr.max = min(MaxLineLength, max(MaxRecordBytes, 1))
+			r.lr.max = min(MaxLineLength, max(r.lim.MaxRecordBytes, 1))
 		}
 		return
 	}
@@ -528,29 +537,29 @@ func keepRaw(raw, b []byte) []byte {
 
 // The messages of the limits of one record, with the flag of ponte that sets each.
 
-func recordTooLarge() string {
-	return "record longer than " + sizeText(MaxRecordBytes) + " (--max-record-bytes)"
+func (l *Limits) recordTooLarge() string {
+	return "record longer than " + sizeText(l.MaxRecordBytes) + " (--max-record-bytes)"
 }
 
-func tooManyTurns() string {
-	return "more than " + strconv.Itoa(MaxTurns) + " turns in one record (--max-turns)"
+func (l *Limits) tooManyTurns() string {
+	return "more than " + strconv.Itoa(l.MaxTurns) + " turns in one record (--max-turns)"
 }
 
-func tooManyTags() string {
-	return "more than " + strconv.Itoa(MaxTags) + " tags in one record (--max-tags)"
+func (l *Limits) tooManyTags() string {
+	return "more than " + strconv.Itoa(l.MaxTags) + " tags in one record (--max-tags)"
 }
 
-func commentsTooLong() string {
-	return "comments longer than " + sizeText(MaxCommentBytes) + " in one record (--max-comment-bytes)"
+func (l *Limits) commentsTooLong() string {
+	return "comments longer than " + sizeText(l.MaxCommentBytes) + " in one record (--max-comment-bytes)"
 }
 
 // longLine returns the column, kind and message of the error of a line that the line
 // reader cut: past the record limit when it is the smaller (a line of .ponte or JSON
 // Lines is cut there), else past MaxLineLength. before is the bytes of the record before
 // the line, off where the record starts in the line.
-func longLine(before, off int) (col int, kind error, msg string) {
-	if MaxRecordBytes < MaxLineLength {
-		return max(off+MaxRecordBytes-before, 0) + 1, ErrTooLarge, recordTooLarge()
+func (l *Limits) longLine(before, off int) (col int, kind error, msg string) {
+	if l.MaxRecordBytes < MaxLineLength {
+		return max(off+l.MaxRecordBytes-before, 0) + 1, ErrTooLarge, l.recordTooLarge()
 	}
 	return MaxLineLength + 1, ErrLineTooLong, "line longer than " + strconv.Itoa(MaxLineLength) + " bytes"
 }
@@ -574,6 +583,9 @@ func sizeText(n int) string {
 type nameSet struct {
 	m map[string]struct{}
 	n int // the tags in m
+	// probes counts the names compared and the map's lookups and insertions, across
+	// resets: the work of has, which TestHostileLinearTime checks is linear.
+	probes int
 }
 
 const smallSet = 16
@@ -594,6 +606,7 @@ func (s *nameSet) reset() {
 func (s *nameSet) has(tags []Tag, name string) bool {
 	if len(tags) <= smallSet {
 		for i := range tags {
+			s.probes++
 			if tags[i].Name == name {
 				return true
 			}
@@ -605,7 +618,9 @@ func (s *nameSet) has(tags []Tag, name string) bool {
 	}
 	for ; s.n < len(tags); s.n++ {
 		s.m[tags[s.n].Name] = struct{}{}
+		s.probes++
 	}
+	s.probes++
 	_, ok := s.m[name]
 	return ok
 }
