@@ -18,10 +18,10 @@ const FormatAbstractPlay Format = 4
 
 func init() {
 	registerSite(siteFormat{
-		format: FormatAbstractPlay,
-		name:   "abstractplay",
-		detect: detectAbstractPlay,
-		read:   (*Reader).readAbstractPlay,
+		format:    FormatAbstractPlay,
+		name:      "abstractplay",
+		detect:    detectAbstractPlay,
+		newReader: func(r *Reader) formatReader { return &apReader{Reader: r} },
 	})
 }
 
@@ -61,13 +61,16 @@ const (
 	apSite         = "Abstract Play"
 )
 
-// apReader is the Abstract Play reader's state kept between records.
+// apReader reads Abstract Play records from the lines of its Reader (the formatReader
+// of FormatAbstractPlay), keeping its state between records.
 type apReader struct {
-	inArray   bool // inside a top-level array of records
-	afterLong bool // a line too long to read came last in the array: any separator may follow
-	afterElem bool // a record of the array was read: ',' or ']' comes next
-	elems     int  // records of the current array
-	sepErr    bool // a misplaced or missing ',' before the next record
+	*Reader
+	esc       []byte // scratch for strings with escapes
+	inArray   bool   // inside a top-level array of records
+	afterLong bool   // a line too long to read came last in the array: any separator may follow
+	afterElem bool   // a record of the array was read: ',' or ']' comes next
+	elems     int    // records of the current array
+	sepErr    bool   // a misplaced or missing ',' before the next record
 	sepLine   int
 	sepCol    int
 	sepMsg    string
@@ -82,8 +85,8 @@ type apReader struct {
 }
 
 // readAbstractPlay reads the next Abstract Play record.
-func (r *Reader) readAbstractPlay() (*Record, error) {
-	a := siteState[apReader](r)
+func (r *apReader) read() (*Record, error) {
+	a := r
 lines:
 	for {
 		line, ok := r.lr.next()
@@ -172,8 +175,8 @@ func (a *apReader) sep(line, col int, msg string) {
 // of it. It leaves the line where the value ended pushed back, with
 // r.resume after the value. It returns a nil record and error for a record
 // skipped with a notice.
-func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
-	a := siteState[apReader](r)
+func (r *apReader) apElement(line []byte, i, ln int) (*Record, error) {
+	a := r
 	start := i
 	a.buf = a.buf[:0]
 	a.line, a.col, a.at, a.lines, a.from = ln, i+1, 0, 0, 0

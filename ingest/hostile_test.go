@@ -174,7 +174,7 @@ func readWork(tb testing.TB, data []byte, good int) work {
 		tb.Fatalf("%d good records, want %d", n, good)
 	}
 	probes := rd.tagSet.probes
-	if ap, ok := rd.site.(*apReader); ok {
+	if ap, ok := rd.fr.(*apReader); ok {
 		probes += ap.names.probes
 	}
 	return work{alloc: int(after.TotalAlloc - before.TotalAlloc), probes: probes}
@@ -738,7 +738,12 @@ func FuzzPlainMovetext(f *testing.F) {
 		read := func(noPlainSkip bool) string {
 			var b strings.Builder
 			rd := NewReader(bytes.NewReader(data), "f")
-			rd.Limits, rd.noPlainSkip = lim, noPlainSkip
+			rd.Limits = lim
+			if rd.Format() == FormatPonte { // detected: the reader of .ponte is made
+				p := newFormatReader(rd).(*ponteReader)
+				p.noPlainSkip = noPlainSkip
+				rd.fr = p
+			}
 			for n := 0; n <= len(data)+1; n++ {
 				rec, err := rd.Read()
 				if rec == nil {

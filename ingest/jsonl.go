@@ -7,8 +7,17 @@ import (
 	"unicode/utf8"
 )
 
+// jsonlReader reads JSON Lines records from the lines of its Reader (the formatReader
+// of FormatJSONL). Its fields are scratch space, reused from record to record.
+type jsonlReader struct {
+	*Reader
+	tags  []Tag
+	moves []Token
+	esc   []byte
+}
+
 // readJSONL reads the next JSON Lines record: the next non-blank line.
-func (r *Reader) readJSONL() (*Record, error) {
+func (r *jsonlReader) read() (*Record, error) {
 	for {
 		line, ok := r.lr.next()
 		if !ok {
@@ -51,7 +60,7 @@ func (r *Reader) readJSONL() (*Record, error) {
 }
 
 // parseJSONRecord reads one JSON object into rec.
-func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
+func (r *jsonlReader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 	r.tags, r.moves = r.tags[:0], r.moves[:0]
 	r.tagSet.reset()
 	p.ws()
@@ -84,7 +93,7 @@ func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 }
 
 // parseJSONMoves reads the array of move strings.
-func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
+func (r *jsonlReader) parseJSONMoves(p *jsonParser, ln int) bool {
 	if !p.expect('[', "\"moves\" must be an array of strings") {
 		return false
 	}
@@ -141,7 +150,7 @@ func jsonTag(key string) (name string, known bool) {
 // key that the replay does not need and that cannot be read (a wrong type, an
 // invalid value, a key given twice) is a slip (Record.TagErrors); for "size"
 // and "supply" it makes the record unreadable.
-func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int) bool {
+func (r *jsonlReader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int) bool {
 	name, known := jsonTag(key)
 	needed := name == tagSize || name == tagSupply
 	// bad reports a value that cannot be read, after it was skipped.

@@ -52,7 +52,7 @@ type Reader struct {
 	bad         badUTF8 // text of the record being read that was not UTF-8
 	tagSet      nameSet // the tag names of the record being read
 
-	site any // the state of another site's reader (see siteState)
+	fr formatReader // the reader of the stream's format, once detected
 
 	// Objects that are no game records, held back until a game record shows
 	// that the file is an archive (they are errors then) or the file ends
@@ -64,22 +64,6 @@ type Reader struct {
 	queue     []held // records to return before reading on
 
 	pool *recordPool // the records given back by Release
-
-	// scratch space of the .ponte reader, reused from record to record
-	g      game
-	tags   []Tag
-	moves  []Token
-	raw    []byte
-	cbuf   []byte
-	esc    []byte
-	com    []byte // the comments of one turn, joined
-	comStr string // or the one comment of the turn, when there is one
-	comAt  int    // the turn they belong to (-1: the record)
-	// badLine says that the line being read is not UTF-8 as a whole.
-	badLine bool
-	// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
-	// with scanning the lines.
-	noPlainSkip bool
 }
 
 // NewReader returns a Reader that reads records from r. The source names r
@@ -319,17 +303,13 @@ func (r *Reader) readOne() (*Record, error) {
 	}
 	var rec *Record
 	var err error
-	switch r.format {
-	case FormatPonte:
-		rec, err = r.readPonte()
-	case FormatJSONL:
-		rec, err = r.readJSONL()
-	default:
-		if s := site(r.format); s != nil {
-			rec, err = s.read(r)
-		} else {
-			err = io.EOF
-		}
+	if r.fr == nil {
+		r.fr = newFormatReader(r)
+	}
+	if r.fr != nil {
+		rec, err = r.fr.read()
+	} else {
+		err = io.EOF
 	}
 	if rec == nil {
 		if err == io.EOF && r.lr.err != nil && r.lr.err != io.EOF {
