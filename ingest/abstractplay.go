@@ -84,7 +84,7 @@ type apReader struct {
 	names nameSet // the names of the tags of the record being made (toRecord)
 }
 
-// readAbstractPlay reads the next Abstract Play record.
+// read reads the next Abstract Play record.
 func (r *apReader) read() (*Record, error) {
 	a := r
 lines:

@@ -172,7 +172,7 @@ func (t *bsTree) fail(line, col int, kind error, msg string) {
 	}
 }
 
-// readBoardspace reads the next game tree of PonteDelDiavolo.
+// read reads the next game tree of PonteDelDiavolo.
 func (r *bsReader) read() (*Record, error) {
 	b := r
 	var t *bsTree

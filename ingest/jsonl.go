@@ -16,7 +16,7 @@ type jsonlReader struct {
 	esc   []byte
 }
 
-// readJSONL reads the next JSON Lines record: the next non-blank line.
+// read reads the next JSON Lines record: the next non-blank line.
 func (r *jsonlReader) read() (*Record, error) {
 	for {
 		line, ok := r.lr.next()

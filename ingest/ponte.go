@@ -54,7 +54,7 @@ type game struct {
 	comments int  // bytes of comment text kept
 }
 
-// readPonte reads the next .ponte game.
+// read reads the next .ponte game.
 //
 // A game ends before a tag line that follows its movetext (or a blank line
 // after its tags), at the end of the line of its result token (comments that
