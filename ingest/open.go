@@ -53,9 +53,9 @@ import (
 // limits against decompression bombs is such a *PathError, wrapping
 // [ErrTooLarge] and naming the entry ("archive.zip/entry"), after the
 // records read before the limit. Beyond the limits of one entry
-// ([MaxZipEntrySize], [MaxZipRatio] past [ZipRatioFloor]) the next entry is
-// read; beyond those of the whole archive ([MaxZipEntries], [MaxZipTotal],
-// MaxZipRatio past [ZipTotalRatioFloor]), or at an entry whose compressed
+// ([Limits.MaxZipEntrySize], [Limits.MaxZipRatio] past [Limits.ZipRatioFloor]) the next entry is
+// read; beyond those of the whole archive ([Limits.MaxZipEntries], [Limits.MaxZipTotal],
+// MaxZipRatio past [Limits.ZipTotalRatioFloor]), or at an entry whose compressed
 // data overlaps that of another entry (a zip bomb), the rest of the archive
 // is not read and Open goes on with the next file.
 //

@@ -26,7 +26,7 @@ const maxNesting = 3
 // damaged compressed data can be trusted to be what was written. None of the records
 // read from the part is returned after it was found damaged: Records of them were read,
 // the first of them FirstRecord; Passed of those had been returned already, marked
-// [Record.Unchecked] (a part larger than [MaxUnchecked]), and must be taken back by the
+// [Record.Unchecked] (a part larger than [Limits.MaxUnchecked]), and must be taken back by the
 // caller: every record of the same Source from FirstRecord on.
 type DamagedError struct {
 	Part        string // "gzip member 2", "zstd frame 1", "zip entry", "gzip member 1 inside zstd frame 3"

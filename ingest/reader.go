@@ -88,9 +88,9 @@ type Reader struct {
 //
 // # Limits
 //
-// A record is bounded (docs/limits.md): its text by [MaxRecordBytes], its
-// turns by [MaxTurns], its tags by [MaxTags], its comments by
-// [MaxCommentBytes]. Past one of them the record is a *ParseError wrapping
+// A record is bounded (docs/limits.md): its text by [Limits.MaxRecordBytes], its
+// turns by [Limits.MaxTurns], its tags by [Limits.MaxTags], its comments by
+// [Limits.MaxCommentBytes]. Past one of them the record is a *ParseError wrapping
 // [ErrTooLarge] where the limit was crossed; the reader reads on to the end
 // of the record without keeping its text and goes on with the next. A line
 // is bounded by [MaxLineLength]; a longer one (or, in .ponte and JSON Lines,
@@ -145,7 +145,7 @@ type Reader struct {
 // An Abstract Play file (docs/formats/abstractplay.md) holds one JSON record, an
 // array of them (a player's export, mixing every game they played), or
 // several one after another; each is read on its own, so an array may be of
-// any size, but one record may not exceed [MaxDocument]. A record of another
+// any size, but one record may not exceed [Limits.MaxDocument]. A record of another
 // game (by header.game.name, unless site.gameid starts "pontedd#") is
 // skipped with a notice.
 //
@@ -206,7 +206,7 @@ const maxHeld = 64
 // From compressed text (gzip, zstd, a zip entry), a record is returned only once every
 // part it was read from passed its check (a gzip member's CRC-32, a zstd frame's
 // checksum, a zip entry's CRC-32), or when the records held back for that exceed
-// [MaxUnchecked] bytes: then it is marked [Record.Unchecked]. A part that fails its check
+// [Limits.MaxUnchecked] bytes: then it is marked [Record.Unchecked]. A part that fails its check
 // ends the stream with a [*DamagedError], and none of the records read from that part
 // is returned after it. The record is the
 // caller's to keep; a caller done with it may give it back ([Record.Release]) for a

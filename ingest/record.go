@@ -81,7 +81,7 @@ type Record struct {
 
 	// Unchecked says that the record was returned before the check of a compressed part
 	// it was read from (a gzip member, a zstd frame, a zip entry) ended, as more than
-	// [MaxUnchecked] bytes of records were waiting for it: a [*DamagedError] may still
+	// [Limits.MaxUnchecked] bytes of records were waiting for it: a [*DamagedError] may still
 	// take it back. Part numbers the parts such records end in, from 1 in their stream:
 	// a record of another Part than the one before it starts a new part.
 	Unchecked bool
