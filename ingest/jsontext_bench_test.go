@@ -47,7 +47,7 @@ func BenchmarkAbstractPlayReader(b *testing.B) {
 	data, games := apBenchInput(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	for b.Loop() {
+	cpuLoop(b, func() {
 		rd := NewReader(bytes.NewReader(data), "ap")
 		n := 0
 		for {
@@ -63,7 +63,7 @@ func BenchmarkAbstractPlayReader(b *testing.B) {
 		if n != games {
 			b.Fatalf("read %d games, want %d", n, games)
 		}
-	}
+	})
 	b.ReportMetric(float64(games)*float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
 
@@ -136,7 +136,7 @@ func BenchmarkJSONParse(b *testing.B) {
 		b.SetBytes(int64(len(jsonl)))
 		b.ReportAllocs()
 		var esc []byte
-		for b.Loop() {
+		cpuLoop(b, func() {
 			eachLine(jsonl, func(line []byte) bool {
 				kept = kept[:0]
 				p := jsonParser{s: string(line), buf: esc}
@@ -144,26 +144,26 @@ func BenchmarkJSONParse(b *testing.B) {
 				esc = p.buf
 				return ok
 			})
-		}
+		})
 	})
 	b.Run("JSONL/jsontext", func(b *testing.B) {
 		b.SetBytes(int64(len(jsonl)))
 		b.ReportAllocs()
 		var br bytes.Reader
 		dec := jsontext.NewDecoder(&br)
-		for b.Loop() {
+		cpuLoop(b, func() {
 			eachLine(jsonl, func(line []byte) bool {
 				kept = kept[:0]
 				br.Reset(line)
 				dec.Reset(&br)
 				return textWalk(dec, nil, nil) == nil
 			})
-		}
+		})
 	})
 	b.Run("AbstractPlay/handwritten", func(b *testing.B) {
 		b.SetBytes(int64(len(ap)))
 		b.ReportAllocs()
-		for b.Loop() {
+		cpuLoop(b, func() {
 			p := jsonParser{s: string(ap)}
 			for p.ws(); p.i < len(p.s); p.ws() {
 				kept = kept[:0]
@@ -171,17 +171,17 @@ func BenchmarkJSONParse(b *testing.B) {
 					b.Fatal(p.msg)
 				}
 			}
-		}
+		})
 	})
 	b.Run("AbstractPlay/jsontext", func(b *testing.B) {
 		b.SetBytes(int64(len(ap)))
 		b.ReportAllocs()
-		for b.Loop() {
+		cpuLoop(b, func() {
 			lines := 0
 			kept = kept[:0]
 			if err := textWalk(jsontext.NewDecoder(bytes.NewReader(ap)), ap, &lines); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 }
