@@ -18,10 +18,10 @@ const FormatAbstractPlay Format = 4
 
 func init() {
 	registerSite(siteFormat{
-		format: FormatAbstractPlay,
-		name:   "abstractplay",
-		detect: detectAbstractPlay,
-		read:   (*Reader).readAbstractPlay,
+		format:    FormatAbstractPlay,
+		name:      "abstractplay",
+		detect:    detectAbstractPlay,
+		newReader: func(r *Reader) formatReader { return &apReader{Reader: r} },
 	})
 }
 
@@ -61,13 +61,16 @@ const (
 	apSite         = "Abstract Play"
 )
 
-// apReader is the Abstract Play reader's state kept between records.
+// apReader reads Abstract Play records from the lines of its Reader (the formatReader
+// of FormatAbstractPlay), keeping its state between records.
 type apReader struct {
-	inArray   bool // inside a top-level array of records
-	afterLong bool // a line too long to read came last in the array: any separator may follow
-	afterElem bool // a record of the array was read: ',' or ']' comes next
-	elems     int  // records of the current array
-	sepErr    bool // a misplaced or missing ',' before the next record
+	*Reader
+	esc       []byte // scratch for strings with escapes
+	inArray   bool   // inside a top-level array of records
+	afterLong bool   // a line too long to read came last in the array: any separator may follow
+	afterElem bool   // a record of the array was read: ',' or ']' comes next
+	elems     int    // records of the current array
+	sepErr    bool   // a misplaced or missing ',' before the next record
 	sepLine   int
 	sepCol    int
 	sepMsg    string
@@ -77,11 +80,13 @@ type apReader struct {
 	// Where pos last looked: offset at of buf is on the line lines after the first,
 	// whose text starts at offset from.
 	at, lines, from int
+
+	names nameSet // the names of the tags of the record being made (toRecord)
 }
 
-// readAbstractPlay reads the next Abstract Play record.
-func (r *Reader) readAbstractPlay() (*Record, error) {
-	a := siteState[apReader](r)
+// read reads the next Abstract Play record.
+func (r *apReader) read() (*Record, error) {
+	a := r
 lines:
 	for {
 		line, ok := r.lr.next()
@@ -170,14 +175,14 @@ func (a *apReader) sep(line, col int, msg string) {
 // of it. It leaves the line where the value ended pushed back, with
 // r.resume after the value. It returns a nil record and error for a record
 // skipped with a notice.
-func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
-	a := siteState[apReader](r)
+func (r *apReader) apElement(line []byte, i, ln int) (*Record, error) {
+	a := r
 	start := i
 	a.buf = a.buf[:0]
 	a.line, a.col, a.at, a.lines, a.from = ln, i+1, 0, 0, 0
 	tooLarge, long := false, false
 	tooLine, tooCol := 0, 0 // where the record crossed its limit
-	limit := min(MaxDocument, MaxRecordBytes)
+	limit := min(r.lim.MaxDocument, r.lim.MaxRecordBytes)
 	depth, inStr, esc := 0, false, false
 	scalar := line[i] != '{' && line[i] != '['
 	end := -1
@@ -286,16 +291,16 @@ func (r *Reader) apElement(line []byte, i, ln int) (*Record, error) {
 	switch {
 	case end < 0:
 		return fail(ln, start+1, ErrJSON, "record not closed: the input ends")
-	case tooLarge && MaxDocument < MaxRecordBytes:
-		return fail(tooLine, tooCol, ErrTooLarge, "record larger than "+strconv.Itoa(MaxDocument)+" bytes (the limit MaxDocument)")
+	case tooLarge && r.lim.MaxDocument < r.lim.MaxRecordBytes:
+		return fail(tooLine, tooCol, ErrTooLarge, "record larger than "+strconv.Itoa(r.lim.MaxDocument)+" bytes (the limit MaxDocument)")
 	case tooLarge:
-		return fail(tooLine, tooCol, ErrTooLarge, recordTooLarge())
+		return fail(tooLine, tooCol, ErrTooLarge, r.lim.recordTooLarge())
 	case long:
 		return fail(ln, start+1, ErrLineTooLong, "a line of the record is longer than "+strconv.Itoa(MaxLineLength)+" bytes")
 	case scalar || a.buf[0] != '{':
 		return fail(ln, start+1, ErrJSON, "a record must be a JSON object")
 	}
-	p := jsonParser{s: string(a.buf), buf: r.esc}
+	p := jsonParser{s: string(a.buf), buf: r.esc, lim: &r.lim}
 	var ap apRecord
 	ok := ap.parse(&p)
 	r.esc = p.buf
@@ -563,8 +568,8 @@ func (ap *apRecord) parseHeader(p *jsonParser) bool {
 // keep reads the value of a key kept as a tag (keptValue), within MaxTags of them; keyAt
 // is where the key stands.
 func (ap *apRecord) keep(p *jsonParser, tags *[]apTag, key string, keyAt int) bool {
-	if ap.kept++; ap.kept > MaxTags {
-		return p.fail(keyAt, ErrTooLarge, tooManyTags())
+	if ap.kept++; ap.kept > p.lim.MaxTags {
+		return p.fail(keyAt, ErrTooLarge, p.lim.tooManyTags())
 	}
 	return p.keptValue(tags, key)
 }
@@ -594,8 +599,8 @@ func (ap *apRecord) parseMoves(p *jsonParser) bool {
 	entry := func() bool {
 		at := p.i
 		if c := p.peek(); c == '"' || c == '{' {
-			if turns++; turns > MaxTurns {
-				return p.fail(at, ErrTooLarge, tooManyTurns())
+			if turns++; turns > p.lim.MaxTurns {
+				return p.fail(at, ErrTooLarge, p.lim.tooManyTurns())
 			}
 		}
 		switch p.peek() {
@@ -718,7 +723,8 @@ func (ap *apRecord) toRecord(rec *Record, a *apReader) (slips []apProblem, bad *
 
 	kept := len(ap.extra) + len(ap.players[0].extra) + len(ap.players[1].extra)
 	tags := make([]Tag, 0, 24+kept)
-	var names nameSet // finds the names of tags
+	names := &a.names // finds the names of tags
+	names.reset()
 	add := func(name, value string) {
 		if value = cleanValue(value); value != "" {
 			tags = append(tags, Tag{name, value})

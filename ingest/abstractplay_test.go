@@ -28,6 +28,7 @@ func apRec(game, id string, pie bool, variants, moves string) string {
 }
 
 func TestAbstractPlayRecords(t *testing.T) {
+	t.Parallel()
 	in := "[\n" + apRec("Ponte del Diavolo", "g1", true, `"size-12"`, `[["f6,g7", "e5,e6"], ["g5,h5", "e5-g6"], ["pass"]]`) + ",\n" +
 		apRec("Ponte del Diavolo", "g2", false, "", `[[{"move": "a1,b1", "time": 3}, {"move": "c3,d3"}], "pass"]`) + ",\n" +
 		apRec("Hive", "g3", false, "", `[]`) + ",\n" +
@@ -98,6 +99,7 @@ func TestAbstractPlayRecords(t *testing.T) {
 }
 
 func TestAbstractPlayForms(t *testing.T) {
+	t.Parallel()
 	one := apRec("Ponte del Diavolo", "x", false, "", `[["a1,b1"]]`)
 	oneLine := `{"header":{"game":{"name":"Ponte del Diavolo"},"players":[{"name":"a"},{"name":"b"}]},"moves":[["a1,b1","c1,d1"]]}`
 	for name, in := range map[string]string{
@@ -127,6 +129,7 @@ func TestAbstractPlayForms(t *testing.T) {
 }
 
 func TestAbstractPlayErrors(t *testing.T) {
+	t.Parallel()
 	good := apRec("Ponte del Diavolo", "ok", false, "", `[["a1,b1"]]`)
 	tests := []struct {
 		name      string
@@ -181,6 +184,7 @@ func TestAbstractPlayErrors(t *testing.T) {
 }
 
 func TestAbstractPlayStructure(t *testing.T) {
+	t.Parallel()
 	good := `{"header":{"players":[{"name":"a"},{"name":"b"}]},"moves":[]}`
 	tests := []struct {
 		name  string
@@ -230,11 +234,12 @@ func TestAbstractPlayStructure(t *testing.T) {
 }
 
 func TestAbstractPlayMaxDocument(t *testing.T) {
-	defer func(n int) { MaxDocument = n }(MaxDocument)
-	MaxDocument = 200
+	t.Parallel()
+	lim := DefaultLimits()
+	lim.MaxDocument = 200
 	good := `{"header":{"players":[{"name":"a"},{"name":"b"}]},"moves":[]}`
 	big := `{"header":{"players":[{"name":"a"},{"name":"b"}]},"moves":[` + strings.Repeat(`"a1,b1",`+"\n", 40) + `"pass"]}`
-	res := readAll(t, "[\n"+good+",\n"+big+",\n"+good+"]")
+	res := readAllWithin(t, "[\n"+good+",\n"+big+",\n"+good+"]", lim)
 	if len(res) != 3 || res[0].err != nil || res[2].err != nil {
 		t.Fatalf("%v", res)
 	}
@@ -249,6 +254,7 @@ func TestAbstractPlayMaxDocument(t *testing.T) {
 // TestJSONLHeaderTag checks that a JSON Lines record with a tag named
 // "header" is written so that it reads back as JSON Lines.
 func TestJSONLHeaderTag(t *testing.T) {
+	t.Parallel()
 	// (A file whose first line is {"header":{...}, ... is an Abstract Play
 	// file: the first line here is another record.)
 	for _, in := range []string{`{"header":{"a":1},"moves":["a1,b1"]}`, `{"header":"x","moves":[]}`} {
@@ -282,6 +288,7 @@ func apReal(header, players, moves string) string {
 // entries, the pie, variant names, tags kept, and claims that cannot be read, which
 // are slips (TagErrors) and leave the moves to be replayed.
 func TestAbstractPlayRealShape(t *testing.T) {
+	t.Parallel()
 	const (
 		lightWon = `{"name":"al","userid":"u-al","score":2,"result":1},{"name":"bo","userid":"u-bo","score":0,"result":0,"is_ai":true}`
 		darkWon  = `{"name":"al","score":2,"result":0},{"name":"bo","score":0,"result":1}`

@@ -12,12 +12,12 @@ import (
 // of 400,000 short lines (a pretty-printed export at its worst) past the limit reads in
 // a few MiB (it took 20 MiB), whatever its length, and the record after it is read.
 func TestAbstractPlayOversizedRecordFlat(t *testing.T) {
-	setLimits(t, 64<<10, MaxTurns, MaxTags, MaxCommentBytes)
 	for _, unit := range []string{"\n", "1,\n", "\r"} {
 		head := `[{"header":{"game":{"name":"Ponte del Diavolo"}},"x":[` + "\n"
 		body := &repeatReader{unit: unit, left: 400_000 * len(unit)}
 		tail := "0]},\n" + `{"header":{"game":{"name":"Ponte del Diavolo"},"players":[{"name":"a"},{"name":"b"}]},"moves":[["a1,b1"]]}]` + "\n"
 		rd := NewReader(io.MultiReader(strings.NewReader(head), body, strings.NewReader(tail)), "t")
+		rd.Limits.MaxRecordBytes = 64 << 10
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

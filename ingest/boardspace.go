@@ -20,10 +20,10 @@ const FormatBoardspace Format = 3
 
 func init() {
 	registerSite(siteFormat{
-		format: FormatBoardspace,
-		name:   "boardspace",
-		detect: func(line []byte) bool { return line[0] == '(' }, // a game tree
-		read:   (*Reader).readBoardspace,
+		format:    FormatBoardspace,
+		name:      "boardspace",
+		detect:    func(line []byte) bool { return line[0] == '(' }, // a game tree
+		newReader: func(r *Reader) formatReader { return &bsReader{Reader: r} },
 	})
 }
 
@@ -58,8 +58,10 @@ var bsOffsets = [8]struct {
 var bsArgs = map[string]int{"tile": 3, "bridge": 3, "pick": 1, "dropb": 2, "bridgeend": 2,
 	"pickb": 2, "drop": 1, "done": 0, "swap": 0, "pass": 0}
 
-// bsReader is the boardspace.net reader's state kept between records.
+// bsReader reads boardspace.net game trees from the lines of its Reader (the
+// formatReader of FormatBoardspace), keeping its state between records.
 type bsReader struct {
+	*Reader
 	g    replay.Game // the game being replayed, reused
 	tree bsTree
 }
@@ -170,9 +172,9 @@ func (t *bsTree) fail(line, col int, kind error, msg string) {
 	}
 }
 
-// readBoardspace reads the next game tree of PonteDelDiavolo.
-func (r *Reader) readBoardspace() (*Record, error) {
-	b := siteState[bsReader](r)
+// read reads the next game tree of PonteDelDiavolo.
+func (r *bsReader) read() (*Record, error) {
+	b := r
 	var t *bsTree
 	junk := false
 	for {
@@ -204,7 +206,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				// What the rest of the line held is not known: the tree is taken to end
 				// in it, so that the trees after it are read.
 				t.raw = keepRaw(t.raw, line)
-				col, kind, msg := longLine(t.bytes+1, 0)
+				col, kind, msg := r.lim.longLine(t.bytes+1, 0)
 				t.fail(ln, col, kind, msg)
 				t.over = true
 				if rec, err, ok := r.bsFinish(t); ok {
@@ -215,7 +217,7 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				// A tree starts on it: it is one unreadable record.
 				t = b.newTree(ln, i+k+1)
 				t.raw = keepRaw(t.raw, line[i+k:])
-				col, kind, msg := longLine(0, i+k)
+				col, kind, msg := r.lim.longLine(0, i+k)
 				t.fail(ln, col, kind, msg)
 				t.over = true
 				if rec, err, ok := r.bsFinish(t); ok {
@@ -255,14 +257,14 @@ func (r *Reader) readBoardspace() (*Record, error) {
 				}
 				continue
 			}
-			if end := max(i+MaxRecordBytes-t.bytes, i); !t.over && end < len(line) {
+			if end := max(i+r.lim.MaxRecordBytes-t.bytes, i); !t.over && end < len(line) {
 				// The tree crosses its limit on this line: read it to there, then on
 				// without keeping anything.
 				k := r.bsLex(t, line[:end], i, ln)
 				t.bytes += k - i
 				i = k
 				if !t.closed {
-					t.fail(ln, i+1, ErrTooLarge, recordTooLarge())
+					t.fail(ln, i+1, ErrTooLarge, r.lim.recordTooLarge())
 					t.over = true
 				}
 			}
@@ -316,7 +318,7 @@ func isNameChar(c byte) bool {
 
 // bsLex reads the tree from line[i:]; it returns where it stopped: at the
 // end of the line, or after the ')' that closes the tree (t.closed).
-func (r *Reader) bsLex(t *bsTree, line []byte, i, ln int) int {
+func (r *bsReader) bsLex(t *bsTree, line []byte, i, ln int) int {
 	for i < len(line) {
 		if t.inValue {
 			for i < len(line) {
@@ -395,7 +397,7 @@ func (r *Reader) bsLex(t *bsTree, line []byte, i, ln int) int {
 }
 
 // bsNoValue reports a property name that is not followed by a value.
-func (r *Reader) bsNoValue(t *bsTree) {
+func (r *bsReader) bsNoValue(t *bsTree) {
 	if t.pend != "" {
 		t.fail(t.pline, t.pcol, ErrSyntax, "property "+quote(t.pend)+" without a value")
 		t.pend = ""
@@ -403,7 +405,7 @@ func (r *Reader) bsNoValue(t *bsTree) {
 }
 
 // bsEndValue stores the value just read.
-func (r *Reader) bsEndValue(t *bsTree) {
+func (r *bsReader) bsEndValue(t *bsTree) {
 	t.last = t.vname
 	if t.vname == "" || t.over {
 		return
@@ -423,7 +425,7 @@ func (r *Reader) bsEndValue(t *bsTree) {
 
 // bsEndNode handles the node just read: the first node decides whether the
 // tree is a Ponte game; the others hold the moves.
-func (r *Reader) bsEndNode(t *bsTree) {
+func (r *bsReader) bsEndNode(t *bsTree) {
 	if !t.nodeOpen && len(t.props) == 0 || t.over {
 		return
 	}
@@ -507,7 +509,7 @@ func (t *bsTree) lightSeat() int {
 }
 
 // bsMove handles one move of a seat.
-func (r *Reader) bsMove(t *bsTree, seat int, f []string, p *bsProp, tm int) {
+func (r *bsReader) bsMove(t *bsTree, seat int, f []string, p *bsProp, tm int) {
 	fail := func(msg string) { t.fail(p.vline, p.vcol, ErrMove, msg) }
 	if len(f) == 0 {
 		fail("a move number without a move")
@@ -760,7 +762,7 @@ func bsCell(col, row string) (replay.Cell, bool) {
 }
 
 // bsClose ends the turn being assembled and emits its token.
-func (r *Reader) bsClose(t *bsTree, p *bsProp) {
+func (r *bsReader) bsClose(t *bsTree, p *bsProp) {
 	tr := &t.turn
 	if tr.hand != handNone {
 		t.fail(p.vline, p.vcol, ErrMove, "the turn ends while a picked piece is not dropped")
@@ -791,8 +793,8 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 	default:
 		text = "pass" // Done at the start of a turn
 	}
-	if len(t.moves) >= MaxTurns {
-		t.fail(tr.line, tr.col, ErrTooLarge, tooManyTurns())
+	if len(t.moves) >= r.lim.MaxTurns {
+		t.fail(tr.line, tr.col, ErrTooLarge, r.lim.tooManyTurns())
 		t.over = true
 		return
 	}
@@ -805,7 +807,7 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 	if text == "swap" && len(t.moves) == 2 {
 		t.swapped = true
 	}
-	if !t.desync && siteState[bsReader](r).g.PlayText(text) != nil {
+	if !t.desync && r.g.PlayText(text) != nil {
 		t.desync = true
 	}
 	*tr = bsTurn{tm: -1}
@@ -816,7 +818,7 @@ func (r *Reader) bsClose(t *bsTree, p *bsProp) {
 // legal bridge in the current position. When none does, it returns the
 // first whose end is on the board, with a comment saying so; ok is false
 // when none is.
-func (r *Reader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, comment string, ok bool) {
+func (r *bsReader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, comment string, ok bool) {
 	first, firstName, last := replay.NoCell, "", replay.NoCell
 	for _, o := range bsOffsets {
 		c := replay.CellAt(anchor.Col()+o.dx, anchor.Row()+o.dy)
@@ -826,7 +828,7 @@ func (r *Reader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, c
 		if first == replay.NoCell {
 			first, firstName = c, o.name
 		}
-		if !t.desync && siteState[bsReader](r).g.IsLegal(replay.BridgeMove(anchor, c)) {
+		if !t.desync && r.g.IsLegal(replay.BridgeMove(anchor, c)) {
 			last = c
 		}
 	}
@@ -843,7 +845,7 @@ func (r *Reader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, c
 
 // bsFinish makes the record of a tree that has ended. ok is false for a
 // tree that was skipped (with a notice).
-func (r *Reader) bsFinish(t *bsTree) (rec *Record, err error, ok bool) {
+func (r *bsReader) bsFinish(t *bsTree) (rec *Record, err error, ok bool) {
 	if !t.rootDone && !t.err {
 		r.notice(t.line, t.col, "empty game tree skipped")
 		return nil, nil, false

@@ -8,6 +8,7 @@ import (
 // A TM that is no clock (past 366 days, negative, not a number) gives its turn no think
 // time, with a notice at its value; the game is read.
 func TestBoardspaceClockOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, tm := range []string{"9223372036854775807", "99999999999999999999", "31622400001", "-5", "1h"} {
 		in := sgf("PonteDelDiavolo", "P0 Tile White_Chip_Pool E 5", "P0 Tile White_Chip_Pool F 6", "P0 Done|1000",
 			"P1 Tile Red_Chip_Pool A 1", "P1 Tile Red_Chip_Pool A 2", "P1 Done|"+tm,

@@ -50,6 +50,7 @@ var (
 func cat(parts ...[]string) []string { return slices.Concat(parts...) }
 
 func TestBoardspaceTurns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		moves []string
@@ -165,6 +166,7 @@ func TestBoardspaceTurns(t *testing.T) {
 }
 
 func TestBoardspaceMoveErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		moves []string
@@ -224,6 +226,7 @@ func TestBoardspaceMoveErrors(t *testing.T) {
 }
 
 func TestBoardspaceSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	const gm = "(;GM[PonteDelDiavolo]"
 	tests := []struct {
 		name      string
@@ -258,6 +261,7 @@ func TestBoardspaceSyntaxErrors(t *testing.T) {
 }
 
 func TestBoardspaceEscapes(t *testing.T) {
+	t.Parallel()
 	in := "(;GM[PonteDelDiavolo]GN[PD-a\\]b]DT[2025.10.04\n  14:00]\n" +
 		"RE[Game won by \\[x\\] \\\\ y \\\nz]TC[\xe9t\xe9]P0[id \"al]ice\"]\n" +
 		";P0[1 Tile White_Chip_Pool E 5]TM[10]P0[2 Tile White_Chip_Pool F 6];P0[3 Done]TM[20])"
@@ -281,6 +285,7 @@ func TestBoardspaceEscapes(t *testing.T) {
 // TestBoardspaceTrees reads several trees: the same game twice, another
 // game's tree, text between trees, leading white space.
 func TestBoardspaceTrees(t *testing.T) {
+	t.Parallel()
 	game := sgf("PonteDelDiavolo", p0tiles("E 5", "F 6")...)
 	in := " \n\t\n" + game + "(;GM[Hive]GN[x];P0[1 Move wA1])" + game + "junk\n" + strings.TrimSuffix(game, "\n") + "(;GM[Ponte]) ()"
 	rd := NewReader(strings.NewReader(in), "t.sgf")
@@ -322,6 +327,7 @@ func TestBoardspaceTrees(t *testing.T) {
 // TestBoardspaceOpenNotices checks that Open passes notices to its callback
 // in order.
 func TestBoardspaceOpenNotices(t *testing.T) {
+	t.Parallel()
 	game := sgf("PonteDelDiavolo", p0tiles("E 5", "F 6")...)
 	in := "(;GM[Hive])\n" + game
 	var got []string
@@ -343,6 +349,7 @@ func TestBoardspaceOpenNotices(t *testing.T) {
 }
 
 func TestBoardspaceNoticeLimit(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("(;GM[Hive])", MaxNotices+5)
 	rd := NewReader(strings.NewReader(in), "t")
 	if _, err := rd.Read(); err != io.EOF {
@@ -358,6 +365,7 @@ func TestBoardspaceNoticeLimit(t *testing.T) {
 }
 
 func TestBoardspaceDate(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ dt, gn, want string }{
 		{"Sat Mar 07 14:02:11 CET 2026", "", "2026.03.07"},
 		{"Mon Dec 1 09:00:00 GMT 2025", "", "2025.12.01"},
@@ -378,6 +386,7 @@ func TestBoardspaceDate(t *testing.T) {
 // TestBoardspaceReplay checks that the records the reader makes from the
 // dialect cases replay, and that an illegal move is left to the replay.
 func TestBoardspaceReplay(t *testing.T) {
+	t.Parallel()
 	res := readAll(t, sgf("PonteDelDiavolo", cat(p0tiles("E 5", "F 6"), p1tiles("E 5", "A 1"))...))
 	g, _ := replay.NewGame(10, replay.Supply40x15)
 	if err := g.PlayText(res[0].rec.Moves[0].Text); err != nil {

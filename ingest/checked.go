@@ -22,7 +22,7 @@ func (r *Reader) readChecked() (*Record, error) {
 		if len(r.checkQ) > 0 {
 			h := &r.checkQ[0]
 			passed := r.checkEnded || r.passed(h)
-			if passed || r.checkBytes > MaxUnchecked {
+			if passed || r.checkBytes > r.lim.MaxUnchecked {
 				rec, err := h.rec, h.err
 				if !passed {
 					rec.Unchecked, rec.Part = true, h.part

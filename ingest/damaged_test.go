@@ -106,13 +106,13 @@ func slicesConcat(parts ...[]byte) []byte {
 // check, marked Unchecked with the part they end in; the DamagedError then counts them
 // as Passed, for the caller to take back.
 func TestDamagedUnchecked(t *testing.T) {
-	defer func(m int64) { MaxUnchecked = m }(MaxUnchecked)
-	MaxUnchecked = 4 << 10
+	t.Parallel()
 	m1 := gzipMember(t, games(0, 200), gzip.NoCompression)
 	m2 := gzipMember(t, games(200, 200), gzip.NoCompression)
 	data := slicesConcat(m1, m2)
 	data[len(data)-12] ^= 1 // in the second member's last game
 	rd := NewReader(bytes.NewReader(data), "x.gz")
+	rd.Limits.MaxUnchecked = 4 << 10
 	var parts []int
 	var n int
 	var err error
@@ -325,9 +325,8 @@ func FuzzCompressedReader(f *testing.F) {
 	f.Add(gzipMember(f, string(gzipMember(f, text, gzip.BestSpeed)), gzip.NoCompression))
 	f.Add(gzipMember(f, "\xff\xfe[\x00E\x00v\x00e\x00n\x00t\x00 \x00\"\x00x\x00\"\x00]\x00\n\x00", gzip.NoCompression))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer func(m int64) { MaxUnchecked = m }(MaxUnchecked)
-		MaxUnchecked = 2 << 10
 		rd := NewReader(bytes.NewReader(data), "x")
+		rd.Limits.MaxUnchecked = 2 << 10
 		var checked []int
 		for range 100_000 {
 			rec, err := rd.Read()

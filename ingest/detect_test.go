@@ -12,6 +12,7 @@ import (
 // games, and the "[]" is one unreadable record at line 1. A file of "[]" alone is an
 // empty Abstract Play export.
 func TestEmptyArrayFirstLine(t *testing.T) {
+	t.Parallel()
 	game := `{"event":"a","moves":["a1,b1"]}` + "\n"
 	for _, tt := range []struct {
 		name, in string
@@ -59,6 +60,7 @@ func TestEmptyArrayFirstLine(t *testing.T) {
 // A '}' or ']' that closes nothing in an Abstract Play export is no record: it is passed
 // over with a notice at its place, and the records around it are read.
 func TestAbstractPlayStrayBracket(t *testing.T) {
+	t.Parallel()
 	rec := `{"header":{"game":{"name":"Ponte del Diavolo"},"players":[{"name":"a"},{"name":"b"}]},"moves":[["a1,b1"]]}`
 	for _, tt := range []struct {
 		name, in  string

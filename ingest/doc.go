@@ -12,9 +12,20 @@
 // [Open] walks files, directories, .gz/.zst/.zip archives and standard input
 // and streams every record of them to a callback.
 //
-// The package only reads notation: it does not know the rules of the game.
-// Move tokens are kept as the words read ("d4,e5", "d4-f5", "swap", "pass"
-// or anything else); the rules engine judges them.
+// The package reads notation and judges no game: move tokens are kept as the
+// words read ("d4,e5", "d4-f5", "swap", "pass" or anything else), and the rules
+// engine (package replay, through package verdict) says whether they are legal.
+// One reader knows the position: boardspace.net's dialect may drop a bridge
+// without its end, whose default depends on the position, so the boardspace
+// reader replays each tree with package replay as it reads it, only to write
+// such a bridge as a token; it reports no rule (an illegal move is read as it
+// is, and the replay judges it).
+//
+// Each format has a reader type of its own behind one small interface
+// (site.go): the Reader detects the format of a stream from its first line and
+// makes that format's reader, as image.Decode picks a registered decoder, and
+// keeps only what every format shares: the line reader, the decompression and
+// the checks of compressed parts, the notices, the limits ([Limits]).
 //
 // # Reading .ponte
 //

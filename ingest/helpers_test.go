@@ -17,7 +17,14 @@ type result struct {
 // readAll reads every record of in.
 func readAll(t testing.TB, in string) []result {
 	t.Helper()
+	return readAllWithin(t, in, DefaultLimits())
+}
+
+// readAllWithin reads every record of in within the limits lim.
+func readAllWithin(t testing.TB, in string, lim Limits) []result {
+	t.Helper()
 	rd := NewReader(strings.NewReader(in), "t")
+	rd.Limits = lim
 	var out []result
 	for range 100000 {
 		rec, err := rd.Read()

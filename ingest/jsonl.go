@@ -7,8 +7,17 @@ import (
 	"unicode/utf8"
 )
 
-// readJSONL reads the next JSON Lines record: the next non-blank line.
-func (r *Reader) readJSONL() (*Record, error) {
+// jsonlReader reads JSON Lines records from the lines of its Reader (the formatReader
+// of FormatJSONL). Its fields are scratch space, reused from record to record.
+type jsonlReader struct {
+	*Reader
+	tags  []Tag
+	moves []Token
+	esc   []byte
+}
+
+// read reads the next JSON Lines record: the next non-blank line.
+func (r *jsonlReader) read() (*Record, error) {
 	for {
 		line, ok := r.lr.next()
 		if !ok {
@@ -27,12 +36,12 @@ func (r *Reader) readJSONL() (*Record, error) {
 		r.tags, r.moves = r.tags[:0], r.moves[:0]
 		// A line longer than MaxRecordBytes was cut there by the line reader, unless it
 		// was read whole as the first line of the file, to detect the format.
-		if r.lr.long || len(line) > MaxRecordBytes {
+		if r.lr.long || len(line) > r.lim.MaxRecordBytes {
 			rec.Raw = keepRaw(nil, line)
-			col, kind, msg := longLine(0, 0)
+			col, kind, msg := r.lim.longLine(0, 0)
 			return rec, r.parseError(rec, ln, col, kind, msg)
 		}
-		p := jsonParser{s: string(line), buf: r.esc}
+		p := jsonParser{s: string(line), buf: r.esc, lim: &r.lim}
 		ok = r.parseJSONRecord(rec, &p, ln)
 		r.esc = p.buf
 		if p.badCol > 0 {
@@ -51,14 +60,14 @@ func (r *Reader) readJSONL() (*Record, error) {
 }
 
 // parseJSONRecord reads one JSON object into rec.
-func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
+func (r *jsonlReader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 	r.tags, r.moves = r.tags[:0], r.moves[:0]
 	r.tagSet.reset()
 	p.ws()
 	sawMoves, keys := false, 0
 	ok := p.object("a record must be a JSON object", func(key string, keyAt int) bool {
-		if keys++; keys > MaxTags {
-			return p.fail(keyAt, ErrTooLarge, tooManyTags())
+		if keys++; keys > r.lim.MaxTags {
+			return p.fail(keyAt, ErrTooLarge, r.lim.tooManyTags())
 		}
 		if key != "moves" {
 			return r.parseJSONTag(rec, p, key, keyAt)
@@ -84,7 +93,7 @@ func (r *Reader) parseJSONRecord(rec *Record, p *jsonParser, ln int) bool {
 }
 
 // parseJSONMoves reads the array of move strings.
-func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
+func (r *jsonlReader) parseJSONMoves(p *jsonParser, ln int) bool {
 	if !p.expect('[', "\"moves\" must be an array of strings") {
 		return false
 	}
@@ -102,8 +111,8 @@ func (r *Reader) parseJSONMoves(p *jsonParser, ln int) bool {
 		case c != '"':
 			return p.fail(at, ErrJSON, "a move must be a string")
 		}
-		if len(r.moves) >= MaxTurns {
-			return p.fail(at, ErrTooLarge, tooManyTurns())
+		if len(r.moves) >= r.lim.MaxTurns {
+			return p.fail(at, ErrTooLarge, r.lim.tooManyTurns())
 		}
 		text, ok := p.str()
 		if !ok {
@@ -141,7 +150,7 @@ func jsonTag(key string) (name string, known bool) {
 // key that the replay does not need and that cannot be read (a wrong type, an
 // invalid value, a key given twice) is a slip (Record.TagErrors); for "size"
 // and "supply" it makes the record unreadable.
-func (r *Reader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int) bool {
+func (r *jsonlReader) parseJSONTag(rec *Record, p *jsonParser, key string, keyAt int) bool {
 	name, known := jsonTag(key)
 	needed := name == tagSize || name == tagSupply
 	// bad reports a value that cannot be read, after it was skipped.
@@ -270,6 +279,7 @@ type jsonParser struct {
 	// badCol is the 1-based column of the first such byte and badLast of the last, 0
 	// when none; badMore counts the strings after the first that had some.
 	badCol, badLast, badMore int
+	lim                      *Limits // of the reader, for the limits of a record's keys and turns
 }
 
 // text returns the JSON text s[at:end] of a value, made UTF-8 if it holds strings that

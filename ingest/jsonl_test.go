@@ -10,6 +10,7 @@ import (
 )
 
 func TestJSONLRecord(t *testing.T) {
+	t.Parallel()
 	in := `{"game_id":"bga-512","site":"BGA","date":"2025-10-04","light":"alice","dark":"bob","size":10,"supply":"unlimited","result":"1-0","termination":"normal","score":[10,6],"moves":["f6,g7","swap","e5,e6","g5,h5","e5-g6","pass","c3,d3"]}`
 	out := readAll(t, "\n"+in+"\n")
 	if len(out) != 1 || out[0].err != nil {
@@ -42,6 +43,7 @@ func TestJSONLRecord(t *testing.T) {
 }
 
 func TestJSONLValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		tags []Tag
@@ -75,6 +77,7 @@ func TestJSONLValues(t *testing.T) {
 }
 
 func TestJSONLErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -131,6 +134,7 @@ func TestJSONLErrors(t *testing.T) {
 // replay: the record is read, moves and all, and the slip is kept with its
 // position.
 func TestJSONLSlips(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -173,6 +177,7 @@ func TestJSONLSlips(t *testing.T) {
 // TestDates checks that ISO dates are read in .ponte and JSON Lines alike and
 // kept in the one form YYYY.MM.DD.
 func TestDates(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"[Date \"2026-03-14\"]\n1. a1,b1 *",
 		"[Date \"2026.03.14\"]\n1. a1,b1 *",
@@ -192,6 +197,7 @@ func TestDates(t *testing.T) {
 
 // TestManySlips checks that the tag errors of one record are bounded.
 func TestManySlips(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&b, "[Round \"%d\"]\n", i)
@@ -208,6 +214,7 @@ func TestManySlips(t *testing.T) {
 }
 
 func TestJSONLRecovery(t *testing.T) {
+	t.Parallel()
 	in := `{"event":"good1","moves":["a1,b1"]}
 
 {"event":"bad","moves":["a1,b1"],}
@@ -237,14 +244,15 @@ not json at all
 }
 
 func TestJSONLLongLine(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 16 MiB line")
 	}
 	// With a record limit above it, MaxLineLength is the limit that applies.
-	defer func(n int) { MaxRecordBytes = n }(MaxRecordBytes)
-	MaxRecordBytes = 2 * MaxLineLength
+	lim := DefaultLimits()
+	lim.MaxRecordBytes = 2 * MaxLineLength
 	long := `{"moves":["` + strings.Repeat("a", MaxLineLength) + `"]}`
-	out := readAll(t, `{"moves":[]}`+"\n"+long+"\n"+`{"moves":["a1,b1"]}`)
+	out := readAllWithin(t, `{"moves":[]}`+"\n"+long+"\n"+`{"moves":["a1,b1"]}`, lim)
 	if len(out) != 3 || out[0].err != nil || out[2].err != nil || !errors.Is(out[1].err, ErrLineTooLong) {
 		t.Fatalf("got %v", out)
 	}
@@ -261,6 +269,7 @@ func TestJSONLLongLine(t *testing.T) {
 // per line; before game records they are errors, each, and past 64 one more error counts
 // the rest.
 func TestNotRecords(t *testing.T) {
+	t.Parallel()
 	verdict := `{"source":"a.ponte","index":1,"line":1,"game_id":"x","legal":true,"turns":3}`
 	lines := func(n int) string { return strings.Repeat(verdict+"\n", n) }
 	game := `{"moves":["a1,b1"]}` + "\n"

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"errors"
 	"hash/crc32"
 	"os"
@@ -13,22 +14,18 @@ import (
 	"testing"
 )
 
-// lowLimits lowers the zip limits for a test; those of the whole archive
-// (MaxZipTotal, ZipTotalRatioFloor) are restored after it too.
-func lowLimits(t *testing.T, entries int, size, ratio, floor int64) {
-	old := []int64{int64(MaxZipEntries), MaxZipEntrySize, MaxZipRatio, ZipRatioFloor, MaxZipTotal, ZipTotalRatioFloor}
-	t.Cleanup(func() {
-		MaxZipEntries, MaxZipEntrySize, MaxZipRatio, ZipRatioFloor = int(old[0]), old[1], old[2], old[3]
-		MaxZipTotal, ZipTotalRatioFloor = old[4], old[5]
-	})
-	MaxZipEntries, MaxZipEntrySize, MaxZipRatio, ZipRatioFloor = entries, size, ratio, floor
+// lowLimits are the default limits with lower limits of a zip archive's entries.
+func lowLimits(entries int, size, ratio, floor int64) Limits {
+	l := DefaultLimits()
+	l.MaxZipEntries, l.MaxZipEntrySize, l.MaxZipRatio, l.ZipRatioFloor = entries, size, ratio, floor
+	return l
 }
 
 // openEvents reads path with Open and returns what fn saw: the GameId of a
 // record, or "error PATH: ErrTooLarge" for a PathError.
-func openEvents(t *testing.T, path string) []string {
+func openEvents(t *testing.T, lim Limits, path string) []string {
 	var got []string
-	err := Open([]string{path}, func(rec *Record, err error) error {
+	err := OpenWith(context.Background(), []string{path}, OpenOptions{Limits: lim}, func(rec *Record, err error) error {
 		var pe *PathError
 		switch {
 		case errors.As(err, &pe):
@@ -65,38 +62,41 @@ func bomb(id string, n int) []byte {
 }
 
 func TestZipRatio(t *testing.T) {
-	lowLimits(t, 100, 1<<30, 100, 1<<20)
+	t.Parallel()
+	lim := lowLimits(100, 1<<30, 100, 1<<20)
 	p := writeZip(t, map[string][]byte{
 		"a.jsonl": []byte(jsonlGame("a")),
 		"b.jsonl": bomb("b", 8<<20),
 		"c.jsonl": []byte(jsonlGame("c")),
 	})
 	// The archive declares the sizes of b.jsonl truly: it is not read.
-	got := openEvents(t, p)
+	got := openEvents(t, lim, p)
 	if want := []string{"a", "error b.jsonl", "c"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
 func TestZipEntrySize(t *testing.T) {
-	lowLimits(t, 100, 1<<20, 1<<40, 1<<40)
+	t.Parallel()
+	lim := lowLimits(100, 1<<20, 1<<40, 1<<40)
 	var big strings.Builder
 	for i := 0; big.Len() < 2<<20; i++ {
 		big.WriteString(jsonlGame(strings.Repeat("x", i%50)))
 	}
 	// The decompressed size of a .gz entry is known only by reading it.
 	p := writeZip(t, map[string][]byte{"a.jsonl": []byte(jsonlGame("a")), "b.jsonl.gz": gzipped(t, big.String())})
-	got := openEvents(t, p)
+	got := openEvents(t, lim, p)
 	if len(got) < 1000 || got[0] != "a" || got[len(got)-1] != "error b.jsonl.gz" {
 		t.Errorf("got %d events, from %q to %q", len(got), got[0], got[len(got)-1])
 	}
 }
 
 func TestZipEntries(t *testing.T) {
-	lowLimits(t, 2, 1<<30, 100, 1<<20)
+	t.Parallel()
+	lim := lowLimits(2, 1<<30, 100, 1<<20)
 	p := writeZip(t, map[string][]byte{"a.jsonl": []byte(jsonlGame("a")), "b.jsonl": []byte(jsonlGame("b")),
 		"c.jsonl": []byte(jsonlGame("c"))})
-	got := openEvents(t, p)
+	got := openEvents(t, lim, p)
 	if want := []string{"a", "b", "error x.zip"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -106,7 +106,8 @@ func TestZipEntries(t *testing.T) {
 // size ten times its real one, so that the declared ratio is harmless: the
 // bytes actually read decide.
 func TestZipLyingSizes(t *testing.T) {
-	lowLimits(t, 100, 1<<30, 100, 1<<20)
+	t.Parallel()
+	lim := lowLimits(100, 1<<30, 100, 1<<20)
 	data := bomb("b", 8<<20)
 	var comp bytes.Buffer
 	fw, _ := flate.NewWriter(&comp, flate.BestCompression)
@@ -125,10 +126,10 @@ func TestZipLyingSizes(t *testing.T) {
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := declaredTooLarge(uint64(len(data)), uint64(comp.Len())*1000); err != nil {
+	if err := lim.declaredTooLarge(uint64(len(data)), uint64(comp.Len())*1000); err != nil {
 		t.Fatalf("the declared sizes are caught already: %v", err)
 	}
-	got := openEvents(t, p)
+	got := openEvents(t, lim, p)
 	if want := []string{"b", "error b.jsonl"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -136,9 +137,10 @@ func TestZipLyingSizes(t *testing.T) {
 
 // TestZipDeclaredSizes checks that an entry declaring too much is not read.
 func TestZipDeclaredSizes(t *testing.T) {
-	lowLimits(t, 100, 1<<20, 100, 1<<20)
+	t.Parallel()
+	lim := lowLimits(100, 1<<20, 100, 1<<20)
 	p := writeZip(t, map[string][]byte{"a.jsonl": []byte(jsonlGame("a")), "b.jsonl": bomb("b", 2<<20)})
-	if got, want := openEvents(t, p), []string{"a", "error b.jsonl"}; !slices.Equal(got, want) {
+	if got, want := openEvents(t, lim, p), []string{"a", "error b.jsonl"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -146,9 +148,10 @@ func TestZipDeclaredSizes(t *testing.T) {
 // TestZipCompressedEntry checks a gzip entry stored in a zip archive: its
 // decompressed content counts against the entry's limits.
 func TestZipCompressedEntry(t *testing.T) {
-	lowLimits(t, 100, 1<<30, 100, 1<<20)
+	t.Parallel()
+	lim := lowLimits(100, 1<<30, 100, 1<<20)
 	p := writeZip(t, map[string][]byte{"a.jsonl.gz": gzipped(t, string(bomb("a", 8<<20))), "b.jsonl": []byte(jsonlGame("b"))})
-	if got, want := openEvents(t, p), []string{"a", "error a.jsonl.gz", "b"}; !slices.Equal(got, want) {
+	if got, want := openEvents(t, lim, p), []string{"a", "error a.jsonl.gz", "b"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 // and \n, \r\n and \r alone all end a line. Positions count from the line's text, after
 // the mark, as they do on the first line of a file.
 func TestLineEndsAndMarksAsAnEditorReadsThem(t *testing.T) {
+	t.Parallel()
 	const ponteA = "[Event \"a\"]\n[Size \"10\"]\n\n1. a1,b1 2. c3,d4 *\n"
 	const ponteB = "\ufeff[Event \"b\"]\n[Size \"10\"]\n\n1. e5,f6 2. g7,h8 *\n"
 	const jsonA = `{"event":"a","moves":["a1,b1","c3,d4"]}` + "\n"
@@ -51,6 +52,7 @@ func TestLineEndsAndMarksAsAnEditorReadsThem(t *testing.T) {
 // An error after a line end or a mark of any kind is at the line and column an editor
 // shows: lines counted at each line end, columns from the line's text.
 func TestPositionsAfterMarksAndCRs(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, in  string
 		line, col int
@@ -77,6 +79,7 @@ func TestPositionsAfterMarksAndCRs(t *testing.T) {
 // A long run of \r is read in one pass (each \r a line end), and a run of \r split across
 // reads of the input still joins the \n that follows it.
 func TestCRRuns(t *testing.T) {
+	t.Parallel()
 	in := `{"moves":["a1,b1"]}` + strings.Repeat("\r", 100000) + `{"moves":["c3,d4"]}` + "\r\r\n"
 	out := readAll(t, in)
 	if len(out) != 2 || out[0].err != nil || out[1].err != nil || out[1].rec.Line != 100001 {

@@ -22,10 +22,10 @@ var (
 	// that is not UTF-8). It is not an error of any record.
 	ErrSkipped = errors.New("skipped")
 	// ErrTooLarge is an input beyond one of the limits that protect against
-	// decompression bombs ([MaxZipEntrySize], [MaxZipRatio],
-	// [MaxZipEntries]), or a record beyond one of the limits of one record
-	// ([MaxRecordBytes], [MaxTurns], [MaxTags], [MaxCommentBytes], and
-	// [MaxDocument] for an Abstract Play record). docs/limits.md lists them.
+	// decompression bombs ([Limits.MaxZipEntrySize], [Limits.MaxZipRatio],
+	// [Limits.MaxZipEntries]), or a record beyond one of the limits of one record
+	// ([Limits.MaxRecordBytes], [Limits.MaxTurns], [Limits.MaxTags], [Limits.MaxCommentBytes], and
+	// [Limits.MaxDocument] for an Abstract Play record). docs/limits.md lists them.
 	ErrTooLarge = errors.New("input too large")
 	// ErrNotRecord is a JSON object that is no game record: a JSON Lines
 	// object without "moves", an object of an Abstract Play file with

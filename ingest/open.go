@@ -53,9 +53,9 @@ import (
 // limits against decompression bombs is such a *PathError, wrapping
 // [ErrTooLarge] and naming the entry ("archive.zip/entry"), after the
 // records read before the limit. Beyond the limits of one entry
-// ([MaxZipEntrySize], [MaxZipRatio] past [ZipRatioFloor]) the next entry is
-// read; beyond those of the whole archive ([MaxZipEntries], [MaxZipTotal],
-// MaxZipRatio past [ZipTotalRatioFloor]), or at an entry whose compressed
+// ([Limits.MaxZipEntrySize], [Limits.MaxZipRatio] past [Limits.ZipRatioFloor]) the next entry is
+// read; beyond those of the whole archive ([Limits.MaxZipEntries], [Limits.MaxZipTotal],
+// MaxZipRatio past [Limits.ZipTotalRatioFloor]), or at an entry whose compressed
 // data overlaps that of another entry (a zip bomb), the rest of the archive
 // is not read and Open goes on with the next file.
 //
@@ -90,6 +90,25 @@ func OpenCounted(paths []string, stdin io.Reader, read *atomic.Int64, fn func(*R
 // pipe or of stdin that sends nothing (ContextReader), so that an interrupt is never
 // held up by an input.
 func OpenContext(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64, fn func(*Record, error) error) error {
+	return OpenWith(ctx, paths, OpenOptions{Stdin: stdin, Read: read, Limits: DefaultLimits()}, fn)
+}
+
+// OpenOptions are the settings of [OpenWith].
+type OpenOptions struct {
+	// Stdin is what the path "-" reads.
+	Stdin io.Reader
+	// Read, when not nil, counts the bytes read of the inputs, as OpenCounted does.
+	Read *atomic.Int64
+	// Limits are the limits of the records and of the zip archives read; a zero field
+	// takes its default.
+	Limits Limits
+}
+
+// OpenWith is [OpenContext] with its settings in opts: the stream "-" names, the count of
+// bytes read, and the limits.
+func OpenWith(ctx context.Context, paths []string, opts OpenOptions, fn func(*Record, error) error) error {
+	stdin, read := opts.Stdin, opts.Read
+	lim := opts.Limits.OrDefault()
 	inputs, err := Inputs(paths)
 	if err != nil {
 		return err
@@ -108,9 +127,9 @@ func OpenContext(ctx context.Context, paths []string, stdin io.Reader, read *ato
 		case in.Err != nil:
 			err = fn(nil, in.Err)
 		case in.Path == "-":
-			err = readStream(counted(ContextReader(ctx, stdin), read), "-", fn)
+			err = readStream(counted(ContextReader(ctx, stdin), read), "-", &lim, fn)
 		default:
-			err = openFile(ctx, in.Path, read, fn)
+			err = openFile(ctx, in.Path, read, &lim, fn)
 		}
 		if err == nil {
 			err = ctx.Err()
@@ -230,7 +249,7 @@ func skipName(name string) bool {
 
 // openFile reads one file, a zip archive or a stream, adding the bytes read to *read
 // (OpenCounted).
-func openFile(ctx context.Context, path string, read *atomic.Int64, fn func(*Record, error) error) error {
+func openFile(ctx context.Context, path string, read *atomic.Int64, lim *Limits, fn func(*Record, error) error) error {
 	f, err := OpenFile(ctx, path)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -246,13 +265,13 @@ func openFile(ctx context.Context, path string, read *atomic.Int64, fn func(*Rec
 		if err != nil {
 			return fn(nil, NewPathError("read", path, err))
 		}
-		return readZip(f, info.Size(), path, read, fn, nil, 0)
+		return readZip(f, info.Size(), path, read, fn, &archiveBudget{lim: lim, size: info.Size()}, 0)
 	}
 	var r io.Reader = f
 	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
 		r = ContextReader(ctx, f) // a FIFO, a pipe: it may send nothing
 	}
-	return readStream(counted(r, read), path, fn)
+	return readStream(counted(r, read), path, lim, fn)
 }
 
 // counted returns r, counting what is read of it into *read when read is not nil.
@@ -287,24 +306,22 @@ func (p progressReader) Read(b []byte) (int, error) {
 //
 // A zip archive inside an entry is read the same way, its entries named
 // "outer.zip/inner.zip/entry", within the limits of the outermost archive (arch,
-// nil for it), at most maxNesting deep: a stored one in place, a compressed one
+// the archive's own, made by the caller, for it), at most maxNesting deep: a stored one in place, a compressed one
 // from a temporary file it is decompressed to (and checked) first.
 func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn func(*Record, error) error, arch *archiveBudget, depth int) error {
 	// The directory is loaded whole by zip.NewReader (about 460 bytes an entry): an
 	// archive that declares far more entries than are ever read is refused before it.
-	if n, ok := zipDeclaredEntries(ra, size); ok && n > 2*uint64(MaxZipEntries) {
+	lim := arch.lim
+	if n, ok := zipDeclaredEntries(ra, size); ok && n > 2*uint64(lim.MaxZipEntries) {
 		return fn(nil, NewPathError("read", path, fmt.Errorf("%w: the archive declares %d entries, more than twice the limit MaxZipEntries of %d: not read (its directory alone would take %d MB)",
-			ErrTooLarge, n, MaxZipEntries, n*460>>20)))
+			ErrTooLarge, n, lim.MaxZipEntries, n*460>>20)))
 	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return fn(nil, NewPathError("read", path, err))
 	}
-	if arch == nil {
-		arch = &archiveBudget{size: size}
-	}
 	// Count the compressed bytes actually read for the entry being read.
-	cur := &budget{arch: arch}
+	cur := &budget{lim: lim, arch: arch}
 	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
 		return io.NopCloser(countReader{counted(r, read), &cur.raw})
 	})
@@ -316,8 +333,8 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 	n := 0
 	for i, e := range entries {
 		zf := e.f
-		if n == MaxZipEntries {
-			return fn(nil, NewPathError("read", path, tooManyEntries(len(entries), e.name)))
+		if n == lim.MaxZipEntries {
+			return fn(nil, NewPathError("read", path, lim.tooManyEntries(len(entries), e.name)))
 		}
 		n++
 		if e.escapes {
@@ -331,7 +348,7 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 		if j, ok := overlaps[i]; ok {
 			return fn(nil, NewPathError("read", name, overlapError(zf.Name, entries[j].f.Name)))
 		}
-		if err := declaredTooLarge(zf.UncompressedSize64, zf.CompressedSize64); err != nil {
+		if err := lim.declaredTooLarge(zf.UncompressedSize64, zf.CompressedSize64); err != nil {
 			if e := fn(nil, NewPathError("read", name, err)); e != nil {
 				return e
 			}
@@ -340,7 +357,7 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 		if err := arch.check(arch.out+int64(zf.UncompressedSize64), true); err != nil {
 			return fn(nil, NewPathError("read", name, err))
 		}
-		*cur = budget{arch: arch}
+		*cur = budget{lim: lim, arch: arch}
 		if isZip(zf) {
 			if err := readInnerZip(zf, ra, name, read, fn, cur, depth); err != nil {
 				return err
@@ -361,6 +378,7 @@ func readZip(ra io.ReaderAt, size int64, path string, read *atomic.Int64, fn fun
 		off, _ := zf.DataOffset()
 		wp := newWholePart(rc, off)
 		rd := NewReader(&limitReader{r: wp, b: cur}, name)
+		rd.Limits = *lim
 		rd.budget = cur
 		rd.layers = []*layer{&wp.layer}
 		reported := false
@@ -511,17 +529,21 @@ func zipOverlaps(entries []zipEntry) map[int]int {
 }
 
 // readStream reads the records of one stream and passes them to fn.
-func readStream(r io.Reader, name string, fn func(*Record, error) error) error {
-	return readRecords(NewReader(r, name), name, fn)
+func readStream(r io.Reader, name string, lim *Limits, fn func(*Record, error) error) error {
+	rd := NewReader(r, name)
+	rd.Limits = *lim
+	return readRecords(rd, name, fn)
 }
 
 // ReadStream reads the records of a stream that can be read only once (standard input, a
 // pipe), naming them name, and passes them to fn as [Open] does: each record with its
 // error, notices as fn(nil, notice), and an error that ends the stream (a corrupt
 // compressed stream, content in no format, a zip archive, which needs a file) as fn(nil,
-// *PathError). It reads no further than the records end.
-func ReadStream(r io.Reader, name string, fn func(*Record, error) error) error {
-	return readStream(r, name, fn)
+// *PathError). It reads no further than the records end, within lim (a zero field
+// takes its default).
+func ReadStream(r io.Reader, name string, lim Limits, fn func(*Record, error) error) error {
+	lim = lim.OrDefault()
+	return readStream(r, name, &lim, fn)
 }
 
 // readRecords passes the records of rd to fn, each after the notices that

@@ -17,14 +17,6 @@ import (
 // it ends before its end. It is wrapped in a [*DamagedError].
 var ErrDamaged = errors.New("damaged compressed data")
 
-// MaxUnchecked bounds the bytes of records (by [Record.Bytes]) that a [Reader] holds back
-// while the compressed part they come from is being checked. Records are returned only
-// once every part they were read from passed its check, so that nothing of a damaged part
-// is returned; a part whose records exceed MaxUnchecked has its oldest records returned
-// before its check, marked [Record.Unchecked], and a *DamagedError of that part tells the
-// caller to take them back. Set it before reading.
-var MaxUnchecked int64 = 4 << 20
-
 // maxNesting bounds the compressed streams inside one another that a Reader opens (a .gz
 // inside a .gz is two): more is a decompression bomb's way, not an archive's.
 const maxNesting = 3
@@ -34,7 +26,7 @@ const maxNesting = 3
 // damaged compressed data can be trusted to be what was written. None of the records
 // read from the part is returned after it was found damaged: Records of them were read,
 // the first of them FirstRecord; Passed of those had been returned already, marked
-// [Record.Unchecked] (a part larger than [MaxUnchecked]), and must be taken back by the
+// [Record.Unchecked] (a part larger than [Limits.MaxUnchecked]), and must be taken back by the
 // caller: every record of the same Source from FirstRecord on.
 type DamagedError struct {
 	Part        string // "gzip member 2", "zstd frame 1", "zip entry", "gzip member 1 inside zstd frame 3"

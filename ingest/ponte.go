@@ -10,6 +10,26 @@ import (
 )
 
 // game is the state of the .ponte game being read.
+// ponteReader reads .ponte records from the lines of its Reader (the formatReader of
+// FormatPonte). Its fields are scratch space, reused from record to record.
+type ponteReader struct {
+	*Reader
+	g      game
+	tags   []Tag
+	moves  []Token
+	raw    []byte
+	cbuf   []byte
+	esc    []byte
+	com    []byte // the comments of one turn, joined
+	comStr string // or the one comment of the turn, when there is one
+	comAt  int    // the turn they belong to (-1: the record)
+	// badLine says that the line being read is not UTF-8 as a whole.
+	badLine bool
+	// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
+	// with scanning the lines.
+	noPlainSkip bool
+}
+
 type game struct {
 	rec       *Record
 	err       *ParseError // first error of the game
@@ -34,14 +54,14 @@ type game struct {
 	comments int  // bytes of comment text kept
 }
 
-// readPonte reads the next .ponte game.
+// read reads the next .ponte game.
 //
 // A game ends before a tag line that follows its movetext (or a blank line
 // after its tags), at the end of the line of its result token (comments that
 // follow the result token on that line, even when they span lines, belong to
 // it; anything else starts the next game), or at the end of the input. A game
 // with an error is read to that same end, so that the next game is found.
-func (r *Reader) readPonte() (*Record, error) {
+func (r *ponteReader) read() (*Record, error) {
 	g := &r.g
 	if r.pool == nil {
 		r.pool = new(recordPool)
@@ -74,7 +94,7 @@ func (r *Reader) readPonte() (*Record, error) {
 }
 
 // endGame finishes the game being read.
-func (r *Reader) endGame() (*Record, error) {
+func (r *ponteReader) endGame() (*Record, error) {
 	g := &r.g
 	if g.pendNum {
 		r.fail(g.numLine, g.numCol, ErrSyntax, "turn number without a turn")
@@ -102,7 +122,7 @@ func (r *Reader) endGame() (*Record, error) {
 }
 
 // begin marks the record as started at line ln.
-func (r *Reader) begin(ln int) {
+func (r *ponteReader) begin(ln int) {
 	if rec := r.g.rec; rec.Index == 0 {
 		rec.Index = r.index + 1
 		rec.Line = ln
@@ -110,10 +130,10 @@ func (r *Reader) begin(ln int) {
 }
 
 // failing reports whether an error would be kept: only the first of a game is.
-func (r *Reader) failing() bool { return r.g.err == nil }
+func (r *ponteReader) failing() bool { return r.g.err == nil }
 
 // fail records an error of the game, if it is the first.
-func (r *Reader) fail(line, col int, kind error, msg string) {
+func (r *ponteReader) fail(line, col int, kind error, msg string) {
 	if r.g.err == nil {
 		r.begin(line)
 		r.g.err = r.parseError(r.g.rec, line, col, kind, msg)
@@ -122,14 +142,14 @@ func (r *Reader) fail(line, col int, kind error, msg string) {
 
 // overLimit records that the game crossed a limit at line, col: an error wrapping
 // ErrTooLarge; the rest of the game is read to its end without being kept.
-func (r *Reader) overLimit(line, col int, msg string) {
+func (r *ponteReader) overLimit(line, col int, msg string) {
 	r.fail(line, col, ErrTooLarge, msg)
 	r.g.over = true
 }
 
 // badIn reports whether s, read at line ln from column col, is not UTF-8; if so it
 // notes it (what it is: "a comment").
-func (r *Reader) badIn(s string, ln, col int, what string) bool {
+func (r *ponteReader) badIn(s string, ln, col int, what string) bool {
 	if !r.badLine {
 		return false
 	}
@@ -143,7 +163,7 @@ func (r *Reader) badIn(s string, ln, col int, what string) bool {
 
 // pushback ends the game at byte i of the current line: the rest of the line
 // is read again as the start of the next game.
-func (r *Reader) pushback(i, off, mark int) {
+func (r *ponteReader) pushback(i, off, mark int) {
 	r.lr.unread()
 	r.resume = i
 	if n := mark + i - off; n < len(r.raw) {
@@ -153,7 +173,7 @@ func (r *Reader) pushback(i, off, mark int) {
 
 // scanLine reads one line from byte off; it reports whether the game ends
 // with it.
-func (r *Reader) scanLine(line []byte, off int) bool {
+func (r *ponteReader) scanLine(line []byte, off int) bool {
 	g := &r.g
 	ln := r.lr.num
 	if r.lr.long {
@@ -165,7 +185,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		}
 		g.started = true
 		r.raw = keepRaw(r.raw, line[off:])
-		col, kind, msg := longLine(before, off)
+		col, kind, msg := r.lim.longLine(before, off)
 		r.fail(ln, col, kind, msg)
 		g.over = true
 		if j := skipSpace(line, off); j == len(line) || line[j] != '[' {
@@ -191,7 +211,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 		if g.started {
 			n++
 		}
-		if g.bytes+n <= MaxRecordBytes {
+		if g.bytes+n <= r.lim.MaxRecordBytes {
 			g.bytes += n
 		} else {
 			r.countBytes(line, off, ln)
@@ -203,7 +223,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 	g.started = true
 	r.raw = keepRaw(r.raw, line[off:])
 	i := off
-	if g.over && !g.inComment && !g.done && !noPlainSkip && plainMovetext(line[off:]) {
+	if g.over && !g.inComment && !g.done && !r.noPlainSkip && plainMovetext(line[off:]) {
 		// Nothing on it can end the game, and nothing is kept: it is movetext.
 		if !g.content {
 			r.begin(ln)
@@ -258,7 +278,7 @@ func (r *Reader) scanLine(line []byte, off int) bool {
 
 // countBytes adds the line, from byte off, to the bytes of the game (with the line end
 // before it, if the game has started), and reports a game that has become too large.
-func (r *Reader) countBytes(line []byte, off, ln int) {
+func (r *ponteReader) countBytes(line []byte, off, ln int) {
 	g := &r.g
 	if g.over {
 		return
@@ -267,16 +287,12 @@ func (r *Reader) countBytes(line []byte, off, ln int) {
 	if g.started {
 		g.bytes++
 	}
-	if g.bytes+n > MaxRecordBytes {
-		r.overLimit(ln, off+max(MaxRecordBytes-g.bytes, 0)+1, recordTooLarge())
+	if g.bytes+n > r.lim.MaxRecordBytes {
+		r.overLimit(ln, off+max(r.lim.MaxRecordBytes-g.bytes, 0)+1, r.lim.recordTooLarge())
 		return
 	}
 	g.bytes += n
 }
-
-// noPlainSkip turns the fast path of plainMovetext off, for the tests that compare it
-// with the full scanner.
-var noPlainSkip = false
 
 // plainMovetext reports whether b, a line of movetext, holds nothing that could end a
 // game: no tag, no comment, no result token. It looks for the bytes that start them
@@ -307,7 +323,7 @@ func plainMovetext(b []byte) bool {
 
 // commentLine adds part, read at line ln from byte i, to the comment that spans lines
 // (after a line break unless first), within the limit of the record's comments.
-func (r *Reader) commentLine(part []byte, ln, i int, more bool) {
+func (r *ponteReader) commentLine(part []byte, ln, i int, more bool) {
 	g := &r.g
 	if !more {
 		r.cbuf, g.cbufBad = r.cbuf[:0], false
@@ -315,8 +331,8 @@ func (r *Reader) commentLine(part []byte, ln, i int, more bool) {
 	if g.over {
 		return
 	}
-	if room := MaxCommentBytes - g.comments - len(r.cbuf); len(part)+1 > room {
-		r.overLimit(ln, i+max(room, 1), commentsTooLong())
+	if room := r.lim.MaxCommentBytes - g.comments - len(r.cbuf); len(part)+1 > room {
+		r.overLimit(ln, i+max(room, 1), r.lim.commentsTooLong())
 		return
 	}
 	if more {
@@ -332,7 +348,7 @@ func (r *Reader) commentLine(part []byte, ln, i int, more bool) {
 }
 
 // scanMovetext reads the words of line s (a string of line) from byte i.
-func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool {
+func (r *ponteReader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool {
 	g := &r.g
 	lineTokens := 0
 	// The turns are appended to a local slice, stored back before anything
@@ -457,11 +473,11 @@ func (r *Reader) scanMovetext(line []byte, s string, i, ln, off, mark int) bool 
 		case a < e && isResult(text):
 			r.fail(ln, a+1, ErrSyntax, "annotation on the result token")
 		}
-		if g.over || len(moves) >= MaxTurns || r.badLine {
+		if g.over || len(moves) >= r.lim.MaxTurns || r.badLine {
 			// Rare: the game is past a limit, reaches one, or the line is not UTF-8.
-			if !g.over && len(moves) >= MaxTurns {
+			if !g.over && len(moves) >= r.lim.MaxTurns {
 				r.moves = moves
-				r.overLimit(ln, i+1, tooManyTurns())
+				r.overLimit(ln, i+1, r.lim.tooManyTurns())
 			}
 			if g.over {
 				g.pendNum = false
@@ -492,7 +508,7 @@ func wordEnd(s string, i int) int {
 
 // parseTags reads the tags of line from byte i (a '['); it returns where
 // the movetext scanner goes on.
-func (r *Reader) parseTags(line []byte, i, ln int) int {
+func (r *ponteReader) parseTags(line []byte, i, ln int) int {
 	g := &r.g
 	for {
 		if !g.content {
@@ -652,7 +668,7 @@ func tagValue(b []byte) (value string, ok bool) {
 }
 
 // unescape resolves \" and \\ in a tag value; other backslashes stay.
-func (r *Reader) unescape(v []byte) string {
+func (r *ponteReader) unescape(v []byte) string {
 	b := r.esc[:0]
 	for i := 0; i < len(v); i++ {
 		if v[i] == '\\' && i+1 < len(v) && (v[i+1] == '"' || v[i+1] == '\\') {
@@ -668,9 +684,9 @@ func (r *Reader) unescape(v []byte) string {
 // (the opening quote) at column valCol. A tag value the replay does not need
 // that cannot be read is a slip (Record.TagErrors); a Size or Supply that
 // cannot be read makes the record unreadable.
-func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
-	if r.g.ntags >= MaxTags {
-		r.overLimit(ln, tagCol, tooManyTags())
+func (r *ponteReader) addTag(name, value string, ln, tagCol, valCol int) {
+	if r.g.ntags >= r.lim.MaxTags {
+		r.overLimit(ln, tagCol, r.lim.tooManyTags())
 		return
 	}
 	r.g.ntags++
@@ -689,7 +705,7 @@ func (r *Reader) addTag(name, value string, ln, tagCol, valCol int) {
 
 // slipOrFail reports a tag that cannot be read: an error of the record for a
 // tag the replay needs (Size, Supply), else a slip.
-func (r *Reader) slipOrFail(name string, line, col int, kind error, msg string) {
+func (r *ponteReader) slipOrFail(name string, line, col int, kind error, msg string) {
 	if name == tagSize || name == tagSupply {
 		r.fail(line, col, kind, msg)
 		return
@@ -702,7 +718,7 @@ func (r *Reader) slipOrFail(name string, line, col int, kind error, msg string) 
 // to the record before the first turn; bad says that it is not UTF-8. The comments of a
 // turn are gathered in r.com, and become its Comment when the next turn comes or the
 // game ends (flushComment): adding one costs its length, not that of those before it.
-func (r *Reader) addComment(text string, ln, col int, bad bool) {
+func (r *ponteReader) addComment(text string, ln, col int, bad bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return
@@ -718,8 +734,8 @@ func (r *Reader) addComment(text string, ln, col int, bad bool) {
 	if r.comStr != "" || len(r.com) > 0 {
 		n++ // the space that joins it to the one before
 	}
-	if r.g.comments+n > MaxCommentBytes {
-		r.overLimit(ln, col, commentsTooLong())
+	if r.g.comments+n > r.lim.MaxCommentBytes {
+		r.overLimit(ln, col, r.lim.commentsTooLong())
 		return
 	}
 	r.g.comments += n
@@ -735,7 +751,7 @@ func (r *Reader) addComment(text string, ln, col int, bad bool) {
 }
 
 // flushComment gives the comments gathered their turn (or the record).
-func (r *Reader) flushComment() {
+func (r *ponteReader) flushComment() {
 	var c string
 	switch {
 	case len(r.com) > 0:

@@ -8,6 +8,7 @@ import (
 )
 
 func TestPonteTagsAndMoves(t *testing.T) {
+	t.Parallel()
 	in := `[Event "Autumn league"]
 [Site "Brettspielnetz"]
 [Date "2025.10.04"]
@@ -52,6 +53,7 @@ func TestPonteTagsAndMoves(t *testing.T) {
 }
 
 func TestPonteDefaults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in          string
 		size        int
@@ -81,6 +83,7 @@ func TestPonteDefaults(t *testing.T) {
 }
 
 func TestPonteMovetext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		in    string
@@ -133,6 +136,7 @@ func TestPonteMovetext(t *testing.T) {
 }
 
 func TestPonteEscapes(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{`[Event "a \"b\" \\ c"]`, `a "b" \ c`},
 		{`[Event "C:\games\x"]`, `C:\games\x`}, // other backslashes are kept
@@ -155,6 +159,7 @@ func TestPonteEscapes(t *testing.T) {
 }
 
 func TestPonteSeveralGames(t *testing.T) {
+	t.Parallel()
 	in := `[Event "one"]
 
 1. a1,b1 2. c1,c2 1-0
@@ -195,6 +200,7 @@ func TestPonteSeveralGames(t *testing.T) {
 }
 
 func TestPonteBOMAndCRLF(t *testing.T) {
+	t.Parallel()
 	in := "\ufeff[Event \"x\"]\r\n[Site \"y\"]\r\n\r\n1. a1,b1 {c\r\nd} 2. c1,c2\r\n3. pass *\r\n\r\n[Event \"z\"]\r\n\r\n1. a1,b1 2. a3 *"
 	out := readAll(t, in)
 	if len(out) != 2 || out[0].err != nil || out[1].err != nil {
@@ -219,6 +225,7 @@ func TestPonteBOMAndCRLF(t *testing.T) {
 // TestTurnNumbers: the reader keeps the written turn numbers and their positions and
 // does not judge them; a wrong one is an R9 for the replay.
 func TestTurnNumbers(t *testing.T) {
+	t.Parallel()
 	out := readAll(t, "[Event \"x\"]\n\n1. a1,b1 c1,c2\n4.d1,d2 4. e1,e2 *")
 	if len(out) != 1 || out[0].err != nil {
 		t.Fatalf("got %v", out)
@@ -238,6 +245,7 @@ func TestTurnNumbers(t *testing.T) {
 // slip (a tag value the replay does not need) leaves the record read, with
 // its moves, and is kept in TagErrors.
 func TestPonteErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        string
@@ -319,6 +327,7 @@ func TestPonteErrors(t *testing.T) {
 }
 
 func TestParseErrorMessage(t *testing.T) {
+	t.Parallel()
 	out := readAll(t, "[Event \"a\"]\n\n1. a1 *\n\n[Event \"b\"]\n\n1. a1,b1 2. c3,c4 } *\n")
 	if len(out) != 2 || out[0].err != nil {
 		t.Fatalf("got %v", out)
@@ -338,6 +347,7 @@ func TestParseErrorMessage(t *testing.T) {
 // TestPonteRecovery checks that a bad game between good ones loses nothing
 // else.
 func TestPonteRecovery(t *testing.T) {
+	t.Parallel()
 	good1 := "[Event \"good1\"]\n\n1. a1,b1 2. c1,c2 *\n\n"
 	good2 := "[Event \"good2\"]\n\n1. d1,d2 *\n"
 	bads := []string{
@@ -365,14 +375,15 @@ func TestPonteRecovery(t *testing.T) {
 }
 
 func TestPonteLongLine(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 16 MiB line")
 	}
 	// With a record limit above it, MaxLineLength is the limit that applies.
-	defer func(n int) { MaxRecordBytes = n }(MaxRecordBytes)
-	MaxRecordBytes = 2 * MaxLineLength
+	lim := DefaultLimits()
+	lim.MaxRecordBytes = 2 * MaxLineLength
 	long := "1. " + strings.Repeat("a", MaxLineLength) + " *\n"
-	out := readAll(t, "[Event \"a\"]\n\n1. a1,b1 *\n\n[Event \"b\"]\n\n"+long+"\n[Event \"c\"]\n\n1. a1,b1 *\n")
+	out := readAllWithin(t, "[Event \"a\"]\n\n1. a1,b1 *\n\n[Event \"b\"]\n\n"+long+"\n[Event \"c\"]\n\n1. a1,b1 *\n", lim)
 	if len(out) != 3 || out[1].err == nil || out[2].err != nil {
 		t.Fatalf("got %v", out)
 	}

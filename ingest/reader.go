@@ -15,6 +15,11 @@ import (
 // bytes and the format from the content (see [NewReader]), reads one record
 // per call of [Reader.Read] and keeps in memory only the record being read.
 type Reader struct {
+	// Limits are the limits the reader reads within; NewReader sets the defaults. Change
+	// them before the first Read; a zero field takes its default.
+	Limits Limits
+
+	lim     Limits // Limits, with the defaults, from the first Read
 	src     io.Reader
 	source  string
 	lr      lineReader
@@ -47,7 +52,7 @@ type Reader struct {
 	bad         badUTF8 // text of the record being read that was not UTF-8
 	tagSet      nameSet // the tag names of the record being read
 
-	site any // the state of another site's reader (see siteState)
+	fr formatReader // the reader of the stream's format, once detected
 
 	// Objects that are no game records, held back until a game record shows
 	// that the file is an archive (they are errors then) or the file ends
@@ -59,19 +64,6 @@ type Reader struct {
 	queue     []held // records to return before reading on
 
 	pool *recordPool // the records given back by Release
-
-	// scratch space of the .ponte reader, reused from record to record
-	g      game
-	tags   []Tag
-	moves  []Token
-	raw    []byte
-	cbuf   []byte
-	esc    []byte
-	com    []byte // the comments of one turn, joined
-	comStr string // or the one comment of the turn, when there is one
-	comAt  int    // the turn they belong to (-1: the record)
-	// badLine says that the line being read is not UTF-8 as a whole.
-	badLine bool
 }
 
 // NewReader returns a Reader that reads records from r. The source names r
@@ -96,9 +88,9 @@ type Reader struct {
 //
 // # Limits
 //
-// A record is bounded (docs/limits.md): its text by [MaxRecordBytes], its
-// turns by [MaxTurns], its tags by [MaxTags], its comments by
-// [MaxCommentBytes]. Past one of them the record is a *ParseError wrapping
+// A record is bounded (docs/limits.md): its text by [Limits.MaxRecordBytes], its
+// turns by [Limits.MaxTurns], its tags by [Limits.MaxTags], its comments by
+// [Limits.MaxCommentBytes]. Past one of them the record is a *ParseError wrapping
 // [ErrTooLarge] where the limit was crossed; the reader reads on to the end
 // of the record without keeping its text and goes on with the next. A line
 // is bounded by [MaxLineLength]; a longer one (or, in .ponte and JSON Lines,
@@ -153,7 +145,7 @@ type Reader struct {
 // An Abstract Play file (docs/formats/abstractplay.md) holds one JSON record, an
 // array of them (a player's export, mixing every game they played), or
 // several one after another; each is read on its own, so an array may be of
-// any size, but one record may not exceed [MaxDocument]. A record of another
+// any size, but one record may not exceed [Limits.MaxDocument]. A record of another
 // game (by header.game.name, unless site.gameid starts "pontedd#") is
 // skipped with a notice.
 //
@@ -189,7 +181,7 @@ type Reader struct {
 // [ErrTooLarge] for a record over MaxDocument); a broken array ends the
 // stream with an error wrapping ErrJSON once its records are read.
 func NewReader(r io.Reader, source string) *Reader {
-	return &Reader{src: r, source: source}
+	return &Reader{Limits: DefaultLimits(), src: r, source: source}
 }
 
 // Format returns the format of the stream, detecting it if no record has
@@ -214,7 +206,7 @@ const maxHeld = 64
 // From compressed text (gzip, zstd, a zip entry), a record is returned only once every
 // part it was read from passed its check (a gzip member's CRC-32, a zstd frame's
 // checksum, a zip entry's CRC-32), or when the records held back for that exceed
-// [MaxUnchecked] bytes: then it is marked [Record.Unchecked]. A part that fails its check
+// [Limits.MaxUnchecked] bytes: then it is marked [Record.Unchecked]. A part that fails its check
 // ends the stream with a [*DamagedError], and none of the records read from that part
 // is returned after it. The record is the
 // caller's to keep; a caller done with it may give it back ([Record.Release]) for a
@@ -311,17 +303,13 @@ func (r *Reader) readOne() (*Record, error) {
 	}
 	var rec *Record
 	var err error
-	switch r.format {
-	case FormatPonte:
-		rec, err = r.readPonte()
-	case FormatJSONL:
-		rec, err = r.readJSONL()
-	default:
-		if s := site(r.format); s != nil {
-			rec, err = s.read(r)
-		} else {
-			err = io.EOF
-		}
+	if r.fr == nil {
+		r.fr = newFormatReader(r)
+	}
+	if r.fr != nil {
+		rec, err = r.fr.read()
+	} else {
+		err = io.EOF
 	}
 	if rec == nil {
 		if err == io.EOF && r.lr.err != nil && r.lr.err != io.EOF {
@@ -339,6 +327,7 @@ func (r *Reader) start() {
 		return
 	}
 	r.started = true
+	r.lim = r.Limits.OrDefault()
 	r.cur = r.src
 	r.lr.reset(r.cur)
 	var outer *layer
@@ -427,7 +416,7 @@ func (r *Reader) start() {
 		if r.format == FormatPonte || r.format == FormatJSONL {
 			// Their lines are cut at the record limit, so that the rest of a longer line
 			// is passed over, not buffered.
-			r.lr.max = min(MaxLineLength, max(MaxRecordBytes, 1))
+			r.lr.max = min(MaxLineLength, max(r.lim.MaxRecordBytes, 1))
 		}
 		return
 	}
@@ -528,29 +517,29 @@ func keepRaw(raw, b []byte) []byte {
 
 // The messages of the limits of one record, with the flag of ponte that sets each.
 
-func recordTooLarge() string {
-	return "record longer than " + sizeText(MaxRecordBytes) + " (--max-record-bytes)"
+func (l *Limits) recordTooLarge() string {
+	return "record longer than " + sizeText(l.MaxRecordBytes) + " (--max-record-bytes)"
 }
 
-func tooManyTurns() string {
-	return "more than " + strconv.Itoa(MaxTurns) + " turns in one record (--max-turns)"
+func (l *Limits) tooManyTurns() string {
+	return "more than " + strconv.Itoa(l.MaxTurns) + " turns in one record (--max-turns)"
 }
 
-func tooManyTags() string {
-	return "more than " + strconv.Itoa(MaxTags) + " tags in one record (--max-tags)"
+func (l *Limits) tooManyTags() string {
+	return "more than " + strconv.Itoa(l.MaxTags) + " tags in one record (--max-tags)"
 }
 
-func commentsTooLong() string {
-	return "comments longer than " + sizeText(MaxCommentBytes) + " in one record (--max-comment-bytes)"
+func (l *Limits) commentsTooLong() string {
+	return "comments longer than " + sizeText(l.MaxCommentBytes) + " in one record (--max-comment-bytes)"
 }
 
 // longLine returns the column, kind and message of the error of a line that the line
 // reader cut: past the record limit when it is the smaller (a line of .ponte or JSON
 // Lines is cut there), else past MaxLineLength. before is the bytes of the record before
 // the line, off where the record starts in the line.
-func longLine(before, off int) (col int, kind error, msg string) {
-	if MaxRecordBytes < MaxLineLength {
-		return max(off+MaxRecordBytes-before, 0) + 1, ErrTooLarge, recordTooLarge()
+func (l *Limits) longLine(before, off int) (col int, kind error, msg string) {
+	if l.MaxRecordBytes < MaxLineLength {
+		return max(off+l.MaxRecordBytes-before, 0) + 1, ErrTooLarge, l.recordTooLarge()
 	}
 	return MaxLineLength + 1, ErrLineTooLong, "line longer than " + strconv.Itoa(MaxLineLength) + " bytes"
 }
@@ -574,6 +563,9 @@ func sizeText(n int) string {
 type nameSet struct {
 	m map[string]struct{}
 	n int // the tags in m
+	// probes counts the names compared and the map's lookups and insertions, across
+	// resets: the work of has, which TestHostileLinearTime checks is linear.
+	probes int
 }
 
 const smallSet = 16
@@ -594,6 +586,7 @@ func (s *nameSet) reset() {
 func (s *nameSet) has(tags []Tag, name string) bool {
 	if len(tags) <= smallSet {
 		for i := range tags {
+			s.probes++
 			if tags[i].Name == name {
 				return true
 			}
@@ -605,7 +598,9 @@ func (s *nameSet) has(tags []Tag, name string) bool {
 	}
 	for ; s.n < len(tags); s.n++ {
 		s.m[tags[s.n].Name] = struct{}{}
+		s.probes++
 	}
+	s.probes++
 	_, ok := s.m[name]
 	return ok
 }

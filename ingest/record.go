@@ -81,7 +81,7 @@ type Record struct {
 
 	// Unchecked says that the record was returned before the check of a compressed part
 	// it was read from (a gzip member, a zstd frame, a zip entry) ended, as more than
-	// [MaxUnchecked] bytes of records were waiting for it: a [*DamagedError] may still
+	// [Limits.MaxUnchecked] bytes of records were waiting for it: a [*DamagedError] may still
 	// take it back. Part numbers the parts such records end in, from 1 in their stream:
 	// a record of another Part than the one before it starts a new part.
 	Unchecked bool
@@ -208,43 +208,6 @@ func fill[T any](buf, s []T) []T {
 	}
 	return append(buf[:0], s...)
 }
-
-// The limits of one record (docs/limits.md). A record beyond one of them is a
-// [*ParseError] wrapping [ErrTooLarge] at the place where the limit was crossed; the
-// reader reads on to the end of that record without keeping its text (Raw stays within
-// [MaxRaw]) and goes on with the next. They are variables so that a program (ponte's
-// --max-* flags) or a test can change them before reading; do not change them while a
-// [Reader] is reading.
-var (
-	// MaxRecordBytes bounds the text of one record: a .ponte game, a JSON line, an
-	// Abstract Play record, a boardspace.net game tree. Its bytes are counted by lines
-	// from the record's first line, line ends not counted (a JSON line longer than
-	// MaxRecordBytes is too large). Real records take a few KB. An Abstract Play record is
-	// also bounded by [MaxDocument]: the smaller limit applies.
-	MaxRecordBytes = DefaultMaxRecordBytes
-	// MaxTurns bounds the turn tokens of one record (a legal game on the largest, 26x26,
-	// board has well under 1,500 turns).
-	MaxTurns = DefaultMaxTurns
-	// MaxTags bounds the tags of one record (JSON keys, Abstract Play values kept as tags).
-	MaxTags = DefaultMaxTags
-	// MaxCommentBytes bounds the text of the comments of one .ponte record, all together.
-	MaxCommentBytes = DefaultMaxCommentBytes
-	// MaxInFlight bounds the bytes of records (by [Record.Bytes]) that a pipeline holds at
-	// once between its reader and its consumer: `ponte verify`'s workers and `ponte
-	// ingest`'s writer. Memory in flight is bounded in bytes, not in records, so a few huge
-	// records cannot take what thousands of ordinary ones would. One record larger than
-	// MaxInFlight still passes, alone.
-	MaxInFlight int64 = DefaultMaxInFlight
-)
-
-// The defaults of the limits above.
-const (
-	DefaultMaxRecordBytes        = 1 << 20
-	DefaultMaxTurns              = 10_000
-	DefaultMaxTags               = 1_000
-	DefaultMaxCommentBytes       = 64 << 10
-	DefaultMaxInFlight     int64 = 64 << 20
-)
 
 // MinRecordBytes is the smallest MaxRecordBytes that ponte's --max-record-bytes accepts:
 // below it a record could not hold the tags of an ordinary game, and a limit of a few

@@ -144,7 +144,7 @@ func TestReleasedRecordsReadTheSame(t *testing.T) {
 // and one byte more is too large. (Found by FuzzRecordLimits: "*0...0\r\r", 199 bytes and
 // two \r, was too large for 200.)
 func TestLineEndNotCountedAtTheLimit(t *testing.T) {
-	setLimits(t, 200, 1000, 1000, 1000)
+	t.Parallel()
 	for _, tt := range []struct {
 		name, end string
 		extra     int // bytes over the limit
@@ -155,6 +155,7 @@ func TestLineEndNotCountedAtTheLimit(t *testing.T) {
 	} {
 		comment := strings.Repeat("x", 200-len("1. a1,b1 {} *")+tt.extra)
 		rd := NewReader(strings.NewReader("1. a1,b1 {"+comment+"} *"+tt.end), "t")
+		rd.Limits = recordLimits(200, 1000, 1000, 1000)
 		rec, err := rd.Read()
 		if tooLarge := errors.Is(err, ErrTooLarge); tooLarge != (tt.extra > 0) || rec == nil ||
 			tt.extra == 0 && (err != nil || len(rec.Moves) != 1 || rec.Moves[0].Comment != comment) {

@@ -15,9 +15,8 @@ type siteFormat struct {
 	// non-blank byte) is in this format. Site formats are asked before the project's own,
 	// so a detector must not claim a line that starts a .ponte or JSON Lines file.
 	detect func(line []byte) bool
-	// read reads the next record, as [Reader.Read] does (io.EOF after the last). It keeps
-	// what it needs between records with [siteState].
-	read func(r *Reader) (*Record, error)
+	// newReader returns the reader of the format, reading the lines of r.
+	newReader func(r *Reader) formatReader
 }
 
 // siteFormats are the registered formats, in the order registered.
@@ -25,7 +24,7 @@ var siteFormats []siteFormat
 
 // registerSite adds a site's format; each site's file calls it from init.
 func registerSite(f siteFormat) {
-	if f.format <= FormatJSONL || f.name == "" || f.detect == nil || f.read == nil {
+	if f.format <= FormatJSONL || f.name == "" || f.detect == nil || f.newReader == nil {
 		panic("ingest: incomplete site format " + f.name)
 	}
 	for _, g := range siteFormats {
@@ -46,13 +45,26 @@ func site(f Format) *siteFormat {
 	return nil
 }
 
-// siteState returns the reader's state of type T for the site being read, made zero on
-// first use. A Reader reads one format, so it holds the state of one site at most.
-func siteState[T any](r *Reader) *T {
-	if s, ok := r.site.(*T); ok {
-		return s
+// A formatReader reads the records of one format from the lines of its [Reader]: each
+// format's type (ponteReader, jsonlReader, bsReader, apReader) holds the state of that
+// format alone, and the Reader, which detects the format and makes its formatReader,
+// holds what every format shares (the line reader, the compressed layers, the notices,
+// the records held back).
+type formatReader interface {
+	// read reads the next record, as [Reader.Read] does (io.EOF after the last).
+	read() (*Record, error)
+}
+
+// newFormatReader returns the reader of r's format, or nil for FormatUnknown.
+func newFormatReader(r *Reader) formatReader {
+	switch r.format {
+	case FormatPonte:
+		return &ponteReader{Reader: r}
+	case FormatJSONL:
+		return &jsonlReader{Reader: r}
 	}
-	s := new(T)
-	r.site = s
-	return s
+	if s := site(r.format); s != nil {
+		return s.newReader(r)
+	}
+	return nil
 }

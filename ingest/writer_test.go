@@ -40,6 +40,7 @@ func sampleRecord() *Record {
 }
 
 func TestWritePonte(t *testing.T) {
+	t.Parallel()
 	got := writeAll(t, FormatPonte, sampleRecord())
 	want := `[Event "Autumn league"]
 [Date "2025.10.04"]
@@ -68,6 +69,7 @@ func TestWritePonte(t *testing.T) {
 }
 
 func TestWriteJSONL(t *testing.T) {
+	t.Parallel()
 	r := sampleRecord()
 	r.Moves = r.Moves[:3]
 	r.Tags = append(r.Tags, Tag{"note", "a\nb\t\x01"}, Tag{"list", `[1, "x"]`}, Tag{"zip", "01234"})
@@ -80,6 +82,7 @@ func TestWriteJSONL(t *testing.T) {
 }
 
 func TestWriteMinimal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		r           *Record
 		ponte, json string
@@ -105,6 +108,7 @@ func TestWriteMinimal(t *testing.T) {
 }
 
 func TestWriteUnwritable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		f Format
 		r *Record
@@ -144,6 +148,7 @@ func TestWriteUnwritable(t *testing.T) {
 }
 
 func TestSetTag(t *testing.T) {
+	t.Parallel()
 	r := &Record{}
 	r.derive()
 	if err := r.SetTag("Size", "30"); !errors.Is(err, ErrTagValue) || r.Size != 10 || len(r.Tags) != 0 {
@@ -196,6 +201,7 @@ func readFile(t *testing.T, path string) []*Record {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	ponte := readFile(t, corpusDir+"corpus.ponte")
 	jsonl := readFile(t, corpusDir+"corpus.jsonl")
 	// (A result token without a Result tag becomes the result key, and so a

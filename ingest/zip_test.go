@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -147,6 +149,12 @@ func overlapBomb(t testing.TB, n, size int) []byte {
 // 30 s, as a zip bomb would.
 func zipEvents(t *testing.T, dir string, paths ...string) ([]string, []error) {
 	t.Helper()
+	return zipEventsWithin(t, DefaultLimits(), dir, paths...)
+}
+
+// zipEventsWithin is zipEvents within the limits lim.
+func zipEventsWithin(t *testing.T, lim Limits, dir string, paths ...string) ([]string, []error) {
+	t.Helper()
 	var got []string
 	var errs []error
 	counts := []int{}
@@ -158,11 +166,15 @@ func zipEvents(t *testing.T, dir string, paths ...string) ([]string, []error) {
 		got, counts = append(got, s), append(counts, 1)
 	}
 	rel := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
-	deadline := time.Now().Add(30 * time.Second)
-	errSlow := errors.New("still reading after 30 s")
-	err := Open(paths, func(rec *Record, err error) error {
-		if time.Now().After(deadline) {
-			return errSlow
+	// A reader that never ends is stopped by the work it did, not by the clock (which a
+	// busy machine or the race detector would run out): a million calls of fn, or 1 GiB
+	// read of the archives, far beyond what any of these archives gives when read right.
+	var read atomic.Int64
+	calls := 0
+	errEndless := errors.New("still reading after a million records or 1 GiB read")
+	err := OpenWith(context.Background(), paths, OpenOptions{Read: &read, Limits: lim}, func(rec *Record, err error) error {
+		if calls++; calls > 1_000_000 || read.Load() > 1<<30 {
+			return errEndless
 		}
 		var pe *PathError
 		switch {
@@ -368,8 +380,9 @@ func TestZipArchiveRatio(t *testing.T) {
 // entry beyond it is reported, after its records read before the limit,
 // and the rest of the archive is not read; the next path is.
 func TestZipTotal(t *testing.T) {
-	lowLimits(t, 100, 1<<30, 200, 1<<20)
-	MaxZipTotal = 3<<20 + 1<<19
+	t.Parallel()
+	lim := lowLimits(100, 1<<30, 200, 1<<20)
+	lim.MaxZipTotal = 3<<20 + 1<<19
 	files := map[string][]byte{}
 	gzFiles := map[string][]byte{}
 	counts := map[string]int{}
@@ -394,7 +407,7 @@ func TestZipTotal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string][]byte{"x.zip": zipped(t, tt.files), "next.jsonl": []byte(twoJSONL)})
-			got, errs := zipEvents(t, dir, filepath.Join(dir, "x.zip"), filepath.Join(dir, "next.jsonl"))
+			got, errs := zipEventsWithin(t, lim, dir, filepath.Join(dir, "x.zip"), filepath.Join(dir, "next.jsonl"))
 			// The records of d read before the limit: about half of them.
 			if len(got) > 3 && strings.HasPrefix(got[3], "x.zip/d.jsonl.gz ×") {
 				n, _ := strconv.Atoi(strings.TrimPrefix(got[3], "x.zip/d.jsonl.gz ×"))

@@ -10,7 +10,7 @@ import (
 
 // A savepoint stands before the first record of a compressed part that was stored before
 // the part's check ended (ingest.Record.Unchecked: the part holds more records than
-// ingest.MaxUnchecked), with what the writer counted there, so that the part can be
+// ingest.Limits.MaxUnchecked), with what the writer counted there, so that the part can be
 // rolled back if it turns out damaged (an *ingest.DamagedError): its games, the copies
 // it counted and its progress go, and a later copy of one of its games is new again.
 type savepoint struct {

@@ -48,11 +48,11 @@ func gzMember(t *testing.T, s string, level int) []byte {
 func TestIngestDamagedGzipMember(t *testing.T) {
 	for _, small := range []bool{false, true} {
 		t.Run(fmt.Sprint("unchecked passed on: ", small), func(t *testing.T) {
+			var lim ingest.Limits
 			if small {
 				// The parts are larger than the records held back: their records are
 				// stored before the check, and rolled back.
-				defer func(m int64) { ingest.MaxUnchecked = m }(ingest.MaxUnchecked)
-				ingest.MaxUnchecked = 8 << 10
+				lim.MaxUnchecked = 8 << 10
 			}
 			m1 := gzMember(t, distinctGames(0, 1000), gzip.NoCompression)
 			// The second member also holds a copy of a game of the first: its count of
@@ -71,7 +71,7 @@ func TestIngestDamagedGzipMember(t *testing.T) {
 
 			d := openTemp(t)
 			defer d.Close()
-			sum := ingestInto(t, d, Options{Workers: 2, CommitGames: 100}, badPath)
+			sum := ingestInto(t, d, Options{Workers: 2, CommitGames: 100, Limits: lim}, badPath)
 			if sum.New < 999 || sum.New > 1000 || sum.Games != sum.New || sum.Duplicates != 0 || len(sum.Errors) != 1 {
 				t.Fatalf("summary %+v", sum)
 			}
@@ -91,7 +91,7 @@ func TestIngestDamagedGzipMember(t *testing.T) {
 			}
 			checkWhole(t, d.db)
 
-			sum = ingestInto(t, d, Options{Workers: 2, CommitGames: 100}, goodPath)
+			sum = ingestInto(t, d, Options{Workers: 2, CommitGames: 100, Limits: lim}, goodPath)
 			// 2,999 games: the second member holds a copy of e5.
 			if sum.Games != 3000 || sum.New != 2999-int(count(t, d.db, "SELECT count(*) FROM games WHERE source_id = 1")) || len(sum.Errors) != 0 {
 				t.Errorf("repaired file: %+v", sum)
@@ -153,14 +153,12 @@ func TestIngestDamagedZipEntry(t *testing.T) {
 // An ingest interrupted while records of a part not yet checked are stored keeps none of
 // them: the next ingest reads them again, and ends as a clean one.
 func TestIngestInterruptedUnchecked(t *testing.T) {
-	defer func(m int64) { ingest.MaxUnchecked = m }(ingest.MaxUnchecked)
-	ingest.MaxUnchecked = 8 << 10
 	path := filepath.Join(t.TempDir(), "one.ponte.gz")
 	os.WriteFile(path, gzMember(t, distinctGames(0, 2000), gzip.DefaultCompression), 0o644)
 	d := openTemp(t)
 	defer d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	sum, err := d.Ingest(ctx, []string{path}, Options{CommitGames: 50, Progress: func(p Progress) {
+	sum, err := d.Ingest(ctx, []string{path}, Options{CommitGames: 50, Limits: ingest.Limits{MaxUnchecked: 8 << 10}, Progress: func(p Progress) {
 		if p.Games >= 300 {
 			cancel()
 		}

@@ -49,6 +49,9 @@ type Options struct {
 	// that says so ("" for none: a folder's files are said once): the commands skip
 	// ponte's own outputs met in a walk (a report, another database).
 	Skip func(path string) (skip bool, notice string)
+	// Limits are the limits of the records read and of the bytes of records in flight
+	// (ponte's --max-* flags); a zero field takes its default.
+	Limits ingest.Limits
 }
 
 // Progress is the state of a running ingest.
@@ -216,8 +219,9 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 	results := make(chan *batch, workers)
 	slots := make(chan struct{}, 2*workers+2) // batches in flight
 	stop := make(chan struct{})
-	fl := &flight{max: ingest.MaxInFlight, freed: make(chan struct{}, 1)}
-	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, jobs: jobs, slots: slots, stop: stop, flight: fl}
+	lim := opts.Limits.OrDefault()
+	fl := &flight{max: lim.MaxInFlight, freed: make(chan struct{}, 1)}
+	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, lim: lim, jobs: jobs, slots: slots, stop: stop, flight: fl}
 	go rd.run(files)
 
 	var wg sync.WaitGroup
@@ -284,7 +288,7 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 
 // flight bounds the bytes of the records held between the reader and the writer (by
 // Record.Bytes; the rows a worker makes of a record are of the same order) to max,
-// ingest.MaxInFlight: the reader takes a record's bytes before passing it on and waits
+// Limits.MaxInFlight: the reader takes a record's bytes before passing it on and waits
 // while they do not fit, the writer gives a batch's bytes back once it has stored it. A
 // record larger than max passes alone.
 type flight struct {
@@ -327,6 +331,7 @@ type reader struct {
 	db          *sql.DB
 	ctx         context.Context
 	stdin       io.Reader
+	lim         ingest.Limits
 	jobs        chan<- *batch
 	slots       chan struct{}
 	stop        <-chan struct{}
@@ -547,11 +552,11 @@ func (r *reader) file(f inputFile, seen map[string]bool) bool {
 	var err error
 	if hr != nil {
 		r.stream = hr
-		err = readOnce(hr, f.path, fn)
+		err = readOnce(hr, f.path, r.lim, fn)
 	} else {
 		r.fileRead.Store(0)
 		r.fileSize = job.size
-		err = ingest.OpenCounted([]string{f.path}, nil, &r.fileRead, fn)
+		err = ingest.OpenWith(context.Background(), []string{f.path}, ingest.OpenOptions{Read: &r.fileRead, Limits: r.lim}, fn)
 	}
 	switch {
 	case errors.Is(err, errStop):
@@ -598,9 +603,9 @@ func notStream(info os.FileInfo) string {
 // pipe) with ingest.ReadStream, named name in records and errors. When the records are
 // read to their end without an error, the rest of the stream is read too, so that its hash
 // is that of all of it.
-func readOnce(hr *hashingReader, name string, fn func(*ingest.Record, error) error) error {
+func readOnce(hr *hashingReader, name string, lim ingest.Limits, fn func(*ingest.Record, error) error) error {
 	ended := false // the stream ended in an error, already passed to fn
-	err := ingest.ReadStream(hr, name, func(rec *ingest.Record, err error) error {
+	err := ingest.ReadStream(hr, name, lim, func(rec *ingest.Record, err error) error {
 		ended = ended || rec == nil && err != nil && !ingest.IsNotice(err)
 		return fn(rec, err)
 	})

@@ -176,11 +176,9 @@ func TestIngestStreamNotComplete(t *testing.T) {
 			w.Close()
 		}()
 		// A record in flight at a time: the first records reach the writer before the stop.
-		defer func(n int64) { ingest.MaxInFlight = n }(ingest.MaxInFlight)
-		ingest.MaxInFlight = 1
 		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 		defer cancel()
-		sum, err := d.Ingest(ctx, []string{fmt.Sprintf("/dev/fd/%d", r.Fd())}, Options{CommitGames: 1})
+		sum, err := d.Ingest(ctx, []string{fmt.Sprintf("/dev/fd/%d", r.Fd())}, Options{CommitGames: 1, Limits: ingest.Limits{MaxInFlight: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,8 +263,8 @@ func TestIngestInFlightBytes(t *testing.T) {
 	defer ref.Close()
 	sum := ingestInto(t, ref, Options{}, paths...)
 	want := snapshot(t, ref.db)
-	if sum.peakInFlight > ingest.MaxInFlight {
-		t.Errorf("peak %d bytes in flight, above the default budget %d", sum.peakInFlight, ingest.MaxInFlight)
+	if sum.peakInFlight > ingest.DefaultMaxInFlight {
+		t.Errorf("peak %d bytes in flight, above the default budget %d", sum.peakInFlight, ingest.DefaultMaxInFlight)
 	}
 
 	var largest int64
@@ -276,13 +274,11 @@ func TestIngestInFlightBytes(t *testing.T) {
 		}
 		return nil
 	})
-	defer func(n int64) { ingest.MaxInFlight = n }(ingest.MaxInFlight)
 	for _, budget := range []int64{1, 4 << 10, 64 << 10} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
-			ingest.MaxInFlight = budget
 			d := openTemp(t)
 			defer d.Close()
-			sum := ingestWithin(t, 60*time.Second, d, Options{Workers: 4}, paths...)
+			sum := ingestWithin(t, 60*time.Second, d, Options{Workers: 4, Limits: ingest.Limits{MaxInFlight: budget}}, paths...)
 			if lim := max(budget, largest); sum.peakInFlight > lim || sum.peakInFlight == 0 {
 				t.Errorf("peak %d bytes in flight, want at most %d (budget %d, largest record %d)", sum.peakInFlight, lim, budget, largest)
 			}

@@ -13,7 +13,7 @@ import (
 // readers such as DuckDB refuse a whole file for one invalid string). The texts that name
 // something (a tag's name or value, hence a player, an event, a date; a source's path)
 // are kept whole: cutting them could make two different players, or two files, one. They
-// are bounded by the readers' limit of a record (ingest.MaxRecordBytes) and the length of
+// are bounded by the readers' limit of a record (ingest.Limits.MaxRecordBytes) and the length of
 // a path. Only these, which name nothing, are cut, with a note that says so:
 const (
 	// maxRaw bounds games.raw: the text of a record that is unreadable (the reader keeps

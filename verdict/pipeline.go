@@ -30,7 +30,7 @@ type batch struct {
 	bytes int64 // of its records, by ingest.Record.Bytes
 }
 
-// budget bounds the bytes of the records read but not yet emitted to ingest.MaxInFlight,
+// budget bounds the bytes of the records read but not yet emitted to a limit (MaxInFlight),
 // letting one record through alone whatever its size.
 type budget struct {
 	mu      sync.Mutex
@@ -83,7 +83,7 @@ func (b *budget) stop() {
 // calls emit for each in input order: with its verdict, or with the stream's error when the
 // stream yields one that is not a *ingest.ParseError (a path that cannot be read, say;
 // the Verdict is then zero). A *ingest.ParseError becomes an Unreadable verdict. The records
-// in flight (read but not yet emitted) are bounded in bytes by ingest.MaxInFlight (one record
+// in flight (read but not yet emitted) are bounded in bytes by ingest.DefaultMaxInFlight (one record
 // larger than that passes alone) and in number, so memory stays flat for any archive and
 // any record. If emit returns an error, Check stops reading and returns it.
 //
@@ -92,6 +92,12 @@ func (b *budget) stop() {
 // and verify reads without allocating. A caller that keeps a record it gives to Check
 // gives a copy of it (c := *rec; yield(&c, err)), which Release leaves alone.
 func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verdict, error) error) error {
+	return CheckWithin(records, workers, ingest.DefaultMaxInFlight, emit)
+}
+
+// CheckWithin is Check with the records in flight bounded by maxInFlight bytes
+// (ingest.Limits.MaxInFlight, ponte's --max-in-flight) instead of the default.
+func CheckWithin(records iter.Seq2[*ingest.Record, error], workers int, maxInFlight int64, emit func(Verdict, error) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -99,7 +105,7 @@ func Check(records iter.Seq2[*ingest.Record, error], workers int, emit func(Verd
 	results := make(chan *batch, workers)
 	slots := make(chan struct{}, 2*workers+2) // batches in flight
 	stop := make(chan struct{})
-	bud := &budget{max: ingest.MaxInFlight}
+	bud := &budget{max: maxInFlight}
 	bud.cond.L = &bud.mu
 
 	var wg sync.WaitGroup

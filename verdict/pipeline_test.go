@@ -38,11 +38,11 @@ func bigRecord(i int, comment string) *ingest.Record {
 }
 
 // TestCheckBoundsBytesInFlight checks that the records read but not yet emitted stay
-// within ingest.MaxInFlight bytes (plus the one record being handed over), in order, and
+// within their limit of bytes (ingest.Limits.MaxInFlight) (plus the one record being handed over), in order, and
 // that a record larger than MaxInFlight passes alone.
 func TestCheckBoundsBytesInFlight(t *testing.T) {
-	defer func(n int64) { ingest.MaxInFlight = n }(ingest.MaxInFlight)
-	ingest.MaxInFlight = 4 << 20
+	t.Parallel()
+	const maxInFlight = 4 << 20
 	for _, tt := range []struct {
 		name    string
 		n, size int
@@ -55,7 +55,7 @@ func TestCheckBoundsBytesInFlight(t *testing.T) {
 			var held, most atomic.Int64
 			next := 1
 			one := bigRecord(1, strings.Repeat("x", tt.size)).Bytes()
-			err := verdict.Check(bigRecords(tt.n, tt.size, &held, &most), workers, func(v verdict.Verdict, err error) error {
+			err := verdict.CheckWithin(bigRecords(tt.n, tt.size, &held, &most), workers, maxInFlight, func(v verdict.Verdict, err error) error {
 				if err != nil || v.Index != next || !v.Legal {
 					t.Fatalf("%s: verdict %d (%v, legal %v) where %d was due", tt.name, v.Index, err, v.Legal, next)
 				}
@@ -66,7 +66,7 @@ func TestCheckBoundsBytesInFlight(t *testing.T) {
 			if err != nil || next != tt.n+1 {
 				t.Fatalf("%s: %v after %d verdicts", tt.name, err, next-1)
 			}
-			if limit := max(ingest.MaxInFlight, one) + one; most.Load() > limit {
+			if limit := max(maxInFlight, one) + one; most.Load() > limit {
 				t.Errorf("%s, %d workers: %d bytes in flight, more than %d", tt.name, workers, most.Load(), limit)
 			}
 		}
@@ -76,12 +76,11 @@ func TestCheckBoundsBytesInFlight(t *testing.T) {
 // TestCheckStopsWhileWaiting checks that Check returns when emit fails while the reader
 // waits for bytes in flight.
 func TestCheckStopsWhileWaiting(t *testing.T) {
-	defer func(n int64) { ingest.MaxInFlight = n }(ingest.MaxInFlight)
-	ingest.MaxInFlight = 1 << 20
+	t.Parallel()
 	stop := errors.New("disk full")
 	var held, most atomic.Int64
 	n := 0
-	err := verdict.Check(bigRecords(1000, 300<<10, &held, &most), 2, func(verdict.Verdict, error) error {
+	err := verdict.CheckWithin(bigRecords(1000, 300<<10, &held, &most), 2, 1<<20, func(verdict.Verdict, error) error {
 		if n++; n == 5 {
 			return stop
 		}

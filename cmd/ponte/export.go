@@ -171,7 +171,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		var d detached // stops at once when interrupted, even on an input that waits for ever
 		d.run(s.ctx, func() error {
-			for rec, err := range records(s.ctx, opts.paths, s.in) {
+			for rec, err := range records(s.ctx, opts.paths, s.in, s.limits) {
 				if d.step(func() error { return step(rec, err) }) != nil {
 					break
 				}

@@ -185,7 +185,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 
 	ctx := s.ctx
 
-	sopts := store.Options{Workers: opts.workers, Stdin: s.in, CommitGames: commitGames, ParquetDir: outputDir(opts),
+	sopts := store.Options{Workers: opts.workers, Stdin: s.in, Limits: s.limits, CommitGames: commitGames, ParquetDir: outputDir(opts),
 		StreamParquet: parquetDir(opts) != "", Skip: skipOwn(opts.paths)}
 	bar := startIngestBar(s.err, opts.quiet, "ingest", &sopts)
 	sum, err := db.Ingest(ctx, opts.paths, sopts)

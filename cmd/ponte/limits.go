@@ -11,7 +11,7 @@ import (
 )
 
 // The limits of one record, and of the records in flight, are flags of every command
-// (docs/limits.md). They set the variables of package ingest before the command runs.
+// (docs/limits.md). They make the ingest.Limits that the command reads within.
 
 // limitFlags holds the values of the limit flags.
 type limitFlags struct {
@@ -30,8 +30,8 @@ const (
 )
 
 // addLimitFlags adds the limit flags to the root command, as persistent flags, and sets
-// the limits of package ingest from them before any command runs.
-func addLimitFlags(root *cobra.Command) {
+// s.limits from them before any command runs.
+func addLimitFlags(root *cobra.Command, s *streams) {
 	f := &limitFlags{
 		recordBytes:  ingest.DefaultMaxRecordBytes,
 		commentBytes: ingest.DefaultMaxCommentBytes,
@@ -45,11 +45,15 @@ func addLimitFlags(root *cobra.Command) {
 	pf.IntVar(&f.tags, "max-tags", f.tags, "most tags of one record: a record with more is unreadable")
 	pf.Var(&f.commentBytes, "max-comment-bytes", "most bytes of comments of one record: a record with more is unreadable")
 	pf.Var(&f.inFlight, "max-in-flight", "most bytes of records held at once between reading and replaying or storing")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return f.apply() }
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		lim, err := f.limits()
+		s.limits = lim
+		return err
+	}
 }
 
-// apply checks the limits and sets them in package ingest.
-func (f *limitFlags) apply() error {
+// limits checks the limits and returns them.
+func (f *limitFlags) limits() (ingest.Limits, error) {
 	for _, c := range []struct {
 		name        string
 		v, min, max int64
@@ -67,24 +71,13 @@ func (f *limitFlags) apply() error {
 				a, b := byteSize(c.min), byteSize(c.max)
 				least, most = a.String(), b.String()
 			}
-			return fmt.Errorf("%s must be from %s to %s, not %d", c.name, least, most, c.v)
+			return ingest.Limits{}, fmt.Errorf("%s must be from %s to %s, not %d", c.name, least, most, c.v)
 		}
 	}
-	// Written only when they change, so that commands run one after another in one
-	// process (the tests) do not write what others read.
-	set := func(p *int, v int) {
-		if *p != v {
-			*p = v
-		}
-	}
-	set(&ingest.MaxRecordBytes, int(f.recordBytes))
-	set(&ingest.MaxTurns, f.turns)
-	set(&ingest.MaxTags, f.tags)
-	set(&ingest.MaxCommentBytes, int(f.commentBytes))
-	if ingest.MaxInFlight != int64(f.inFlight) {
-		ingest.MaxInFlight = int64(f.inFlight)
-	}
-	return nil
+	lim := ingest.DefaultLimits()
+	lim.MaxRecordBytes, lim.MaxTurns, lim.MaxTags = int(f.recordBytes), f.turns, f.tags
+	lim.MaxCommentBytes, lim.MaxInFlight = int(f.commentBytes), int64(f.inFlight)
+	return lim, nil
 }
 
 // byteSize is a flag value of bytes: a whole number, with an optional binary unit KiB,

@@ -35,15 +35,13 @@ func TestLimitFlags(t *testing.T) {
 		!strings.Contains(errOut, "2 games: 1 legal, 0 illegal, 1 unreadable") {
 		t.Errorf("status %d:\n%s%s", status, out, errOut)
 	}
-	if ingest.MaxTurns != 2 || ingest.MaxRecordBytes != 1024 {
-		t.Errorf("limits %d %d", ingest.MaxTurns, ingest.MaxRecordBytes)
-	}
+	// The limits are the command's values: the next command has the defaults.
 	if _, _, status := runPonte(t, game, "verify", "-"); status != exitOK {
 		t.Errorf("status %d", status)
 	}
-	if ingest.MaxTurns != ingest.DefaultMaxTurns || ingest.MaxRecordBytes != ingest.DefaultMaxRecordBytes ||
-		ingest.MaxTags != ingest.DefaultMaxTags || ingest.MaxCommentBytes != ingest.DefaultMaxCommentBytes ||
-		ingest.MaxInFlight != ingest.DefaultMaxInFlight {
-		t.Errorf("limits not reset: %d %d %d %d %d", ingest.MaxRecordBytes, ingest.MaxTurns, ingest.MaxTags, ingest.MaxCommentBytes, ingest.MaxInFlight)
+	f := limitFlags{recordBytes: ingest.DefaultMaxRecordBytes, commentBytes: ingest.DefaultMaxCommentBytes,
+		inFlight: byteSize(ingest.DefaultMaxInFlight), turns: ingest.DefaultMaxTurns, tags: ingest.DefaultMaxTags}
+	if lim, err := f.limits(); err != nil || lim != ingest.DefaultLimits() {
+		t.Errorf("the flags' defaults give %+v, %v; want ingest.DefaultLimits()", lim, err)
 	}
 }

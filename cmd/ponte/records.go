@@ -16,15 +16,15 @@ var errStopReading = errors.New("stop reading")
 // order; stdin is what the path "-" reads. A path that does not exist ends the sequence
 // with its *ingest.PathError. The sequence ends early, between two records, once ctx is
 // done (Ctrl-C).
-func records(ctx context.Context, paths []string, stdin io.Reader) iter.Seq2[*ingest.Record, error] {
-	return countedRecords(ctx, paths, stdin, nil)
+func records(ctx context.Context, paths []string, stdin io.Reader, lim ingest.Limits) iter.Seq2[*ingest.Record, error] {
+	return countedRecords(ctx, paths, stdin, nil, lim)
 }
 
-// countedRecords is records adding to *read, when read is not nil, the bytes read of the
+// countedRecords is records (read within lim) adding to *read, when read is not nil, the bytes read of the
 // inputs as they are read (ingest.OpenContext), for a progress bar. A FIFO nobody opens and a pipe that
 // sends nothing give up when ctx ends. Ponte's own outputs
 // met in the walk of a folder are not read: each is a notice (ownOutputs).
-func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64) iter.Seq2[*ingest.Record, error] {
+func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *atomic.Int64, lim ingest.Limits) iter.Seq2[*ingest.Record, error] {
 	return func(yield func(*ingest.Record, error) bool) {
 		ins, err := inputs(paths)
 		if err != nil {
@@ -47,7 +47,7 @@ func countedRecords(ctx context.Context, paths []string, stdin io.Reader, read *
 				}
 				continue
 			}
-			if err := ingest.OpenContext(ctx, []string{in.Path}, stdin, read, fn); err != nil {
+			if err := ingest.OpenWith(ctx, []string{in.Path}, ingest.OpenOptions{Stdin: stdin, Read: read, Limits: lim}, fn); err != nil {
 				if !errors.Is(err, errStopReading) && ctx.Err() == nil {
 					yield(nil, err)
 				}

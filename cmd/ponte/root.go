@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
 )
 
@@ -50,6 +51,8 @@ type streams struct {
 	// one makes the command's exit status 2 whatever it returned.
 	out *checkedWriter
 	err io.Writer
+	// limits are those of the limit flags, set before the command runs (addLimitFlags).
+	limits ingest.Limits
 }
 
 // signalled is the cause of the context's end when a signal ended it.
@@ -137,7 +140,7 @@ bug in ponte: please report it).`,
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
-	addLimitFlags(root)
+	addLimitFlags(root, s)
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))

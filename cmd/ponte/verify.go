@@ -75,7 +75,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter())
+	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter(), s.limits)
 	emitVerdict := func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
@@ -127,7 +127,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	}
 	var d detached // the run stops at once when interrupted, even on an input that waits for ever
 	err := d.run(s.ctx, func() error {
-		return verdict.Check(records, opts.workers, func(v verdict.Verdict, err error) error {
+		return verdict.CheckWithin(records, opts.workers, s.limits.MaxInFlight, func(v verdict.Verdict, err error) error {
 			return d.step(func() error { return emitVerdict(v, err) })
 		})
 	})
