@@ -30,15 +30,16 @@ import (
 var Stop = errors.New("pipeline: stop")
 
 // Pipeline is an ordered worker pipeline from In to Out. Its zero value, with NewWorker
-// set, runs one worker per core on single items.
+// set, runs one worker per core on single items. It runs once at a time.
 type Pipeline[In, Out any] struct {
 	// Workers is how many goroutines work on the items; 0 means one per core.
 	Workers int
 	// Batch is how many items travel together to a worker: more makes the hand-over's
 	// cost negligible next to cheap work. 0 means 1.
 	Batch int
-	// MaxItems bounds the items in flight, read from the source and not yet emitted (in
-	// whole batches, at least one); 0 means two batches per worker and two more.
+	// MaxItems bounds the items in flight, read from the source and not yet emitted,
+	// besides the batch being filled (in whole batches, at least one); 0 means two
+	// batches per worker and two more.
 	MaxItems int
 	// MaxBytes bounds the bytes in flight, as Size counts them; 0 means no bound. An item
 	// larger than MaxBytes passes alone.
