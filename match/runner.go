@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/inorder"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -241,130 +239,79 @@ var ErrStopped = errors.New("match stopped")
 // time, and passes each pair to emit in pair order, after counting it in the result,
 // from the calling goroutine. It stops when every pair is played, when the SPRT decides,
 // when emit returns false (ErrStopped), at ctx's end (its error) or at a bot's error;
-// the result holds the pairs emitted. At most a window of 2 pairs per worker is played
-// ahead of the next one to emit, so memory stays flat. played, when not nil, is called
-// as each game ends, in any order, from the calling goroutine.
+// the result holds the pairs emitted. Games are counted in order too: the games after
+// the pair where the SPRT decides, or after a bot's error, are neither counted nor
+// emitted, so that a match is the same whatever the workers. At most a window of 2 pairs
+// per worker is played ahead of the next one to emit, so memory stays flat. played, when
+// not nil, is called as each game ends, in any order, from the calling goroutine.
 func Run(ctx context.Context, cfg *Config, played func(), emit func(*Pair, *Result) bool) (*Result, error) {
 	res := &Result{}
 	workers := max(1, min(cfg.Workers, 2*cfg.Pairs))
-	type job struct{ pair, k int }
+	// Game n of the match (from 1) is game k = (n−1) mod 2 of pair i = (n+1)/2.
 	type done struct {
-		pair, k int
+		opening replay.Move
 		game    *bot.Game
 		usage   [2]Usage
 		err     error
 	}
-	jobs := make(chan job)
-	results := make(chan done, workers)
-	window := make(chan struct{}, 2*workers) // pairs started and not yet emitted
-	stop := make(chan struct{})
-	opening := func(i int) (replay.Move, error) { return Opening(cfg.Seed, i, cfg.Size, cfg.Supply) }
-
-	go func() {
-		defer bug.Recover()
-		defer close(jobs)
-		for i := 1; i <= cfg.Pairs; i++ {
-			select {
-			case window <- struct{}{}:
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			}
-			for k := range 2 {
-				select {
-				case jobs <- job{i, k}:
-				case <-stop:
-					return
-				case <-ctx.Done():
-					return
+	p := pipeline.Pipeline[int, done]{
+		Workers:  workers,
+		MaxItems: 4 * workers,
+		NewWorker: func() func(int) done {
+			return func(n int) done {
+				i, k := (n+1)/2, (n-1)%2
+				var d done
+				d.opening, d.err = Opening(cfg.Seed, i, cfg.Size, cfg.Supply)
+				if d.err == nil {
+					d.game, d.usage, d.err = playGame(cfg, i, k, d.opening)
 				}
+				return d
 			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			defer bug.Recover()
-			for j := range jobs {
-				d := done{pair: j.pair, k: j.k}
-				op, err := opening(j.pair)
-				if err == nil {
-					d.game, d.usage, err = playGame(cfg, j.pair, j.k, op)
-				}
-				d.err = err
-				select {
-				case results <- d:
-				case <-stop:
-				}
+		},
+		Arrived: func(d done) {
+			if played != nil && d.err == nil {
+				played()
 			}
-		})
+		},
 	}
-	go func() {
-		defer bug.Recover()
-		wg.Wait()
-		close(results)
-	}()
-
-	half := map[int]*Pair{}
-	order := inorder.New[*Pair](1)
-	var err error
-	stopped := false
-	halt := func(e error) {
-		if !stopped {
-			stopped, err = true, e
-			close(stop)
+	games := func(yield func(int) bool) {
+		for n := 1; n <= 2*cfg.Pairs && yield(n); n++ {
 		}
 	}
-	for d := range results {
-		if stopped {
-			continue
-		}
+	var pair *Pair
+	err := p.Run(ctx, games, func(d done) error {
 		if d.err != nil {
-			halt(d.err)
-			continue
+			return d.err
 		}
-		if played != nil {
-			played()
+		if pair == nil {
+			pair = &Pair{Index: res.Pairs + 1, Opening: d.opening}
 		}
-		p := half[d.pair]
-		if p == nil {
-			op, _ := opening(d.pair)
-			p = &Pair{Index: d.pair, Opening: op}
-			half[d.pair] = p
+		k := 0
+		if pair.Games[0] != nil {
+			k = 1
 		}
-		p.Games[d.k] = d.game
-		p.Usage[0].add(d.usage[0])
-		p.Usage[1].add(d.usage[1])
-		if p.Games[0] == nil || p.Games[1] == nil {
-			continue
+		pair.Games[k] = d.game
+		pair.Usage[0].add(d.usage[0])
+		pair.Usage[1].add(d.usage[1])
+		if k == 0 {
+			return nil
 		}
-		delete(half, d.pair)
-		p.Points = aScore(p.Games[0], p) + aScore(p.Games[1], p)
-		order.Add(p.Index, p)
-		for !stopped {
-			q, ok := order.Next()
-			if !ok {
-				break
-			}
-			<-window
-			res.Add(q)
-			if cfg.SPRT != nil {
-				res.LLR = cfg.SPRT.LLR(res.Pentanomial)
-				res.Verdict = cfg.SPRT.Decide(res.LLR)
-			}
-			if !emit(q, res) {
-				halt(ErrStopped)
-				break
-			}
-			if res.Verdict != Continue {
-				halt(nil)
-			}
+		q := pair
+		pair = nil
+		q.Points = aScore(q.Games[0], q) + aScore(q.Games[1], q)
+		res.Add(q)
+		if cfg.SPRT != nil {
+			res.LLR = cfg.SPRT.LLR(res.Pentanomial)
+			res.Verdict = cfg.SPRT.Decide(res.LLR)
 		}
-	}
-	if !stopped && res.Pairs < cfg.Pairs {
-		err = ctx.Err()
-	}
+		if !emit(q, res) {
+			return ErrStopped
+		}
+		if res.Verdict != Continue {
+			return pipeline.Stop
+		}
+		return nil
+	})
 	return res, err
 }
 

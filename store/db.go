@@ -41,6 +41,8 @@ type DB struct {
 	// stream is the last ingest's Parquet files, written as it stored the games, for
 	// WriteParquet to finish (parquetStream).
 	stream *parquetStream
+	// walBusy is called after each try of enterWAL that found the database busy.
+	walBusy func(tries int)
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
@@ -59,7 +61,11 @@ type DB struct {
 // reading it only (inspect): another program's SQLite database, or a file that is not
 // SQLite's, is refused with an error wrapping ErrForeign that says what it holds, and left
 // exactly as it was. An empty file is made a new database.
-func Open(path string) (*DB, error) {
+func Open(path string) (*DB, error) { return open(path, nil) }
+
+// open is Open; walBusy, when not nil, is called after each try of enterWAL that found
+// the database busy, with the number of tries so far (a test's seam).
+func open(path string, walBusy func(tries int)) (*DB, error) {
 	lock, created, err := lockFile(path)
 	if err != nil {
 		if _, ierr := inspect(path); errors.Is(ierr, ErrForeign) {
@@ -86,7 +92,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return fail(dbError(path, err))
 	}
-	d := &DB{path: path, db: db, lock: lock, created: created}
+	d := &DB{path: path, db: db, lock: lock, created: created, walBusy: walBusy}
 	err = d.init(file)
 	if err == nil {
 		err = d.enterWAL()
@@ -252,9 +258,12 @@ var walAttempts = 12
 func (d *DB) enterWAL() error {
 	var mode string
 	var err error
-	for range walAttempts {
+	for try := range walAttempts {
 		if err = d.db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); sqliteCode(err)&0xff != sqlite3.SQLITE_BUSY {
 			break
+		}
+		if d.walBusy != nil {
+			d.walBusy(try + 1)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

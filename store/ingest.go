@@ -8,18 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/inorder"
+	"github.com/ponte/ponte/pipeline"
 )
 
 // Options control an ingest.
@@ -132,13 +131,7 @@ type item struct {
 	index     int
 	unchecked bool
 	part      int
-}
-
-type batch struct {
-	seq   int
-	items []item
-	bytes int64 // of its records (Record.Bytes), taken from the flight budget
-	read  int64 // of the inputs, read when the batch was sent (Progress.Bytes)
+	read      int64 // of the inputs, read when the item was passed on (Progress.Bytes)
 }
 
 // fileJob is a file being ingested, as the reader found it.
@@ -215,37 +208,33 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		return nil, err
 	}
 
-	jobs := make(chan *batch, workers)
-	results := make(chan *batch, workers)
-	slots := make(chan struct{}, 2*workers+2) // batches in flight
-	stop := make(chan struct{})
+	// The reader's items go to the workers, which replay the records, and on to the
+	// writer in input order, 64 at a time. The records held between the reader and the
+	// writer are bounded in bytes by Limits.MaxInFlight (Record.Bytes; the rows a worker
+	// makes of a record are of the same order); one larger than that passes alone.
 	lim := opts.Limits.OrDefault()
-	fl := &flight{max: lim.MaxInFlight, freed: make(chan struct{}, 1)}
-	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, lim: lim, jobs: jobs, slots: slots, stop: stop, flight: fl}
-	go rd.run(files)
-
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			defer bug.Recover()
-			var a analyzer
-			for b := range jobs {
-				for i := range b.items {
-					it := &b.items[i]
-					if it.kind == itemRecord {
-						it.out = a.analyze(it.rec, it.err)
-						it.rec = nil
-					}
-				}
-				results <- b
+	rd := &reader{db: d.db, ctx: ctx, stdin: opts.Stdin, lim: lim}
+	p := pipeline.Pipeline[item, item]{
+		Workers:  workers,
+		Batch:    batchSize,
+		MaxBytes: lim.MaxInFlight,
+		Size: func(it item) int64 {
+			if it.kind == itemRecord {
+				return it.rec.Bytes()
 			}
-		})
+			return 0
+		},
+		NewWorker: func() func(item) item {
+			var a analyzer
+			return func(it item) item {
+				if it.kind == itemRecord {
+					it.out = a.analyze(it.rec, it.err)
+					it.rec = nil
+				}
+				return it
+			}
+		},
 	}
-	go func() {
-		defer bug.Recover()
-		wg.Wait()
-		close(results)
-	}()
 
 	w := &writer{sum: sum, progress: opts.Progress, totalBytes: totalBytes, commitGames: opts.CommitGames, sources: make(map[*fileJob]*sourceState),
 		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream,
@@ -259,16 +248,9 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 		c := newConn(dc.(driver.Conn))
 		defer c.close()
 		w.c = c
-		return w.run(ctx, results, slots, fl, stop)
+		return w.run(ctx, &p, rd.items(files))
 	})
-	if !ran { // no connection: stop the reader and let the workers end
-		close(stop)
-		for b := range results {
-			fl.give(b.bytes)
-			<-slots
-		}
-	}
-	sum.Interrupted = w.interrupted || rd.interrupted // the reader may still run when w was interrupted
+	sum.Interrupted = w.interrupted || rd.interrupted
 	if stream != nil {
 		if serr := stream.close(); err != nil || serr != nil || sum.Interrupted || !ran || w.streamBroken {
 			cause := stream.abort()
@@ -279,65 +261,21 @@ func (d *DB) Ingest(ctx context.Context, paths []string, opts Options) (*Summary
 			d.stream = stream
 		}
 	}
-	sum.peakInFlight = fl.peak
+	sum.peakInFlight = p.PeakBytes()
 	sum.TurnRows = w.turnRows
 	sum.Rows = w.games.rows + w.turnRows + w.tagRows
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, dbError(d.path, err)
 }
 
-// flight bounds the bytes of the records held between the reader and the writer (by
-// Record.Bytes; the rows a worker makes of a record are of the same order) to max,
-// Limits.MaxInFlight: the reader takes a record's bytes before passing it on and waits
-// while they do not fit, the writer gives a batch's bytes back once it has stored it. A
-// record larger than max passes alone.
-type flight struct {
-	max   int64
-	mu    sync.Mutex
-	used  int64
-	peak  int64
-	freed chan struct{} // a token after each give: wakes the waiting reader
-}
-
-// take takes n bytes if they fit (or nothing is held), else reports false.
-func (f *flight) take(n int64) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.used > 0 && f.used+n > f.max {
-		return false
-	}
-	f.used += n
-	f.peak = max(f.peak, f.used)
-	return true
-}
-
-// give gives n bytes back.
-func (f *flight) give(n int64) {
-	if n == 0 {
-		return
-	}
-	f.mu.Lock()
-	f.used -= n
-	f.mu.Unlock()
-	select {
-	case f.freed <- struct{}{}:
-	default:
-	}
-}
-
-// reader walks the files in order and sends their records, with a start and an end item
-// per file, in batches.
+// reader walks the files in order and passes on their records, with a start and an end
+// item per file.
 type reader struct {
 	db          *sql.DB
 	ctx         context.Context
 	stdin       io.Reader
 	lim         ingest.Limits
-	jobs        chan<- *batch
-	slots       chan struct{}
-	stop        <-chan struct{}
-	flight      *flight
-	cur         *batch
-	seq         int
+	yield       func(item) bool
 	stopped     bool
 	interrupted bool
 
@@ -379,72 +317,33 @@ func inputSize(files []inputFile) int64 {
 
 var errStop = errors.New("stop reading")
 
-// emit adds an item to the current batch and sends the batch when full. A record waits
-// for room in the flight budget; the batch being filled is sent first, as it may hold
-// what is in flight. It returns false once the writer has stopped.
+// emit passes an item on; false once the writer has stopped.
 func (r *reader) emit(it item) bool {
-	var n int64
-	if it.kind == itemRecord {
-		n = it.rec.Bytes()
-		for !r.flight.take(n) {
-			if r.cur != nil && len(r.cur.items) > 0 {
-				if !r.send() {
-					return false
-				}
-				continue
-			}
-			select {
-			case <-r.flight.freed:
-			case <-r.stop:
-				r.stopped = true
-				return false
-			}
-		}
-	}
-	if r.cur == nil {
-		r.cur = &batch{items: make([]item, 0, batchSize)}
-	}
-	r.cur.items = append(r.cur.items, it)
-	r.cur.bytes += n
-	if len(r.cur.items) == batchSize {
-		return r.send()
-	}
-	return true
-}
-
-func (r *reader) send() bool {
 	if r.stopped {
 		return false
 	}
-	select {
-	case r.slots <- struct{}{}:
-	case <-r.stop:
+	it.read = r.position()
+	if !r.yield(it) {
 		r.stopped = true
 		return false
 	}
-	r.cur.seq = r.seq
-	r.cur.read = r.position()
-	r.seq++
-	r.jobs <- r.cur
-	r.cur = nil
 	return true
 }
 
-func (r *reader) run(files []inputFile) {
-	defer bug.Recover()
-	defer close(r.jobs)
-	seen := make(map[string]bool) // contents met in this run
-	for _, f := range files {
-		if r.ctx.Err() != nil {
-			r.interrupted = true
-			break
+// items walks the files and yields their items.
+func (r *reader) items(files []inputFile) iter.Seq[item] {
+	return func(yield func(item) bool) {
+		r.yield = yield
+		seen := make(map[string]bool) // contents met in this run
+		for _, f := range files {
+			if r.ctx.Err() != nil {
+				r.interrupted = true
+				break
+			}
+			if !r.file(f, seen) {
+				break
+			}
 		}
-		if !r.file(f, seen) {
-			break
-		}
-	}
-	if r.cur != nil && len(r.cur.items) > 0 {
-		r.send()
 	}
 }
 
@@ -692,61 +591,19 @@ type writer struct {
 	streamOnly bool
 }
 
-// run consumes the workers' batches in input order until they end, an error stops it, or
-// ctx ends (then what was stored is committed and the batches in flight are dropped: the
-// next ingest reads them again).
-func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan struct{}, fl *flight, stop chan struct{}) error {
-	order := inorder.New[*batch](0)
-	var failed error
-	halted := false
-	halt := func() {
-		if !halted {
-			halted = true
-			close(stop)
+// run stores the items in input order as the workers hand them back, until they end, an
+// error stops it, or ctx ends (then what was stored is committed and the items in flight
+// are dropped: the next ingest reads them again).
+func (w *writer) run(ctx context.Context, p *pipeline.Pipeline[item, item], items iter.Seq[item]) error {
+	failed := p.RunBatches(ctx, items, func(items []item) error {
+		if err := ctx.Err(); err != nil {
+			return err // at once: the next ingest reads what is in flight again
 		}
-	}
-	for {
-		var b *batch
-		select {
-		case b = <-results:
-		case <-ctx.Done():
-			// Stop at once, even while the reader waits on an input for ever (a FIFO
-			// nobody opens, a pipe that sends nothing): the batches still to come are
-			// drained by a goroutine of their own, which ends with the reader.
-			w.interrupted = true
-			halt()
-			go func() {
-				defer bug.Recover()
-				for b := range results {
-					fl.give(b.bytes)
-					<-slots
-				}
-			}()
-		}
-		if b == nil {
-			break
-		}
-		if halted {
-			fl.give(b.bytes)
-			<-slots
-			continue
-		}
-		order.Add(b.seq, b)
-		for !halted {
-			p, ok := order.Next()
-			if !ok {
-				break
-			}
-			if ctx.Err() != nil {
-				w.interrupted = true
-				halt()
-			} else if err := w.batch(p); err != nil {
-				failed = err
-				halt()
-			}
-			fl.give(p.bytes)
-			<-slots
-		}
+		return w.batch(items)
+	})
+	if failed != nil && failed == ctx.Err() {
+		w.interrupted = true
+		failed = nil
 	}
 	if failed == nil && w.inTx && len(w.saves) > 0 {
 		// Interrupted while records of a part not yet checked are stored: they go, and
@@ -764,17 +621,18 @@ func (w *writer) run(ctx context.Context, results <-chan *batch, slots chan stru
 }
 
 // batch stores one batch of items.
-func (w *writer) batch(b *batch) error {
+func (w *writer) batch(items []item) error {
+	read := items[len(items)-1].read // before the items are let go
 	if !w.inTx {
 		if err := w.begin(); err != nil {
 			return err
 		}
 	}
-	if err := w.lookupIDs(b, 0); err != nil {
+	if err := w.lookupIDs(items, 0); err != nil {
 		return err
 	}
-	for i := range b.items {
-		it := &b.items[i]
+	for i := range items {
+		it := &items[i]
 		var err error
 		switch it.kind {
 		case itemRecord:
@@ -791,7 +649,7 @@ func (w *writer) batch(b *batch) error {
 			if err = w.damaged(it); err == nil && w.rolledBack {
 				// The games the rest of the batch was looked up against may be gone.
 				w.rolledBack = false
-				err = w.lookupIDs(b, i+1)
+				err = w.lookupIDs(items, i+1)
 			}
 		case itemNotice:
 			w.sum.Notices = append(w.sum.Notices, it.err.Error())
@@ -804,7 +662,7 @@ func (w *writer) batch(b *batch) error {
 		if err != nil {
 			return err
 		}
-		b.items[i] = item{} // let the rows go
+		items[i] = item{} // let the rows go
 	}
 	if len(w.streamed) > 0 {
 		w.sentTo = w.streamed[len(w.streamed)-1].id
@@ -812,7 +670,7 @@ func (w *writer) batch(b *batch) error {
 		w.streamed = make([]streamGame, 0, batchSize)
 	}
 	if w.progress != nil {
-		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: b.read, TotalBytes: w.totalBytes})
+		w.progress(Progress{Files: w.sum.Files, FilesDone: w.filesDone, Games: w.sum.Games, Bytes: read, TotalBytes: w.totalBytes})
 	}
 	if w.txGames >= w.commitGames || time.Since(w.txStart) >= commitEvery {
 		if len(w.saves) > 0 {
@@ -828,11 +686,11 @@ func (w *writer) batch(b *batch) error {
 
 // lookupIDs finds which games of the batch, from its item from on, are already stored
 // (before this transaction or earlier in it).
-func (w *writer) lookupIDs(b *batch, from int) error {
+func (w *writer) lookupIDs(items []item, from int) error {
 	clear(w.existing)
 	vals := w.lookup[:0]
-	for i := from; i < len(b.items); i++ {
-		if it := &b.items[i]; it.kind == itemRecord {
+	for i := from; i < len(items); i++ {
+		if it := &items[i]; it.kind == itemRecord {
 			if _, ok := w.txIDs[it.out.id]; !ok {
 				vals = append(vals, it.out.id)
 			}

@@ -168,17 +168,23 @@ func TestIngestStreamNotComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
 		go func() {
 			// Half, then the rest once the ingest has been told to stop.
 			w.Write(half)
-			time.Sleep(300 * time.Millisecond)
+			<-ctx.Done()
 			w.Write(text[len(half):])
 			w.Close()
 		}()
-		// A record in flight at a time: the first records reach the writer before the stop.
-		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-		defer cancel()
-		sum, err := d.Ingest(ctx, []string{fmt.Sprintf("/dev/fd/%d", r.Fd())}, Options{CommitGames: 1, Limits: ingest.Limits{MaxInFlight: 1}})
+		// A record in flight at a time: the first records reach the writer before the
+		// stop, which comes once one is stored, while the reader waits for the rest.
+		stopOnceStored := func(p Progress) {
+			if p.Games > 0 {
+				cancel()
+			}
+		}
+		sum, err := d.Ingest(ctx, []string{fmt.Sprintf("/dev/fd/%d", r.Fd())}, Options{CommitGames: 1, Limits: ingest.Limits{MaxInFlight: 1}, Progress: stopOnceStored})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -190,21 +190,27 @@ func holdsFlock(t *testing.T, pid int, path string) bool {
 func TestIngestConcurrent(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "p.db")
-	first := ponteProcess(t, "ingest", "--quiet", "--workers", "1", "--db", db, "../../sample_data")
-	deadline := time.Now().Add(20 * time.Second)
-	for !holdsFlock(t, first.Process.Pid, db) {
-		if time.Now().After(deadline) {
-			first.Process.Kill()
-			t.Fatal("the first ingest never took the lock")
-		}
-		time.Sleep(2 * time.Millisecond)
+	// The first ingest reads a FIFO before the samples: once it opens the FIFO, it holds
+	// the lock, and it waits there until the FIFO is closed.
+	fifo := filepath.Join(dir, "empty.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	first := ponteProcess(t, "ingest", "--quiet", "--workers", "1", "--db", db, fifo, "../../sample_data")
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once the ingest opens it
+	if err != nil {
+		first.Process.Kill()
+		t.Fatal(err)
+	}
+	if !holdsFlock(t, first.Process.Pid, db) {
+		t.Error("the first ingest reads its inputs without the lock")
 	}
 	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
 	if status != exitUsage || out != "" || !strings.Contains(errOut, "database is busy") || !strings.Contains(errOut, "another ponte ingest is writing to it") {
 		t.Errorf("second ingest: exit status %d, standard error %q", status, errOut)
 	}
-	err := first.Wait()
-	if err != nil {
+	w.Close()
+	if err := first.Wait(); err != nil {
 		t.Errorf("first ingest: %v, %s", err, first.Stderr.(*bytes.Buffer))
 	}
 	if n := checkWholeGames(t, db); n != 3304 {
@@ -396,12 +402,20 @@ func TestIngestTerminal(t *testing.T) {
 // how many, and exits 130.
 func TestSelfplayInterrupt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.ponte")
+	written := firstWrite(t, filepath.Dir(path))
 	cmd := ponteProcess(t, "selfplay", "--games", "100000", "--size", "10", "--workers", "2", "--out", path)
-	time.Sleep(1500 * time.Millisecond)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Interrupted once games are written (to the temporary file beside path).
+	select {
+	case <-written:
+	case err := <-exited:
+		t.Fatalf("selfplay ended before the interrupt: %v, %s", err, cmd.Stderr.(*bytes.Buffer))
+	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	err := <-exited
 	errOut := cmd.Stderr.(*bytes.Buffer).String()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted {
@@ -422,4 +436,26 @@ func TestSelfplayInterrupt(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); !bytes.Contains(data, []byte(fmt.Sprintf("[Round \"%d\"]", n))) || bytes.Contains(data, []byte(fmt.Sprintf("[Round \"%d\"]", n+1))) {
 		t.Errorf("the kept games are not rounds 1 to %s", m[1])
 	}
+}
+
+// firstWrite returns a channel closed at the first write to a file in dir (inotify).
+func firstWrite(t *testing.T, dir string) <-chan struct{} {
+	t.Helper()
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skip("no inotify:", err)
+	}
+	if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MODIFY); err != nil {
+		syscall.Close(fd)
+		t.Skip("no inotify:", err)
+	}
+	written := make(chan struct{})
+	go func() {
+		defer syscall.Close(fd)
+		buf := make([]byte, 4096)
+		if n, err := syscall.Read(fd, buf); err == nil && n > 0 {
+			close(written)
+		}
+	}()
+	return written
 }

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,8 +16,7 @@ import (
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/inorder"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -273,69 +271,24 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 // ended the run before every game was emitted.
 func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, played func(selfplayResult), emit func(selfplayResult) bool) error {
 	workers := min(opts.workers, opts.games)
-	jobs := make(chan int)
-	results := make(chan selfplayResult, workers)
-	window := make(chan struct{}, 4*workers) // games started and not yet emitted
-	stop := make(chan struct{})
-
-	go func() {
-		defer bug.Recover()
-		defer close(jobs)
-		for i := 1; i <= opts.games && ctx.Err() == nil; i++ {
-			select {
-			case window <- struct{}{}:
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			}
-			jobs <- i
-		}
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			defer bug.Recover()
-			for i := range jobs {
-				results <- playGame(opts, su, i)
-			}
-		})
+	p := pipeline.Pipeline[int, selfplayResult]{
+		Workers:  workers,
+		MaxItems: 4 * workers,
+		NewWorker: func() func(int) selfplayResult {
+			return func(i int) selfplayResult { return playGame(opts, su, i) }
+		},
+		Arrived: played,
 	}
-	go func() {
-		defer bug.Recover()
-		wg.Wait()
-		close(results)
-	}()
-
-	order := inorder.New[selfplayResult](1)
-	stopped := false
-	halt := func() {
-		if !stopped {
-			stopped = true
-			close(stop)
+	games := func(yield func(int) bool) {
+		for i := 1; i <= opts.games && yield(i); i++ {
 		}
 	}
-	for r := range results { // drained to the end, so that every worker ends
-		if stopped {
-			continue
+	return p.Run(ctx, games, func(r selfplayResult) error {
+		if !emit(r) {
+			return pipeline.Stop
 		}
-		played(r)
-		order.Add(r.index, r)
-		for !stopped {
-			p, ok := order.Next()
-			if !ok {
-				break
-			}
-			<-window
-			if !emit(p) {
-				halt()
-			}
-		}
-	}
-	if !stopped && order.Due() <= opts.games {
-		return ctx.Err()
-	}
-	return nil
+		return nil
+	})
 }
 
 // playGame plays game i with bots of its own and a random source made from the seed and i.
