@@ -78,6 +78,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	lightSeat := make([]int, n+1) // the seat (0 opener, 1 responder) that plays Light
 	mover := make([]int, n+1)
 	colour := make([]replay.Colour, n+1)
+	over := make([]bool, n+1)
 	for k := 0; k <= n; k++ {
 		if stop != nil {
 			if err := stop(); err != nil {
@@ -86,7 +87,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		}
 		rng := rand.New(rand.NewPCG(seed, uint64(k)))
 		a := e.sage.Analyse(pos, rng)
-		raw[k], best[k] = a.Light, a.Best
+		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
 		if pos.Swapped() {
 			lightSeat[k] = 1
 		}
@@ -108,7 +109,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	out := make([]Turn, n)
 	for k := range n {
 		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1]}
-		t.Before, t.After = e.cal.Chance(raw[k]), e.cal.Chance(raw[k+1])
+		t.Before, t.After = e.chance(raw[k], over[k]), e.chance(raw[k+1], over[k+1])
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
@@ -118,6 +119,14 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		out[k] = t
 	}
 	return out, nil
+}
+
+// chance is the calibrated chance of a search value; a finished game's value is its result.
+func (e *Engine) chance(raw float64, over bool) float64 {
+	if over {
+		return raw
+	}
+	return e.cal.Chance(raw)
 }
 
 // seatChance is the chance that seat wins when Light's chance is light and lightSeat plays

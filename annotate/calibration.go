@@ -10,12 +10,9 @@ type Calibration struct {
 	A, B float64
 }
 
-// Chance returns the calibrated chance that Light wins for a search value v. The values
-// of a finished game, 0, ½ and 1, are its result and stay what they are.
+// Chance returns the calibrated chance that Light wins for a search value v of a position
+// not over (the value of a finished game is its result, and needs no calibration).
 func (c Calibration) Chance(v float64) float64 {
-	if v <= 0 || v >= 1 {
-		return math.Max(0, math.Min(1, v))
-	}
 	return sigmoid(c.A + c.B*logit(v))
 }
 
@@ -26,5 +23,3 @@ func logit(v float64) float64 {
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// Fitted is the calibration of the default engine (sage, DefaultPlayouts a position).
-var Fitted = Calibration{A: 0, B: 1}

@@ -310,3 +310,50 @@ func (d *DB) CountEvals(ctx context.Context) (int64, error) {
 	err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM turn_evals`).Scan(&n)
 	return n, err
 }
+
+// CalPoint is one annotated position of a decided game: the search's value for the player
+// who plays Light there and whether that player won (1, ½ a draw, 0).
+type CalPoint struct {
+	GameID string
+	Turn   int32 // the position before this turn
+	Raw    float64
+	Won    float64
+}
+
+// CalibrationPoints returns the positions bot read in the decided legal games (over, or
+// ended by resignation or on time with a claimed result), before every turn, in the order
+// of the games and turns.
+func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint, error) {
+	if ok, err := HasEvals(ctx, db); !ok || err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.raw_before,
+		CASE WHEN e.turn <= 2 AND g.swapped THEN 1 ELSE 0 END,
+		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
+		WHERE e.bot = ? AND g.legal AND (g.result IS NOT NULL OR (g.termination IN ('resign', 'time') AND g.claimed_result <> '*'))
+		ORDER BY g.id, e.turn`, bot)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	defer rows.Close()
+	var out []CalPoint
+	for rows.Next() {
+		var p CalPoint
+		var opener bool
+		var result string
+		if err := rows.Scan(&p.GameID, &p.Turn, &p.Raw, &opener, &result); err != nil {
+			return nil, fmt.Errorf("turn_evals: %w", err)
+		}
+		// result is by the colours at the end; before a swap the opener plays Light and
+		// ends as Dark.
+		switch {
+		case result == "1/2-1/2":
+			p.Won = 0.5
+		case (result == "1-0") != opener:
+			p.Won = 1
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
