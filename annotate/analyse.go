@@ -55,8 +55,9 @@ type Turn struct {
 	// after the turn; Before and After their calibrated chances that Light wins.
 	RawBefore, RawAfter float64
 	Before, After       float64
-	// Loss is the drop in the mover's chance of winning, never below 0. After a swap the
-	// mover plays Light: the loss compares the mover's chances, whatever their colour.
+	// Loss is the drop in the mover's chance of winning, never below 0: the calibrated
+	// chance of the engine's best turn less that of the turn played, both weighed in the
+	// search of the position before it (bot.Sage.Analyse).
 	Loss float64
 	Mark Mark
 }
@@ -79,6 +80,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	mover := make([]int, n+1)
 	colour := make([]replay.Colour, n+1)
 	over := make([]bool, n+1)
+	bestQ, playedQ := make([]float64, n+1), make([]float64, n+1)
 	for k := 0; k <= n; k++ {
 		if stop != nil {
 			if err := stop(); err != nil {
@@ -86,8 +88,17 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 			}
 		}
 		rng := rand.New(rand.NewPCG(seed, uint64(k)))
-		a := e.sage.Analyse(pos, rng)
+		var played *replay.Move
+		if k < n && !pos.Over() {
+			m, err := pos.ReadTurn(k+1, g.Moves[k])
+			if err != nil {
+				return nil, fmt.Errorf("game %s: turn %d %q: %w", g.GameID, k+1, g.Moves[k], err)
+			}
+			played = &m
+		}
+		a := e.sage.Analyse(pos, played, rng)
 		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
+		bestQ[k], playedQ[k] = a.BestQ, a.PlayedQ
 		if pos.Swapped() {
 			lightSeat[k] = 1
 		}
@@ -113,8 +124,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
-		s := mover[k]
-		t.Loss = max(0, seatChance(t.Before, lightSeat[k], s)-seatChance(t.After, lightSeat[k+1], s))
+		t.Loss = max(0, e.moverChance(bestQ[k], colour[k])-e.moverChance(playedQ[k], colour[k]))
 		t.Mark = MarkOf(t.Loss)
 		out[k] = t
 	}
@@ -129,13 +139,13 @@ func (e *Engine) chance(raw float64, over bool) float64 {
 	return e.cal.Chance(raw)
 }
 
-// seatChance is the chance that seat wins when Light's chance is light and lightSeat plays
-// Light.
-func seatChance(light float64, lightSeat, seat int) float64 {
-	if seat == lightSeat {
-		return light
+// moverChance is the calibrated chance that the mover, of colour c, wins for the mover's
+// search value q.
+func (e *Engine) moverChance(q float64, c replay.Colour) float64 {
+	if c == replay.Light {
+		return e.cal.Chance(q)
 	}
-	return 1 - light
+	return 1 - e.cal.Chance(1-q)
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

@@ -6,23 +6,30 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
-// Analysis is what a search makes of a position.
+// Analysis is what a search makes of a position and of the turn played there.
 type Analysis struct {
 	// Light is the search's value of the position for Light: the mean result of its
 	// playouts, 1 a win, ½ a draw. A finished game's value is its result.
 	Light float64
 	// Best is the most visited turn at the root; the zero Move when the game is over.
 	Best replay.Move
+	// BestQ and PlayedQ are the mean results, for the side to move, of the playouts
+	// through the best turn and through the turn played: their difference is what the turn
+	// played gives away, measured in one tree on the same footing.
+	BestQ, PlayedQ float64
 	// Playouts is how many playouts the search ran.
 	Playouts int
 }
 
 // Analyse searches g with the bot's budget, as Turn does (the opening turn too, which Turn
-// leaves to the greedy bot), and returns the root's value and its best turn. It does not
-// change g.
-func (s *Sage) Analyse(g *replay.Game, rng *rand.Rand) Analysis {
+// leaves to the greedy bot), and returns the root's value and its best turn. When played
+// is not nil (a legal turn in g), the search also weighs it: it is among the root's turns,
+// and playouts are run through it until it has at least a quarter of the budget's visits
+// (these do not count in Light). It does not change g.
+func (s *Sage) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Analysis {
 	if g.Over() {
-		return Analysis{Light: lightValue(g)}
+		v := lightValue(g)
+		return Analysis{Light: v}
 	}
 	s.nodes, s.cands = s.nodes[:0], s.cands[:0]
 	if len(s.playedB) == 0 {
@@ -30,10 +37,25 @@ func (s *Sage) Analyse(g *replay.Game, rng *rand.Rand) Analysis {
 	}
 	s.newNode(seatToMove(g))
 	s.expand(0, g, rng)
-	budget := s.Budget
-	if budget < 1 {
-		budget = 1
+	pk := int32(-1)
+	if played != nil {
+		root := &s.nodes[0]
+		for k := root.candStart; k < root.candStart+root.candN; k++ {
+			if s.cands[k].move == *played {
+				pk = k
+				s.cands[k].unchecked = false
+				if s.cands[k].n < 0 {
+					s.cands[k].n = 0
+				}
+			}
+		}
+		if pk < 0 { // the root's turns are the last ones listed: the turn played joins them
+			s.cands = append(s.cands, sageCand{move: *played, child: -1})
+			pk = root.candStart + root.candN
+			root.candN++
+		}
 	}
+	budget := max(s.Budget, 1)
 	for range budget {
 		s.playout(g, rng)
 		s.count++
@@ -56,8 +78,24 @@ func (s *Sage) Analyse(g *replay.Game, rng *rand.Rand) Analysis {
 	if n > 0 {
 		v = w / n // for the seat to move
 	}
+	a := Analysis{Light: v, Best: s.cands[best].move, BestQ: bestQ, Playouts: budget}
 	if g.ToMove() != replay.Light {
-		v = 1 - v
+		a.Light = 1 - v
 	}
-	return Analysis{Light: v, Best: s.cands[best].move, Playouts: budget}
+	if pk >= 0 {
+		s.forced = pk + 1
+		for s.cands[pk].n < float64(max(1, budget/4)) {
+			s.playout(g, rng)
+			s.count++
+			a.Playouts++
+		}
+		s.forced = 0
+		a.PlayedQ = s.cands[pk].w / s.cands[pk].n
+		// The best turn's value after the playouts through the turn played (which may be
+		// it) is unchanged unless they are the same turn.
+		if pk == best {
+			a.BestQ = a.PlayedQ
+		}
+	}
+	return a
 }

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -357,4 +360,41 @@ func evalRows(e *annotate.Engine, gameID string, turns []annotate.Turn) []store.
 		rows[i] = r
 	}
 	return rows
+}
+
+// playerAccuracy is the accuracy of the players of the games f selects in population,
+// by the engine's reading of their turns; nil when none is annotated.
+func playerAccuracy(ctx context.Context, db *sql.DB, f stats.Filter, population string) ([]stats.Accuracy, error) {
+	if population == stats.PopulationPeople || population == stats.PopulationBots {
+		f.Population = population
+	}
+	cond, args := f.SQL()
+	var rows []stats.TurnLoss
+	err := store.EachEval(ctx, db, cond, args, func(e store.TurnEval) error {
+		mark := ""
+		if e.Mark != nil {
+			mark = *e.Mark
+		}
+		rows = append(rows, stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
+		return nil
+	})
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return stats.Accuracies(rows), nil
+}
+
+// writeAccuracy prints the players' accuracy, when there is any.
+func writeAccuracy(w io.Writer, acc []stats.Accuracy) {
+	if len(acc) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nAccuracy by the engine (ponte annotate): mean loss of the mover's chance per turn, 95%% interval over games\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "player\tengine\tgames\tturns\tmean loss\t95% interval\tinaccuracies\tmistakes\tblunders\t")
+	for _, a := range acc {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f%%\t[%.1f–%.1f]\t%d\t%d\t%d\t\n", safe(a.Player), a.Bot, a.Games, a.Turns,
+			100*a.MeanLoss, 100*a.Lo, 100*a.Hi, a.Inaccuracies, a.Mistakes, a.Blunders)
+	}
+	tw.Flush()
 }
