@@ -48,6 +48,8 @@ type game struct {
 	TurnRows  []turnRow   // the turns 1 … maxMoveRows
 	Tags      [][2]string // the first maxTags tags, cut to maxText characters
 	TagsTotal int         // the tags of the game in all
+
+	Evals *gameEvals // the engine's reading of the game (ponte annotate); nil when none
 }
 
 // turnRow is one row of the turns table.

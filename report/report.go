@@ -144,7 +144,12 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if err != nil {
 		return nil, err
 	}
-	charts, err := w.index(r, opts, pages, hasPage, pageList)
+	evals, err := indexEvals(ctx, db, opts.Filter, r.Population)
+	if err != nil {
+		return nil, fmt.Errorf("writing the report: %w", err)
+	}
+	w.linkSwings(evals)
+	charts, err := w.index(r, opts, pages, hasPage, pageList, evals)
 	if err != nil {
 		return nil, err
 	}
@@ -363,6 +368,11 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 	if err != nil {
 		return 0, nil, err
 	}
+	evalsJS, err := files.ReadFile("assets/evals.js")
+	if err != nil {
+		return 0, nil, err
+	}
+	script = append(append(script[:len(script):len(script)], '\n'), evalsJS...)
 	list, err := os.Create(pageList)
 	if err != nil {
 		return 0, nil, fmt.Errorf("writing the report: %w", err)
@@ -428,6 +438,9 @@ func (w *writer) gamePages(ctx context.Context, db *sql.DB, opts Options, listed
 		// several goroutines slower, not faster.
 		if err := queries.load(ctx, g); err != nil {
 			return err
+		}
+		if err := loadEvals(ctx, db, g); err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
 		}
 		select {
 		case jobs <- g:

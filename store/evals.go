@@ -357,3 +357,38 @@ func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint,
 	}
 	return out, rows.Err()
 }
+
+// Swing is a game's largest change of Light's chance in one turn.
+type Swing struct {
+	Game        int64
+	Light, Dark string
+	Turn        int
+	Swing       float64 // |light_after − light_before| of that turn
+	Bot         string
+}
+
+// LargestSwings returns the limit annotated games of the selection (cond on the games
+// table under the alias g, stats.Filter.SQL) whose chances swung most in one turn, the
+// largest first; none when the database has no annotations.
+func LargestSwings(ctx context.Context, db *sql.DB, cond string, args []any, limit int) ([]Swing, error) {
+	if ok, err := HasEvals(ctx, db); !ok || err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
+		max(abs(e.light_after - e.light_before)), e.bot
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE `+cond+`
+		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append([]any{}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	defer rows.Close()
+	var out []Swing
+	for rows.Next() {
+		var s Swing
+		if err := rows.Scan(&s.Game, &s.Light, &s.Dark, &s.Turn, &s.Swing, &s.Bot); err != nil {
+			return nil, fmt.Errorf("turn_evals: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

@@ -38,6 +38,7 @@ type annotateOptions struct {
 	json      bool
 	quiet     bool
 	filter    stats.Filter
+	mergeOnly bool // read no game: only --merge (ponte analyze --evals)
 }
 
 func newAnnotateCmd(s *streams) *cobra.Command {
@@ -221,9 +222,12 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 		}
 	}
 	cond, args := opts.filter.SQL()
-	all, err := db.GamesToAnnotate(ctx, cond, args, res.Bot)
-	if err != nil {
-		return nil, err
+	var all []store.EvalGame
+	var err error
+	if !opts.mergeOnly {
+		if all, err = db.GamesToAnnotate(ctx, cond, args, res.Bot); err != nil {
+			return nil, err
+		}
 	}
 	var todo []store.EvalGame
 	var positions int64
@@ -397,4 +401,68 @@ func writeAccuracy(w io.Writer, acc []stats.Accuracy) {
 			100*a.MeanLoss, 100*a.Lo, 100*a.Hi, a.Inaccuracies, a.Mistakes, a.Blunders)
 	}
 	tw.Flush()
+}
+
+// sampleEvals is the engine's reading of the sample data's games, which ponte analyze
+// merges when it reads sample_data (docs/annotate.md says how it was made).
+const sampleEvals = "annotate/sample/turn_evals.parquet"
+
+// analyzeGames reads --annotate of ponte analyze: the games to read, -1 for all, 0 none.
+func analyzeGames(flag string) (int, error) {
+	switch flag {
+	case "":
+		return 0, nil
+	case "all":
+		return -1, nil
+	}
+	n, err := strconv.Atoi(flag)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("--annotate=%s: want a number of games (1 or more), or --annotate alone for all", flag)
+	}
+	return n, nil
+}
+
+// analyzeEvals merges --evals and reads the games --annotate asks for, between ponte
+// analyze's ingest and its report. The sample's readings are merged only when the file is
+// there (a checkout without it makes a report without them).
+func analyzeEvals(s *streams, opts *analyzeOptions) error {
+	games, _ := analyzeGames(opts.annotate)
+	evals := opts.evals
+	if evals == sampleEvals {
+		if _, err := os.Stat(evals); err != nil {
+			evals = ""
+		}
+	}
+	if games == 0 && evals == "" {
+		return nil
+	}
+	in := &opts.ingest
+	if in.parquetOnly {
+		return fmt.Errorf("--annotate and --evals need a database: give --db")
+	}
+	db, err := store.Open(in.db)
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
+		return &exitError{exitUsage}
+	}
+	defer db.Close()
+	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
+		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter}
+	if evals != "" {
+		ao.merge = []string{evals}
+	}
+	ao.mergeOnly = games == 0
+	res, err := annotateGames(s, db, ao, 1, 1)
+	if err != nil {
+		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
+		return &exitError{exitUsage}
+	}
+	if res.Interrupted {
+		fmt.Fprintf(s.err, "ponte analyze: interrupted: %d %s read by the engine and kept; run the same command again to go on\n", res.Games, plural(res.Games, "game", "games"))
+		return interrupted
+	}
+	if !ao.quiet {
+		fmt.Fprintln(s.out, annotateSummary(res))
+	}
+	return nil
 }
