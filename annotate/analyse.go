@@ -120,11 +120,11 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	out := make([]Turn, n)
 	for k := range n {
 		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1]}
-		t.Before, t.After = e.chance(raw[k], over[k]), e.chance(raw[k+1], over[k+1])
+		t.Before, t.After = e.chance(raw[k], k, g.Size, over[k]), e.chance(raw[k+1], k+1, g.Size, over[k+1])
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
-		t.Loss = max(0, e.moverChance(bestQ[k], colour[k])-e.moverChance(playedQ[k], colour[k]))
+		t.Loss = max(0, e.moverChance(bestQ[k], colour[k], Phase(k, g.Size))-e.moverChance(playedQ[k], colour[k], Phase(k, g.Size)))
 		t.Mark = MarkOf(t.Loss)
 		out[k] = t
 	}
@@ -132,20 +132,20 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 }
 
 // chance is the calibrated chance of a search value; a finished game's value is its result.
-func (e *Engine) chance(raw float64, over bool) float64 {
+func (e *Engine) chance(raw float64, turns, size int, over bool) float64 {
 	if over {
 		return raw
 	}
-	return e.cal.Chance(raw)
+	return e.cal.Chance(raw, Phase(turns, size))
 }
 
 // moverChance is the calibrated chance that the mover, of colour c, wins for the mover's
 // search value q.
-func (e *Engine) moverChance(q float64, c replay.Colour) float64 {
+func (e *Engine) moverChance(q float64, c replay.Colour, phase float64) float64 {
 	if c == replay.Light {
-		return e.cal.Chance(q)
+		return e.cal.Chance(q, phase)
 	}
-	return 1 - e.cal.Chance(1-q)
+	return 1 - e.cal.Chance(1-q, phase)
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

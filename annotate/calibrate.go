@@ -1,58 +1,94 @@
 package annotate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 )
 
-// Point is a position with the search's value for Light and what became of Light: 1 a
-// win, ½ a draw, 0 a loss.
+// Point is a position with the search's value for Light, the game's phase there (Phase)
+// and what became of Light: 1 a win, ½ a draw, 0 a loss.
 type Point struct {
-	Raw float64
-	Won float64
+	Raw   float64
+	Phase float64
+	Won   float64
 }
 
-// Fit fits the calibration σ(A + B·logit(raw)) to points by maximum likelihood (logistic
-// regression, a draw counting half a win), with gonum's Newton method.
+// ridge is the weight of the prior that keeps Fit's weights finite.
+const ridge = 1.0
+
+// Fit fits the calibration to points by maximum likelihood (logistic regression, a draw
+// counting half a win, with a ridge of weight 1 on the weights): Newton's iterations,
+// each step solved with gonum's mat, until the step is below 1e-10.
 func Fit(points []Point) (Calibration, error) {
-	loss := func(x []float64) float64 {
-		s := 0.0
+	if len(points) == 0 {
+		return Calibration{}, errors.New("no positions to fit")
+	}
+	c := Identity
+	const k = len(c.W)
+	for iter := 0; iter < 100; iter++ {
+		grad := make([]float64, k)
+		hess := mat.NewSymDense(k, nil)
 		for _, p := range points {
-			q := sigmoid(x[0] + x[1]*logit(p.Raw))
-			q = math.Max(1e-12, math.Min(1-1e-12, q))
-			s -= p.Won*math.Log(q) + (1-p.Won)*math.Log(1-q)
+			x := features(p.Raw, p.Phase)
+			q := c.Chance(p.Raw, p.Phase)
+			d, w := q-p.Won, q*(1-q)
+			for i := range k {
+				grad[i] += d * x[i]
+				for j := i; j < k; j++ {
+					hess.SetSym(i, j, hess.At(i, j)+w*x[i]*x[j])
+				}
+			}
 		}
-		return s
-	}
-	grad := func(g, x []float64) {
-		g[0], g[1] = 0, 0
-		for _, p := range points {
-			z := logit(p.Raw)
-			d := sigmoid(x[0]+x[1]*z) - p.Won
-			g[0] += d
-			g[1] += d * z
+		// A small ridge (a prior of weight ridge on every weight) keeps the fit finite when
+		// some values separate the results.
+		for i := range k {
+			grad[i] += ridge * c.W[i]
+			hess.SetSym(i, i, hess.At(i, i)+ridge)
+		}
+		var step mat.VecDense
+		if err := step.SolveVec(hess, mat.NewVecDense(k, grad)); err != nil {
+			return Calibration{}, fmt.Errorf("the fit's Hessian: %w", err)
+		}
+		// Backtracking: halve the step until the objective does not grow.
+		before := objective(c, points)
+		t := 1.0
+		var next Calibration
+		for range 40 {
+			next = c
+			for i := range k {
+				next.W[i] -= t * step.AtVec(i)
+			}
+			if objective(next, points) <= before {
+				break
+			}
+			t /= 2
+		}
+		size := 0.0
+		for i := range k {
+			size += math.Abs(next.W[i] - c.W[i])
+		}
+		c = next
+		if size < 1e-9 {
+			return c, nil
 		}
 	}
-	hess := func(h *mat.SymDense, x []float64) {
-		var a, b, d float64
-		for _, p := range points {
-			z := logit(p.Raw)
-			q := sigmoid(x[0] + x[1]*z)
-			w := q * (1 - q)
-			a, b, d = a+w, b+w*z, d+w*z*z
-		}
-		h.SetSym(0, 0, a)
-		h.SetSym(0, 1, b)
-		h.SetSym(1, 1, d)
+	return Calibration{}, errors.New("the fit did not converge in 100 steps")
+}
+
+// objective is the negative log-likelihood of points under c, with the ridge.
+func objective(c Calibration, points []Point) float64 {
+	s := 0.0
+	for _, p := range points {
+		q := math.Max(1e-15, math.Min(1-1e-15, c.Chance(p.Raw, p.Phase)))
+		s -= p.Won*math.Log(q) + (1-p.Won)*math.Log(1-q)
 	}
-	r, err := optimize.Minimize(optimize.Problem{Func: loss, Grad: grad, Hess: hess}, []float64{0, 1}, nil, &optimize.Newton{})
-	if err != nil {
-		return Calibration{}, err
+	for _, w := range c.W {
+		s += ridge * w * w / 2
 	}
-	return Calibration{A: r.X[0], B: r.X[1]}, nil
+	return s
 }
 
 // Brier is the mean squared difference between the calibrated chance and the result.
@@ -62,7 +98,7 @@ func (c Calibration) Brier(points []Point) float64 {
 	}
 	s := 0.0
 	for _, p := range points {
-		d := c.Chance(p.Raw) - p.Won
+		d := c.Chance(p.Raw, p.Phase) - p.Won
 		s += d * d
 	}
 	return s / float64(len(points))
@@ -93,7 +129,7 @@ func (c Calibration) Reliability(points []Point) []Bin {
 		bins[i].Lo, bins[i].Hi = float64(i)/10, float64(i+1)/10
 	}
 	for _, p := range points {
-		q := c.Chance(p.Raw)
+		q := c.Chance(p.Raw, p.Phase)
 		i := min(9, int(q*10))
 		bins[i].N++
 		sumP[i] += q

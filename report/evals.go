@@ -237,7 +237,7 @@ func indexEvals(ctx context.Context, db *sql.DB, f stats.Filter, population stri
 	var held []annotate.Point
 	for _, p := range pts {
 		if annotate.HeldOut(p.GameID) {
-			held = append(held, annotate.Point{Raw: p.Raw, Won: p.Won})
+			held = append(held, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
 		}
 	}
 	if len(held) > 0 {

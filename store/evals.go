@@ -316,6 +316,7 @@ func (d *DB) CountEvals(ctx context.Context) (int64, error) {
 type CalPoint struct {
 	GameID string
 	Turn   int32 // the position before this turn
+	Size   int   // the board's side
 	Raw    float64
 	Won    float64
 }
@@ -327,7 +328,7 @@ func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint,
 	if ok, err := HasEvals(ctx, db); !ok || err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.raw_before,
+	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, g.size, e.raw_before,
 		CASE WHEN e.turn <= 2 AND g.swapped THEN 1 ELSE 0 END,
 		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
 		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
@@ -342,7 +343,7 @@ func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint,
 		var p CalPoint
 		var opener bool
 		var result string
-		if err := rows.Scan(&p.GameID, &p.Turn, &p.Raw, &opener, &result); err != nil {
+		if err := rows.Scan(&p.GameID, &p.Turn, &p.Size, &p.Raw, &opener, &result); err != nil {
 			return nil, fmt.Errorf("turn_evals: %w", err)
 		}
 		// result is by the colours at the end; before a swap the opener plays Light and

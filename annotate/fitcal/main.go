@@ -43,9 +43,9 @@ func run(dbPath, bot, write string) error {
 		held := annotate.HeldOut(p.GameID)
 		games[held][p.GameID] = true
 		if held {
-			test = append(test, annotate.Point{Raw: p.Raw, Won: p.Won})
+			test = append(test, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
 		} else {
-			fit = append(fit, annotate.Point{Raw: p.Raw, Won: p.Won})
+			fit = append(fit, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
 		}
 	}
 	if len(fit) == 0 || len(test) == 0 {
@@ -55,10 +55,10 @@ func run(dbPath, bot, write string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("fitted on %d positions of %d games: A = %.4f, B = %.4f\n", len(fit), len(games[false]), c.A, c.B)
+	fmt.Printf("fitted on %d positions of %d games: W = %.4f\n", len(fit), len(games[false]), c.W)
 	fmt.Printf("held out: %d positions of %d games\n\n", len(test), len(games[true]))
 	fmt.Println(annotate.ReliabilityTable(c, test))
-	raw := annotate.Calibration{A: 0, B: 1}
+	raw := annotate.Identity
 	fmt.Printf("Brier score (held out): %.4f calibrated, %.4f the search's raw value\n", c.Brier(test), raw.Brier(test))
 	if write == "" {
 		return nil
@@ -69,7 +69,7 @@ package annotate
 
 // Fitted is the calibration of the default engine (sage, DefaultPlayouts a position),
 // fitted on %d positions of %d self-play games.
-var Fitted = Calibration{A: %.6f, B: %.6f}
-`, "DB", bot, write, len(fit), len(games[false]), c.A, c.B)
+var Fitted = Calibration{W: [4]float64{%.6f, %.6f, %.6f, %.6f}}
+`, dbPath, bot, write, len(fit), len(games[false]), c.W[0], c.W[1], c.W[2], c.W[3])
 	return os.WriteFile(write, []byte(src), 0o666)
 }
