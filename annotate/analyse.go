@@ -54,7 +54,11 @@ type Turn struct {
 	// RawBefore and RawAfter are the search's values for Light of the positions before and
 	// after the turn; Before and After their calibrated chances that Light wins.
 	RawBefore, RawAfter float64
-	Before, After       float64
+	OverAfter           bool // the game is over after the turn: RawAfter is its result
+	// BestQ and PlayedQ are the mover's values of the best turn and of the turn played in
+	// the search of the position before it, which the loss compares.
+	BestQ, PlayedQ float64
+	Before, After  float64
 	// Loss is the drop in the mover's chance of winning, never below 0: the calibrated
 	// chance of the engine's best turn less that of the turn played, both weighed in the
 	// search of the position before it (bot.Sage.Analyse).
@@ -76,8 +80,6 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	n := len(g.Moves)
 	raw := make([]float64, n+1)
 	best := make([]replay.Move, n+1)
-	lightSeat := make([]int, n+1) // the seat (0 opener, 1 responder) that plays Light
-	mover := make([]int, n+1)
 	colour := make([]replay.Colour, n+1)
 	over := make([]bool, n+1)
 	bestQ, playedQ := make([]float64, n+1), make([]float64, n+1)
@@ -99,14 +101,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		a := e.sage.Analyse(pos, played, rng)
 		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
 		bestQ[k], playedQ[k] = a.BestQ, a.PlayedQ
-		if pos.Swapped() {
-			lightSeat[k] = 1
-		}
 		colour[k] = pos.ToMove()
-		mover[k] = lightSeat[k]
-		if colour[k] == replay.Dark {
-			mover[k] = 1 - lightSeat[k]
-		}
 		if progress != nil {
 			progress(1)
 		}
@@ -119,33 +114,35 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	}
 	out := make([]Turn, n)
 	for k := range n {
-		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1]}
-		t.Before, t.After = e.chance(raw[k], k, g.Size, over[k]), e.chance(raw[k+1], k+1, g.Size, over[k+1])
+		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1],
+			OverAfter: over[k+1], BestQ: bestQ[k], PlayedQ: playedQ[k]}
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
-		t.Loss = max(0, e.moverChance(bestQ[k], colour[k], Phase(k, g.Size))-e.moverChance(playedQ[k], colour[k], Phase(k, g.Size)))
-		t.Mark = MarkOf(t.Loss)
+		e.cal.Apply(&t, g.Size)
 		out[k] = t
 	}
 	return out, nil
 }
 
-// chance is the calibrated chance of a search value; a finished game's value is its result.
-func (e *Engine) chance(raw float64, turns, size int, over bool) float64 {
-	if over {
-		return raw
+// Apply sets the turn's calibrated chances, loss and mark from its search values, on a
+// board of side size: how a reading is calibrated again when the calibration changes,
+// without searching again.
+func (c Calibration) Apply(t *Turn, size int) {
+	before := Phase(t.Turn-1, size)
+	t.Before = c.Chance(t.RawBefore, before)
+	t.After = t.RawAfter
+	if !t.OverAfter {
+		t.After = c.Chance(t.RawAfter, Phase(t.Turn, size))
 	}
-	return e.cal.Chance(raw, Phase(turns, size))
-}
-
-// moverChance is the calibrated chance that the mover, of colour c, wins for the mover's
-// search value q.
-func (e *Engine) moverChance(q float64, c replay.Colour, phase float64) float64 {
-	if c == replay.Light {
-		return e.cal.Chance(q, phase)
+	mover := func(q float64) float64 {
+		if t.Colour == replay.Light {
+			return c.Chance(q, before)
+		}
+		return 1 - c.Chance(1-q, before)
 	}
-	return 1 - e.cal.Chance(1-q, phase)
+	t.Loss = max(0, mover(t.BestQ)-mover(t.PlayedQ))
+	t.Mark = MarkOf(t.Loss)
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

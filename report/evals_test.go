@@ -45,7 +45,7 @@ func annotatedDB(t *testing.T, games int) *sql.DB {
 		var rows []store.TurnEval
 		for _, tu := range turns {
 			r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: e.Bot(), Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
-				Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, Before: tu.Before, After: tu.After, Loss: tu.Loss}
+				Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, OverAfter: tu.OverAfter, BestQ: tu.BestQ, PlayedQ: tu.PlayedQ, Before: tu.Before, After: tu.After, Loss: tu.Loss}
 			if tu.Best != "" {
 				best := tu.Best
 				r.Best = &best

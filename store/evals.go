@@ -29,6 +29,9 @@ const evalsTableSQL = `CREATE TABLE IF NOT EXISTS turn_evals (
 	best TEXT,
 	raw_before REAL NOT NULL,
 	raw_after REAL NOT NULL,
+	over_after INTEGER NOT NULL,
+	best_q REAL NOT NULL,
+	played_q REAL NOT NULL,
 	light_before REAL NOT NULL,
 	light_after REAL NOT NULL,
 	loss REAL NOT NULL,
@@ -48,6 +51,9 @@ type TurnEval struct {
 	Best      *string `parquet:"best,optional"`
 	RawBefore float64 `parquet:"raw_before"`
 	RawAfter  float64 `parquet:"raw_after"`
+	OverAfter bool    `parquet:"over_after"` // the game is over after the turn: raw_after is its result
+	BestQ     float64 `parquet:"best_q"`     // the mover's value of the best turn in the search before the turn
+	PlayedQ   float64 `parquet:"played_q"`   // the mover's value of the turn played in that search
 	Before    float64 `parquet:"light_before"`
 	After     float64 `parquet:"light_after"`
 	Loss      float64 `parquet:"loss"`
@@ -115,8 +121,8 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	}
 	defer tx.Rollback()
 	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO turn_evals
-		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, light_before, light_after, loss, mark)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
+		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, light_before, light_after, loss, mark)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
 	}
@@ -124,7 +130,7 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	var stored int64
 	for _, r := range rows {
 		res, err := st.ExecContext(ctx, r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best,
-			r.RawBefore, r.RawAfter, r.Before, r.After, r.Loss, r.Mark, r.GameID)
+			r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.Before, r.After, r.Loss, r.Mark, r.GameID)
 		if err != nil {
 			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 		}
@@ -141,7 +147,7 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 // turn 1, the responder at turn 2 (the Light player after a swap), then the player of the
 // colour, which no longer changes.
 const evalsSelect = `SELECT g.id, e.game_id, e.turn, e.bot, e.playouts, e.colour, e.played, e.best,
-	e.raw_before, e.raw_after, e.light_before, e.light_after, e.loss, e.mark,
+	e.raw_before, e.raw_after, e.over_after, e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark,
 	coalesce(CASE WHEN e.turn = 1 THEN g.opener WHEN e.turn = 2 AND g.swapped THEN g.light
 		WHEN e.colour = 'light' THEN g.light ELSE g.dark END, '')
 	FROM turn_evals e JOIN games g ON g.game_id = e.game_id`
@@ -152,7 +158,7 @@ func scanEvals(rows *sql.Rows, fn func(TurnEval) error) error {
 		var r TurnEval
 		var best, mark sql.NullString
 		if err := rows.Scan(&r.Game, &r.GameID, &r.Turn, &r.Bot, &r.Playouts, &r.Colour, &r.Played, &best,
-			&r.RawBefore, &r.RawAfter, &r.Before, &r.After, &r.Loss, &mark, &r.Player); err != nil {
+			&r.RawBefore, &r.RawAfter, &r.OverAfter, &r.BestQ, &r.PlayedQ, &r.Before, &r.After, &r.Loss, &mark, &r.Player); err != nil {
 			return err
 		}
 		if best.Valid {
@@ -392,4 +398,65 @@ func LargestSwings(ctx context.Context, db *sql.DB, cond string, args []any, lim
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// RecalibrateEvals calls fix with every row of bot and the side of its game's board, and
+// stores the chances, loss and mark fix sets, in one transaction; it returns the rows
+// changed.
+func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnEval, size int)) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
+	type sized struct {
+		r    TurnEval
+		size int
+	}
+	var all []sized
+	rows, err := d.db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.colour, e.raw_before, e.raw_after, e.over_after,
+		e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark, g.size
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE e.bot = ?`, bot)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	for rows.Next() {
+		var s sized
+		var mark sql.NullString
+		if err := rows.Scan(&s.r.GameID, &s.r.Turn, &s.r.Colour, &s.r.RawBefore, &s.r.RawAfter, &s.r.OverAfter,
+			&s.r.BestQ, &s.r.PlayedQ, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+		}
+		if mark.Valid {
+			s.r.Mark = &mark.String
+		}
+		all = append(all, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	defer tx.Rollback()
+	var changed int64
+	for _, s := range all {
+		old := s.r
+		fix(&s.r, s.size)
+		same := old.Before == s.r.Before && old.After == s.r.After && old.Loss == s.r.Loss &&
+			(old.Mark == nil) == (s.r.Mark == nil) && (old.Mark == nil || *old.Mark == *s.r.Mark)
+		if same {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE turn_evals SET light_before = ?, light_after = ?, loss = ?, mark = ?
+			WHERE game_id = ? AND bot = ? AND turn = ?`, s.r.Before, s.r.After, s.r.Loss, s.r.Mark, s.r.GameID, bot, s.r.Turn); err != nil {
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+		}
+		changed++
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	return changed, nil
 }

@@ -39,6 +39,7 @@ type annotateOptions struct {
 	quiet     bool
 	filter    stats.Filter
 	mergeOnly bool // read no game: only --merge (ponte analyze --evals)
+	recal     bool // --recalibrate
 }
 
 func newAnnotateCmd(s *streams) *cobra.Command {
@@ -60,6 +61,9 @@ that many. Games the same bot and budget have read are left alone, so the
 command goes on where an interrupted one stopped, and a second run stores
 nothing new. Each position is searched with a random source made from the
 game's stable id and the turn: the rows are the same whatever --workers is.
+
+--recalibrate calibrates the rows stored before again with this ponte's
+calibration, from the search values they keep, without searching again.
 
 --shard i/N reads only the games whose stable id falls in shard i of N, so that
 N machines can share an archive; --merge FILE adds the rows of another
@@ -90,6 +94,7 @@ an internal error (a bug).`,
 	f.IntVar(&opts.games, "games", 0, "read at most this many games (0: all selected)")
 	f.StringVar(&opts.shard, "shard", "", "read only shard i of N of the games (by stable id): i/N")
 	f.StringArrayVar(&opts.merge, "merge", nil, "add the rows of this turn_evals.parquet (another shard's), then read the games still to read")
+	f.BoolVar(&opts.recal, "recalibrate", false, "calibrate the stored rows of the engine again with this ponte's calibration (no search), then go on")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	addFilterFlags(cmd, &opts.filter)
@@ -98,17 +103,18 @@ an internal error (a bug).`,
 
 // annotateResult is the summary of ponte annotate (--json).
 type annotateResult struct {
-	Bot         string  `json:"bot"`
-	Playouts    int     `json:"playouts"`
-	Games       int     `json:"games"`     // games read by this run
-	Positions   int64   `json:"positions"` // positions searched
-	Merged      int64   `json:"merged"`    // rows added by --merge
-	Stored      int64   `json:"stored"`    // rows stored by this run, merged ones included
-	Rows        int64   `json:"rows"`      // rows of turn_evals now
-	Seconds     float64 `json:"seconds"`   // the time spent reading games
-	PositionsPS float64 `json:"positions_per_second"`
-	Parquet     string  `json:"parquet,omitempty"`
-	Interrupted bool    `json:"interrupted"`
+	Bot          string  `json:"bot"`
+	Playouts     int     `json:"playouts"`
+	Games        int     `json:"games"`     // games read by this run
+	Positions    int64   `json:"positions"` // positions searched
+	Merged       int64   `json:"merged"`    // rows added by --merge
+	Stored       int64   `json:"stored"`    // rows stored by this run, merged ones included
+	Rows         int64   `json:"rows"`      // rows of turn_evals now
+	Seconds      float64 `json:"seconds"`   // the time spent reading games
+	PositionsPS  float64 `json:"positions_per_second"`
+	Recalibrated int64   `json:"recalibrated"` // rows whose chances --recalibrate changed
+	Parquet      string  `json:"parquet,omitempty"`
+	Interrupted  bool    `json:"interrupted"`
 }
 
 // parseShard reads "i/N" (1 ≤ i ≤ N).
@@ -220,6 +226,24 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 		if err != nil {
 			return nil, fmt.Errorf("--merge %s: %w", path, err)
 		}
+	}
+	if opts.recal {
+		n, err := db.RecalibrateEvals(ctx, res.Bot, func(r *store.TurnEval, size int) {
+			t := annotate.Turn{Turn: int(r.Turn), Colour: replay.Light, RawBefore: r.RawBefore, RawAfter: r.RawAfter,
+				OverAfter: r.OverAfter, BestQ: r.BestQ, PlayedQ: r.PlayedQ}
+			if r.Colour == "dark" {
+				t.Colour = replay.Dark
+			}
+			annotate.Fitted.Apply(&t, size)
+			r.Before, r.After, r.Loss, r.Mark = t.Before, t.After, t.Loss, nil
+			if m := t.Mark.String(); m != "" {
+				r.Mark = &m
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		res.Recalibrated = n
 	}
 	cond, args := opts.filter.SQL()
 	var all []store.EvalGame
@@ -353,7 +377,7 @@ func evalRows(e *annotate.Engine, gameID string, turns []annotate.Turn) []store.
 	for i, t := range turns {
 		r := store.TurnEval{GameID: gameID, Turn: int32(t.Turn), Bot: e.Bot(), Playouts: int32(e.Playouts()),
 			Colour: strings.ToLower(t.Colour.String()), Played: t.Played,
-			RawBefore: t.RawBefore, RawAfter: t.RawAfter, Before: t.Before, After: t.After, Loss: t.Loss}
+			RawBefore: t.RawBefore, RawAfter: t.RawAfter, OverAfter: t.OverAfter, BestQ: t.BestQ, PlayedQ: t.PlayedQ, Before: t.Before, After: t.After, Loss: t.Loss}
 		if t.Best != "" {
 			best := t.Best
 			r.Best = &best

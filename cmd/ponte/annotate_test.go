@@ -108,3 +108,13 @@ func TestAnnotateUsage(t *testing.T) {
 		t.Errorf("no database: exit status %d, %q", status, errOut)
 	}
 }
+
+// TestAnnotateRecalibrate: rows just made are calibrated as this ponte calibrates.
+func TestAnnotateRecalibrate(t *testing.T) {
+	db := annotateDB(t, t.TempDir(), "ponte.db")
+	first := annotateJSON(t, "--db", db, "--games", "2")
+	r := annotateJSON(t, "--db", db, "--recalibrate", "--player", "nobody")
+	if r.Recalibrated != 0 || r.Rows != first.Rows || r.Games != 0 {
+		t.Fatalf("rows just made recalibrated: %+v", r)
+	}
+}
