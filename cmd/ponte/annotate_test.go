@@ -118,3 +118,39 @@ func TestAnnotateRecalibrate(t *testing.T) {
 		t.Fatalf("rows just made recalibrated: %+v", r)
 	}
 }
+
+// TestAnalyzeEvals: ponte analyze merges --evals, reads --annotate=N games, and the
+// report's pages of those games draw the engine's reading.
+func TestAnalyzeEvals(t *testing.T) {
+	dir := t.TempDir()
+	src := annotateDB(t, dir, "src.db")
+	annotateJSON(t, "--db", src, "--games", "2")
+	evals := filepath.Join(dir, "src.parquet", "turn_evals.parquet")
+	db := filepath.Join(dir, "ponte.db")
+	out := filepath.Join(dir, "report")
+	stdout, errOut, status := runPonte(t, "", "analyze", "--db", db, "--out", out, "--evals", evals, "--annotate=1", "../../sample_data/club-2025.ponte.gz")
+	if status != exitOK {
+		t.Fatalf("exit status %d: %s", status, errOut)
+	}
+	if !strings.Contains(stdout, "sage-100: 1 game read") || !strings.Contains(stdout, "merged") {
+		t.Errorf("summary: %s", stdout)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "games", "*.html"))
+	drawn := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `id="evalgraph"`) {
+			drawn++
+		}
+	}
+	// The game sage-100 read is the first of the two sage-8 read (merged): two pages.
+	if drawn != 2 {
+		t.Errorf("%d pages with the graph, want 2", drawn)
+	}
+	if _, errOut, status := runPonte(t, "", "analyze", "--db", db, "--out", out, "--annotate=x", "../../sample_data/club-2025.ponte.gz"); status != exitUsage || !strings.Contains(errOut, "--annotate") {
+		t.Errorf("--annotate=x: exit status %d, %q", status, errOut)
+	}
+}
