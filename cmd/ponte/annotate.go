@@ -198,12 +198,18 @@ func (b *bugError) Error() string { return b.err.Error() }
 
 func annotateSummary(r *annotateResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d %s read, %s positions in %.1f s (%.1f positions/s); %s rows stored",
-		r.Bot, r.Games, plural(r.Games, "game", "games"), thousands(r.Positions), r.Seconds, r.PositionsPS, thousands(r.Stored))
+	if r.Games > 0 || r.Merged == 0 {
+		fmt.Fprintf(&b, "%s: %d %s read, %s positions in %.1f s (%.1f positions/s); ",
+			r.Bot, r.Games, plural(r.Games, "game", "games"), thousands(r.Positions), r.Seconds, r.PositionsPS)
+	}
+	fmt.Fprintf(&b, "%s rows of the engine's readings stored", thousands(r.Stored))
 	if r.Merged > 0 {
 		fmt.Fprintf(&b, " (%s merged)", thousands(r.Merged))
 	}
 	fmt.Fprintf(&b, ", %s in all", thousands(r.Rows))
+	if r.Recalibrated > 0 {
+		fmt.Fprintf(&b, "; %s recalibrated", thousands(r.Recalibrated))
+	}
 	if r.Parquet != "" {
 		fmt.Fprintf(&b, "\nparquet: %s", r.Parquet)
 	}
