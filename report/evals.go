@@ -214,12 +214,10 @@ type swingRow struct {
 // maxSwings is how many games the index lists by their swings.
 const maxSwings = 15
 
-// indexEvals reads what the index shows of the engine's reading of the selection: nil
-// when no game of it is annotated.
-func indexEvals(ctx context.Context, db *sql.DB, f stats.Filter, population string) (*swingsView, error) {
-	if population == stats.PopulationPeople || population == stats.PopulationBots {
-		f.Population = population
-	}
+// indexEvals reads what the index shows of the engine's reading of the games the filter
+// selects (of every population unless it names one, as the game pages are): nil when no
+// game of them is annotated.
+func indexEvals(ctx context.Context, db *sql.DB, f stats.Filter) (*swingsView, error) {
 	cond, args := f.SQL()
 	swings, err := store.LargestSwings(ctx, db, cond, args, maxSwings)
 	if err != nil || len(swings) == 0 {

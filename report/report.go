@@ -144,7 +144,7 @@ func Write(ctx context.Context, db *sql.DB, r *stats.Report, dir string, opts Op
 	if err != nil {
 		return nil, err
 	}
-	evals, err := indexEvals(ctx, db, opts.Filter, r.Population)
+	evals, err := indexEvals(ctx, db, opts.Filter)
 	if err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}

@@ -365,7 +365,8 @@ func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint,
 	return out, rows.Err()
 }
 
-// Swing is a game's largest change of Light's chance in one turn.
+// Swing is a game's largest change of Light's chance in one turn (the last turn of a
+// finished game left out: there the chance becomes the result).
 type Swing struct {
 	Game        int64
 	Light, Dark string
@@ -383,7 +384,7 @@ func LargestSwings(ctx context.Context, db *sql.DB, cond string, args []any, lim
 	}
 	rows, err := db.QueryContext(ctx, `SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
 		max(abs(e.light_after - e.light_before)), e.bot
-		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE `+cond+`
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`)
 		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append([]any{}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
