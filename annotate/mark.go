@@ -17,9 +17,9 @@ const (
 // The thresholds of the marks on a turn's loss, the drop in the mover's chance of winning
 // (docs/annotate.md says how they were chosen).
 const (
-	InaccuracyLoss = 0.10
-	MistakeLoss    = 0.20
-	BlunderLoss    = 0.30
+	InaccuracyLoss = 0.15
+	MistakeLoss    = 0.30
+	BlunderLoss    = 0.45
 )
 
 // MarkOf returns the mark of a turn that loses loss.

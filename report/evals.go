@@ -228,7 +228,10 @@ func indexEvals(ctx context.Context, db *sql.DB, f stats.Filter) (*swingsView, e
 		v.Swings = append(v.Swings, swingRow{Swing: s, Pct: strconv.Itoa(int(math.Round(100*s.Swing))) + "%",
 			Href: "games/" + strconv.FormatInt(s.Game, 10) + ".html"})
 	}
-	pts, err := store.CalibrationPoints(ctx, db, v.Bot)
+	bots := f
+	bots.Population = stats.PopulationBots // the calibration is fitted and checked on self-play games
+	bcond, bargs := bots.SQL()
+	pts, err := store.CalibrationPoints(ctx, db, v.Bot, bcond, bargs)
 	if err != nil {
 		return nil, err
 	}

@@ -328,9 +328,10 @@ type CalPoint struct {
 }
 
 // CalibrationPoints returns the positions bot read in the decided legal games (over, or
-// ended by resignation or on time with a claimed result), before every turn, in the order
-// of the games and turns.
-func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint, error) {
+// ended by resignation or on time with a claimed result) that cond selects (a condition on
+// the games table under the alias g, stats.Filter.SQL), before every turn, in the order of
+// the games and turns.
+func CalibrationPoints(ctx context.Context, db *sql.DB, bot, cond string, args []any) ([]CalPoint, error) {
 	if ok, err := HasEvals(ctx, db); !ok || err != nil {
 		return nil, err
 	}
@@ -339,7 +340,7 @@ func CalibrationPoints(ctx context.Context, db *sql.DB, bot string) ([]CalPoint,
 		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
 		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
 		WHERE e.bot = ? AND g.legal AND (g.result IS NOT NULL OR (g.termination IN ('resign', 'time') AND g.claimed_result <> '*'))
-		ORDER BY g.id, e.turn`, bot)
+		AND (`+cond+`) ORDER BY g.id, e.turn`, append([]any{bot}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
 	}

@@ -1,5 +1,5 @@
 // Command fitcal fits the calibration of the engine's values on the annotated self-play
-// games of a database and reports it on the held-out games: the reliability table by
+// games (population bots) of a database and reports it on the held-out games: the reliability table by
 // decile and the Brier score. With -write it rewrites annotate/fitted.go, the
 // coefficients embedded in ponte. docs/annotate.md shows its output.
 //
@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
 
@@ -33,7 +34,8 @@ func run(dbPath, bot, write string) error {
 		return err
 	}
 	defer db.Close()
-	pts, err := store.CalibrationPoints(context.Background(), db, bot)
+	cond, args := stats.Filter{Population: stats.PopulationBots}.SQL() // self-play games only
+	pts, err := store.CalibrationPoints(context.Background(), db, bot, cond, args)
 	if err != nil {
 		return err
 	}
