@@ -50,6 +50,7 @@ type Sage struct {
 	touched []replay.Cell
 	count   int64
 	opener  *Greedy
+	forced  int32 // 1 + the root's turn every playout follows; 0 for none (Analyse)
 }
 
 type sageNode struct {
@@ -273,7 +274,12 @@ func (s *Sage) playout(g *replay.Game, rng *rand.Rand) {
 		if !s.nodes[n].expanded {
 			s.expand(n, sim, rng)
 		}
-		k := s.choose(n, sim)
+		var k int32
+		if n == 0 && s.forced > 0 {
+			k = s.forced - 1 // Analyse weighs the turn played
+		} else {
+			k = s.choose(n, sim)
+		}
 		s.path = append(s.path, sageStep{node: n, cand: k, ply: ply})
 		m := s.cands[k].move
 		s.note(sim, m, ply)

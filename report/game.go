@@ -16,6 +16,8 @@ type game struct {
 	TurnRows  []store.Turn // the turns 1 … maxMoveRows
 	Tags      [][2]string  // the first maxTags tags, cut to maxText characters
 	TagsTotal int          // the tags of the game in all
+
+	Evals *gameEvals // the engine's reading of the game (ponte annotate); nil when none
 }
 
 // pageLimits are what a page reads of a game.

@@ -23,6 +23,7 @@ type gamePageData struct {
 	HasThink  bool   // some turn has a think time: the move list shows them
 	Cols      int    // the move list's columns after "#", "side" and "move"
 	Script    template.JS
+	Evals     *evalsView // the engine's reading of the game, nil when none (evals.go)
 	// What the page leaves out of a record too long to show whole, said under the move
 	// list, the raw text and the tags; "" when nothing is left out.
 	MovesNote, RawNote, TagsNote string
@@ -44,6 +45,7 @@ type moveRow struct {
 	Score, Islands, Sandbanks, Dead, Mobility string
 	Created                                   int    // sandbanks the turn made dead
 	Think                                     string // the think time, "12.3 s", or ""
+	Mark, MarkSymbol                          string // the engine's mark of the turn (evals.go)
 }
 
 func pair(v [2]int) string { return strconv.Itoa(v[0]) + "–" + strconv.Itoa(v[1]) }
@@ -118,6 +120,7 @@ func gamePage(g *game, script template.JS) *gamePageData {
 	if d.HasThink {
 		d.Cols = 7
 	}
+	addEvals(d)
 	return d
 }
 

@@ -27,6 +27,7 @@ type indexData struct {
 	HasPage    map[int64]bool // the games of the verification table that have a page
 	Answer     answerData     // the cards: the answer first
 	Boards     []boardData
+	Evals      *swingsView // the engine's reading of the games (evals.go); nil when none
 }
 
 // pageLink is one game page in the index's list.
@@ -92,6 +93,7 @@ type openingRow struct {
 
 var funcs = template.FuncMap{
 	"pct":            pct,
+	"chance":         chancePct,
 	"shrunk":         shrunk,
 	"shrunkTip":      shrunkTip,
 	"shrunkInterval": shrunkInterval,
@@ -127,7 +129,7 @@ var funcs = template.FuncMap{
 
 // index renders index.html and returns the number of charts it holds. The list of the
 // game pages is copied from the file pageList, which gamePages wrote as it wrote them.
-func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int64]bool, pageList string) (int, error) {
+func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int64]bool, pageList string, evals *swingsView) (int, error) {
 	d := &indexData{
 		Title:      opts.Title,
 		Filter:     filterHTML(opts.Filter),
@@ -139,6 +141,7 @@ func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int
 		Selected:   r.Verification.Games,
 		HasPage:    hasPage,
 		Answer:     answer(r),
+		Evals:      evals,
 	}
 	charts := 0
 	for i := range r.Boards {

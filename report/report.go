@@ -146,7 +146,12 @@ func Write(ctx context.Context, db *store.Reader, r *stats.Report, dir string, o
 	if err != nil {
 		return nil, err
 	}
-	charts, err := w.index(r, opts, pages, hasPage, pageList)
+	evals, err := indexEvals(ctx, db, opts.Filter)
+	if err != nil {
+		return nil, fmt.Errorf("writing the report: %w", err)
+	}
+	w.linkSwings(evals)
+	charts, err := w.index(r, opts, pages, hasPage, pageList, evals)
 	if err != nil {
 		return nil, err
 	}
@@ -365,6 +370,11 @@ func (w *writer) gamePages(ctx context.Context, db *store.Reader, opts Options, 
 	if err != nil {
 		return 0, nil, err
 	}
+	evalsJS, err := files.ReadFile("assets/evals.js")
+	if err != nil {
+		return 0, nil, err
+	}
+	script = append(append(script[:len(script):len(script)], '\n'), evalsJS...)
 	list, err := os.Create(pageList)
 	if err != nil {
 		return 0, nil, fmt.Errorf("writing the report: %w", err)
@@ -406,6 +416,9 @@ func (w *writer) gamePages(ctx context.Context, db *store.Reader, opts Options, 
 		// several goroutines slower, not faster.
 		if err := load(ctx, queries, g); err != nil {
 			return err
+		}
+		if err := loadEvals(ctx, db, g); err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
 		}
 		if err := ctx.Err(); err != nil {
 			return err

@@ -38,6 +38,9 @@ type Report struct {
 	// be read cannot be told a bot's or a person's.
 	Verification Verification `json:"verification"`
 	Boards       []Board      `json:"boards"` // one per board size played in Population, smallest first
+	// Accuracy is the players' accuracy by the engine's reading of their turns (ponte
+	// annotate), absent when no game of the population is annotated.
+	Accuracy []Accuracy `json:"accuracy,omitempty"`
 }
 
 // Verification summarises the verdicts of the selected games.

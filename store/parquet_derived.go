@@ -22,8 +22,11 @@ import (
 // parquetFiles are the files of a Parquet folder, in the order written.
 var parquetFiles = []string{"games.parquet", "turns.parquet", "tags.parquet"}
 
-// isParquetFile reports whether name is one of parquetFiles.
-func isParquetFile(name string) bool { return slices.Contains(parquetFiles, name) }
+// isParquetFile reports whether name is one of parquetFiles, or the annotations that
+// ponte annotate adds to them (EvalsParquetName).
+func isParquetFile(name string) bool {
+	return slices.Contains(parquetFiles, name) || name == EvalsParquetName
+}
 
 // parquetVersion numbers the layout of the Parquet files (their columns and files): a
 // folder written by a ponte of another layout is not current (ParquetCurrent) and is

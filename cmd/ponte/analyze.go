@@ -14,8 +14,10 @@ import (
 // analyzeOptions are the flags and arguments of `ponte analyze`: those of ingest and of
 // report together.
 type analyzeOptions struct {
-	ingest ingestOptions
-	report reportOptions
+	ingest   ingestOptions
+	report   reportOptions
+	annotate string // --annotate: "" none, "all", or a number of games
+	evals    string // --evals: a turn_evals.parquet to merge
 }
 
 func newAnalyzeCmd(s *streams) *cobra.Command {
@@ -52,6 +54,9 @@ the same command again to finish), 3 an internal error (a bug).`,
 					return &exitError{exitUsage}
 				}
 				args = []string{"sample_data"}
+				if opts.evals == "" && !cmd.Flags().Changed("evals") {
+					opts.evals = sampleEvals // the sample data's games read by the engine
+				}
 			}
 			opts.ingest.paths = args
 			return runAnalyze(s, opts)
@@ -67,6 +72,9 @@ the same command again to finish), 3 an internal error (a bug).`,
 	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&opts.report.json, "json", false, "print the ingest's summary and what the report holds as JSON on standard output")
+	f.StringVar(&opts.annotate, "annotate", "", "read the games with the engine (ponte annotate) before the report: all of them, or --annotate=N for N games")
+	f.Lookup("annotate").NoOptDefVal = "all"
+	f.StringVar(&opts.evals, "evals", "", "merge the engine's readings of a turn_evals.parquet (default with no PATH: "+sampleEvals+")")
 	return cmd
 }
 
@@ -86,6 +94,9 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	if opts.report.maxGames < 0 {
 		return fmt.Errorf("--pages must be 0 or more, not %d", opts.report.maxGames)
 	}
+	if _, err := analyzeGames(opts.annotate); err != nil {
+		return err
+	}
 	in := &opts.ingest
 	in.analyze = true
 	in.quiet = in.quiet || opts.report.json // the JSON carries the summary
@@ -98,6 +109,9 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return &exitError{exitUsage}
 	case ing.Summary.Interrupted:
 		return interrupted
+	}
+	if err := analyzeEvals(s, opts); err != nil {
+		return err
 	}
 	opts.report.db = in.db
 	opts.report.quiet = in.quiet // no bars either

@@ -147,6 +147,7 @@ bug in ponte: please report it).`,
 	root.AddCommand(newStatsCmd(s))
 	root.AddCommand(newReportCmd(s))
 	root.AddCommand(newAnalyzeCmd(s))
+	root.AddCommand(newAnnotateCmd(s))
 	root.AddCommand(newExportCmd(s))
 	root.AddCommand(newMatchCmd(s))
 	root.AddCommand(newBotsCmd(s))

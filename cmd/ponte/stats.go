@@ -121,6 +121,10 @@ func runStats(s *streams, opts *statsOptions) error {
 		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
 		return &exitError{exitUsage}
 	}
+	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
+		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
+		return &exitError{exitUsage}
+	}
 	if opts.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
@@ -162,6 +166,7 @@ func writeStats(w io.Writer, db string, r *stats.Report, openings int, ratings b
 	for i := range r.Boards {
 		writeBoard(w, &r.Boards[i], openings, ratings)
 	}
+	writeAccuracy(w, r.Accuracy)
 }
 
 // writePopulation says which population the statistics cover, and what is left out.

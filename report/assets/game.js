@@ -37,7 +37,10 @@
     if (scroll && rowOf[current] && rowOf[current].scrollIntoView) {
       rowOf[current].scrollIntoView({ block: "nearest" });
     }
+    board.dispatchEvent(new CustomEvent("turnshown", { detail: current }));
   }
+  // Another script (evals.js) asks for a turn.
+  board.addEventListener("showturn", function (e) { show(e.detail, true); });
 
   document.getElementById("first").addEventListener("click", function () { show(0, true); });
   document.getElementById("prev").addEventListener("click", function () { show(current - 1, true); });

@@ -1,0 +1,47 @@
+package annotate
+
+import "math"
+
+// Calibration maps the search's value v of a position (the mean result of its playouts
+// for Light) to the chance that Light wins: a logistic regression on the value's logit z
+// and the game's phase p (Phase), σ(W0 + W1·z + W2·p + W3·z·p), fitted on self-play
+// positions (docs/annotate.md, reproduced by `go run ./annotate/fitcal`). The phase term
+// lets a value mean more late in a game than early, when the playouts that make it are
+// short and nearly forced.
+type Calibration struct {
+	W [4]float64
+}
+
+// Identity is the calibration that takes the search's value as it is.
+var Identity = Calibration{W: [4]float64{0, 1, 0, 0}}
+
+// Phase is how far a game on a board of side size is after turns turns: the tiles two a
+// turn would fill the board at 1.
+func Phase(turns, size int) float64 {
+	return math.Min(1.5, 2*float64(turns)/float64(size*size))
+}
+
+// features are the regression's inputs for a value v at phase p.
+func features(v, p float64) [4]float64 {
+	z := logit(v)
+	return [4]float64{1, z, p, z * p}
+}
+
+// Chance returns the calibrated chance that Light wins for a search value v of a position
+// not over at phase p (the value of a finished game is its result, and needs no
+// calibration).
+func (c Calibration) Chance(v, p float64) float64 {
+	x := features(v, p)
+	s := 0.0
+	for i := range x {
+		s += c.W[i] * x[i]
+	}
+	return sigmoid(s)
+}
+
+func logit(v float64) float64 {
+	v = math.Max(1e-4, math.Min(1-1e-4, v))
+	return math.Log(v / (1 - v))
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

@@ -1,0 +1,62 @@
+package annotate
+
+// Mark judges a turn by its loss.
+type Mark int8
+
+const (
+	// Good is a turn that loses less than InaccuracyLoss.
+	Good Mark = iota
+	// Inaccuracy loses at least InaccuracyLoss of the mover's chance.
+	Inaccuracy
+	// Mistake loses at least MistakeLoss.
+	Mistake
+	// Blunder loses at least BlunderLoss.
+	Blunder
+)
+
+// The thresholds of the marks on a turn's loss, the drop in the mover's chance of winning
+// (docs/annotate.md says how they were chosen).
+const (
+	InaccuracyLoss = 0.15
+	MistakeLoss    = 0.30
+	BlunderLoss    = 0.45
+)
+
+// MarkOf returns the mark of a turn that loses loss.
+func MarkOf(loss float64) Mark {
+	switch {
+	case loss >= BlunderLoss:
+		return Blunder
+	case loss >= MistakeLoss:
+		return Mistake
+	case loss >= InaccuracyLoss:
+		return Inaccuracy
+	}
+	return Good
+}
+
+// String returns the mark's name: "", "inaccuracy", "mistake" or "blunder".
+func (m Mark) String() string {
+	switch m {
+	case Inaccuracy:
+		return "inaccuracy"
+	case Mistake:
+		return "mistake"
+	case Blunder:
+		return "blunder"
+	}
+	return ""
+}
+
+// Symbol is the mark as chess writes it: "?!", "?" or "??"; "" for a good turn.
+func (m Mark) Symbol() string {
+	switch m {
+	case Inaccuracy:
+		return "?!"
+	case Mistake:
+		return "?"
+	case Blunder:
+		return "??"
+	}
+	return ""
+}

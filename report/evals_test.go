@@ -1,0 +1,161 @@
+package report
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/stats"
+	"github.com/ponte/ponte/store"
+)
+
+// annotatedDB stores the report's test archive in a new database and reads its first
+// games with a small engine, as ponte annotate does.
+func annotatedDB(t *testing.T, games int) *store.Reader {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ponte.db")
+	d, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := d.Ingest(ctx, []string{"testdata"}, store.Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, "sage-8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := annotate.NewEngine(8, annotate.Fitted)
+	for _, g := range todo[:min(games, len(todo))] {
+		supply, _ := replay.ParseSupply(g.Supply)
+		turns, err := e.Analyse(annotate.Game{GameID: g.GameID, Size: g.Size, Supply: supply, Moves: strings.Fields(g.Moves)[:g.Turns]}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []store.TurnEval
+		for _, tu := range turns {
+			r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: e.Bot(), Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
+				Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, OverAfter: tu.OverAfter, BestQ: tu.BestQ, PlayedQ: tu.PlayedQ, Before: tu.Before, After: tu.After, Loss: tu.Loss}
+			if tu.Best != "" {
+				best := tu.Best
+				r.Best = &best
+			}
+			if m := tu.Mark.String(); m != "" {
+				r.Mark = &m
+			}
+			rows = append(rows, r)
+		}
+		if _, err := d.SaveEvals(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestEvalsPage: an annotated game's page has the graph, the marks and the best turns;
+// the graph follows the turn shown, and a click on a point shows its turn. The index
+// lists the swings.
+func TestEvalsPage(t *testing.T) {
+	db := annotatedDB(t, 3)
+	ctx := context.Background()
+	f := stats.Filter{Population: stats.PopulationAll}
+	r, err := stats.Compute(ctx, db, f, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Write(ctx, db, r, filepath.Join(t.TempDir(), "report"), Options{Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := readFile(t, w.Index)
+	if !strings.Contains(index, `id="evals"`) || strings.Count(index, "<td class=\"num\">") == 0 {
+		t.Fatal("index: no section of the engine's reading")
+	}
+	m := regexp1(t, index, `<table class="data narrow swings">.*?<a href="(games/(\d+)\.html)">`)
+	page := filepath.Join(filepath.Dir(w.Index), m[1])
+	id, _ := strconv.ParseInt(m[2], 10, 64)
+	rows, err := db.EvalsOf(ctx, id)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("game %d: %d rows, %v", id, len(rows), err)
+	}
+	html := readFile(t, page)
+	marks := 0
+	for _, r := range rows {
+		if r.Mark != nil {
+			marks++
+		}
+	}
+	if got := strings.Count(html, `<span class="mark `); got != marks {
+		t.Errorf("%d marks in the move list, %d rows marked", got, marks)
+	}
+
+	bctx, problems := browser(t)
+	open(t, bctx, page)
+	n := len(rows)
+	if got := eval[int](t, bctx, `document.querySelectorAll("#evalgraph circle[data-turn]").length`); got != n+1 {
+		t.Errorf("%d points for %d turns", got, n)
+	}
+	shownBest := `Array.from(document.querySelectorAll("#board g.best")).filter(g => !g.classList.contains("hidden")).map(g => g.getAttribute("data-best")).join(",")`
+	if got := eval[string](t, bctx, shownBest); got != "" {
+		t.Errorf("the last position shows best turns %q, want none", got)
+	}
+	if got := eval[string](t, bctx, `document.querySelector("#evalgraph circle.shown").getAttribute("data-turn")`); got != strconv.Itoa(n) {
+		t.Errorf("the graph marks turn %s, the page shows turn %d", got, n)
+	}
+	// A click on the point of turn 3 shows turn 3.
+	if err := chromedp.Do(bctx, chromedp.Click(`#evalgraph circle[data-turn="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, bctx, `document.getElementById("counter").textContent`); !strings.HasPrefix(got, "turn 3 of ") {
+		t.Errorf("after a click on the point of turn 3 the counter says %q", got)
+	}
+	want := ""
+	if rows[3].Best != nil {
+		want = "3"
+	}
+	if got := eval[string](t, bctx, shownBest); got != want {
+		t.Errorf("turn 3 shows best turns %q, want %q", got, want)
+	}
+	if got := eval[string](t, bctx, `document.getElementById("evalcursor").getAttribute("x1") === document.querySelector('#evalgraph circle[data-turn="3"]').getAttribute("cx") ? "ok" : "off"`); got != "ok" {
+		t.Error("the graph's cursor is not on turn 3")
+	}
+	// The keys step the graph too.
+	if err := chromedp.Do(bctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, bctx, `document.querySelector("#evalgraph circle.shown").getAttribute("data-turn")`); got != "4" {
+		t.Errorf("after → the graph marks turn %s, want 4", got)
+	}
+	screenshot(t, bctx, "evals-game.png")
+	if p := problems(); len(p) > 0 {
+		t.Errorf("problems in the browser: %v", p)
+	}
+}
+
+func regexp1(t *testing.T, s, expr string) []string {
+	t.Helper()
+	m := regexpMust(expr).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no match for %s", expr)
+	}
+	return m
+}
+
+func regexpMust(expr string) *regexp.Regexp { return regexp.MustCompile("(?s)" + expr) }

@@ -1,0 +1,476 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// The engine's reading of the games (ponte annotate, package annotate) is kept in a table
+// of its own, turn_evals, keyed by the game's stable id, the bot that read it and the
+// turn, so that the rows of another database or shard can be merged into this one
+// without doubling anything. It is made by the first annotation; a database without it
+// has no annotations.
+
+// evalsTableSQL makes the table turn_evals (docs/schema.md).
+const evalsTableSQL = `CREATE TABLE IF NOT EXISTS turn_evals (
+	game_id TEXT NOT NULL,
+	bot TEXT NOT NULL,
+	turn INTEGER NOT NULL,
+	playouts INTEGER NOT NULL,
+	colour TEXT NOT NULL,
+	played TEXT NOT NULL,
+	best TEXT,
+	raw_before REAL NOT NULL,
+	raw_after REAL NOT NULL,
+	over_after INTEGER NOT NULL,
+	best_q REAL NOT NULL,
+	played_q REAL NOT NULL,
+	light_before REAL NOT NULL,
+	light_after REAL NOT NULL,
+	loss REAL NOT NULL,
+	mark TEXT,
+	PRIMARY KEY (game_id, bot, turn)
+) WITHOUT ROWID`
+
+// TurnEval is one row of turn_evals: the engine's reading of one turn of a game.
+type TurnEval struct {
+	Game      int64   `parquet:"game,delta"` // games.id in the database it is read from; 0 when written
+	GameID    string  `parquet:"game_id,dict"`
+	Turn      int32   `parquet:"turn,delta"`
+	Bot       string  `parquet:"bot,dict"`
+	Playouts  int32   `parquet:"playouts"`
+	Colour    string  `parquet:"colour,dict"` // the mover's colour before the turn
+	Played    string  `parquet:"played"`
+	Best      *string `parquet:"best,optional"`
+	RawBefore float64 `parquet:"raw_before"`
+	RawAfter  float64 `parquet:"raw_after"`
+	OverAfter bool    `parquet:"over_after"` // the game is over after the turn: raw_after is its result
+	BestQ     float64 `parquet:"best_q"`     // the mover's value of the best turn in the search before the turn
+	PlayedQ   float64 `parquet:"played_q"`   // the mover's value of the turn played in that search
+	Before    float64 `parquet:"light_before"`
+	After     float64 `parquet:"light_after"`
+	Loss      float64 `parquet:"loss"`
+	Mark      *string `parquet:"mark,optional,dict"`
+	Player    string  `parquet:"player,dict"` // the mover's name, from the games table (read only)
+}
+
+// EvalGame is a legal stored game to annotate.
+type EvalGame struct {
+	ID     int64
+	GameID string
+	Size   int
+	Supply string
+	Moves  string // the record's move tokens, separated by spaces
+	Turns  int    // the legal turns
+}
+
+// GamesToAnnotate returns the legal games that f selects and that bot has
+// not read yet, in the order stored.
+func (d *DB) GamesToAnnotate(ctx context.Context, f Filter, bot string) ([]EvalGame, error) {
+	cond, args := f.where()
+	if err := d.ensureEvals(ctx); err != nil {
+		return nil, err
+	}
+	q := `SELECT g.id, g.game_id, g.size, g.supply, g.moves, g.turns FROM games g
+		WHERE g.legal AND g.turns > 0 AND (` + cond + `)
+		AND NOT EXISTS (SELECT 1 FROM turn_evals e WHERE e.game_id = g.game_id AND e.bot = ?)
+		ORDER BY g.id`
+	rows, err := d.db.QueryContext(ctx, q, append(append([]any{}, args...), bot)...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: games to annotate: %w", d.path, err)
+	}
+	defer rows.Close()
+	var out []EvalGame
+	for rows.Next() {
+		var g EvalGame
+		if err := rows.Scan(&g.ID, &g.GameID, &g.Size, &g.Supply, &g.Moves, &g.Turns); err != nil {
+			return nil, fmt.Errorf("%s: games to annotate: %w", d.path, err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: games to annotate: %w", d.path, err)
+	}
+	return out, nil
+}
+
+func (d *DB) ensureEvals(ctx context.Context) error {
+	if _, err := d.db.ExecContext(ctx, evalsTableSQL); err != nil {
+		return fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	return nil
+}
+
+// SaveEvals stores rows in one transaction, leaving out those already stored (the same
+// game, bot and turn) and those of games the database does not hold; it returns how
+// many it stored.
+func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO turn_evals
+		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, light_before, light_after, loss, mark)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	defer st.Close()
+	var stored int64
+	for _, r := range rows {
+		res, err := st.ExecContext(ctx, r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best,
+			r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.Before, r.After, r.Loss, r.Mark, r.GameID)
+		if err != nil {
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+		}
+		n, _ := res.RowsAffected()
+		stored += n
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	return stored, nil
+}
+
+// evalsSelect reads turn_evals joined with the games, with the mover's name: the opener at
+// turn 1, the responder at turn 2 (the Light player after a swap), then the player of the
+// colour, which no longer changes.
+const evalsSelect = `SELECT g.id, e.game_id, e.turn, e.bot, e.playouts, e.colour, e.played, e.best,
+	e.raw_before, e.raw_after, e.over_after, e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark,
+	coalesce(CASE WHEN e.turn = 1 THEN g.opener WHEN e.turn = 2 AND g.swapped THEN g.light
+		WHEN e.colour = 'light' THEN g.light ELSE g.dark END, '')
+	FROM turn_evals e JOIN games g ON g.game_id = e.game_id`
+
+func scanEvals(rows *sql.Rows, fn func(TurnEval) error) error {
+	defer rows.Close()
+	for rows.Next() {
+		var r TurnEval
+		var best, mark sql.NullString
+		if err := rows.Scan(&r.Game, &r.GameID, &r.Turn, &r.Bot, &r.Playouts, &r.Colour, &r.Played, &best,
+			&r.RawBefore, &r.RawAfter, &r.OverAfter, &r.BestQ, &r.PlayedQ, &r.Before, &r.After, &r.Loss, &mark, &r.Player); err != nil {
+			return err
+		}
+		if best.Valid {
+			r.Best = &best.String
+		}
+		if mark.Valid {
+			r.Mark = &mark.String
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// HasEvals reports whether the database holds a turn_evals table with rows.
+func (r *Reader) HasEvals(ctx context.Context) (bool, error) { return hasEvals(ctx, r.db) }
+
+func hasEvals(ctx context.Context, db *sql.DB) (bool, error) {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'turn_evals'`).Scan(&n); err != nil || n == 0 {
+		return false, err
+	}
+	err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM turn_evals)`).Scan(&n)
+	return n == 1, err
+}
+
+// EvalsOf returns the rows of the game numbered game, by bot then turn; none when the
+// database has no annotations.
+func (r *Reader) EvalsOf(ctx context.Context, game int64) ([]TurnEval, error) {
+	return evalsOf(ctx, r.db, game)
+}
+
+func evalsOf(ctx context.Context, db *sql.DB, game int64) ([]TurnEval, error) {
+	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, evalsSelect+` WHERE g.id = ? ORDER BY e.bot, e.turn`, game)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	var out []TurnEval
+	err = scanEvals(rows, func(r TurnEval) error { out = append(out, r); return nil })
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	return out, nil
+}
+
+// EachEval calls fn with every row of the games f selects, in the order of the games and
+// turns; nothing when the database has no annotations.
+func (r *Reader) EachEval(ctx context.Context, f Filter, fn func(TurnEval) error) error {
+	cond, args := f.where()
+	return eachEval(ctx, r.db, cond, args, fn)
+}
+
+func eachEval(ctx context.Context, db *sql.DB, cond string, args []any, fn func(TurnEval) error) error {
+	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, evalsSelect+` WHERE `+cond+` ORDER BY g.id, e.bot, e.turn`, args...)
+	if err != nil {
+		return fmt.Errorf("turn_evals: %w", err)
+	}
+	if err := scanEvals(rows, fn); err != nil {
+		return fmt.Errorf("turn_evals: %w", err)
+	}
+	return nil
+}
+
+// WriteEvalsParquet writes every row of turn_evals to path (turn_evals.parquet), with the
+// game's number in this database, so that it joins turns.parquet on game and turn, and
+// its stable id, so that the files of many shards merge (MergeEvalsParquet). It returns
+// the rows written; no file is written when there are none.
+func writeEvalsParquet(ctx context.Context, db *sql.DB, path string) (int64, error) {
+	var rows []TurnEval
+	if err := eachEval(ctx, db, "1", nil, func(r TurnEval) error { rows = append(rows, r); return nil }); err != nil {
+		return 0, err
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	f, err := createTemp(path)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	tmp := f.Name()
+	w := parquet.NewGenericWriter[TurnEval](f, parquet.Compression(&parquet.Zstd), parquet.CreatedBy("ponte", "", ""))
+	_, err = w.Write(rows)
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return int64(len(rows)), nil
+}
+
+// ReadEvalsParquet reads the rows of a turn_evals.parquet file, a chunk at a time, and
+// calls fn with each chunk.
+func ReadEvalsParquet(path string, fn func([]TurnEval) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return fmt.Errorf("%s: not a Parquet file: %w", path, err)
+	}
+	r := parquet.NewGenericReader[TurnEval](pf)
+	defer r.Close()
+	buf := make([]TurnEval, 4096)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if ferr := fn(buf[:n]); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// EvalsParquetName is the file of the annotations in a Parquet folder.
+const EvalsParquetName = "turn_evals.parquet"
+
+// EvalsParquetPath is the path of turn_evals.parquet in the Parquet folder dir.
+func EvalsParquetPath(dir string) string { return filepath.Join(dir, EvalsParquetName) }
+
+// WriteEvalsParquet writes turn_evals.parquet of the database being written
+// (WriteEvalsParquet).
+func (d *DB) WriteEvalsParquet(ctx context.Context, path string) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
+	return writeEvalsParquet(ctx, d.db, path)
+}
+
+// CountEvals returns the rows of turn_evals.
+func (d *DB) CountEvals(ctx context.Context) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM turn_evals`).Scan(&n)
+	return n, err
+}
+
+// CalPoint is one annotated position of a decided game: the search's value for the player
+// who plays Light there and whether that player won (1, ½ a draw, 0).
+type CalPoint struct {
+	GameID string
+	Turn   int32 // the position before this turn
+	Size   int   // the board's side
+	Raw    float64
+	Won    float64
+}
+
+// CalibrationPoints returns the positions bot read in the decided legal games (over, or
+// ended by resignation or on time with a claimed result) that f selects, before every turn, in the order of
+// the games and turns.
+func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([]CalPoint, error) {
+	db := r.db
+	cond, args := f.where()
+	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, g.size, e.raw_before,
+		CASE WHEN e.turn <= 2 AND g.swapped THEN 1 ELSE 0 END,
+		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
+		WHERE e.bot = ? AND g.legal AND (g.result IS NOT NULL OR (g.termination IN ('resign', 'time') AND g.claimed_result <> '*'))
+		AND (`+cond+`) ORDER BY g.id, e.turn`, append([]any{bot}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	defer rows.Close()
+	var out []CalPoint
+	for rows.Next() {
+		var p CalPoint
+		var opener bool
+		var result string
+		if err := rows.Scan(&p.GameID, &p.Turn, &p.Size, &p.Raw, &opener, &result); err != nil {
+			return nil, fmt.Errorf("turn_evals: %w", err)
+		}
+		// result is by the colours at the end; before a swap the opener plays Light and
+		// ends as Dark.
+		switch {
+		case result == "1/2-1/2":
+			p.Won = 0.5
+		case (result == "1-0") != opener:
+			p.Won = 1
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Swing is a game's largest change of Light's chance in one turn (the last turn of a
+// finished game left out: there the chance becomes the result).
+type Swing struct {
+	Game        int64
+	Light, Dark string
+	Turn        int
+	Swing       float64 // |light_after − light_before| of that turn
+	Bot         string
+}
+
+// LargestSwings returns the limit annotated games of the selection f whose chances swung most in one turn, the
+// largest first; none when the database has no annotations.
+func (r *Reader) LargestSwings(ctx context.Context, f Filter, limit int) ([]Swing, error) {
+	db := r.db
+	cond, args := f.where()
+	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
+		max(abs(e.light_after - e.light_before)), e.bot
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`)
+		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append([]any{}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	defer rows.Close()
+	var out []Swing
+	for rows.Next() {
+		var s Swing
+		if err := rows.Scan(&s.Game, &s.Light, &s.Dark, &s.Turn, &s.Swing, &s.Bot); err != nil {
+			return nil, fmt.Errorf("turn_evals: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// RecalibrateEvals calls fix with every row of bot and the side of its game's board, and
+// stores the chances, loss and mark fix sets, in one transaction; it returns the rows
+// changed.
+func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnEval, size int)) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
+	type sized struct {
+		r    TurnEval
+		size int
+	}
+	var all []sized
+	rows, err := d.db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.colour, e.raw_before, e.raw_after, e.over_after,
+		e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark, g.size
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE e.bot = ?`, bot)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	for rows.Next() {
+		var s sized
+		var mark sql.NullString
+		if err := rows.Scan(&s.r.GameID, &s.r.Turn, &s.r.Colour, &s.r.RawBefore, &s.r.RawAfter, &s.r.OverAfter,
+			&s.r.BestQ, &s.r.PlayedQ, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+		}
+		if mark.Valid {
+			s.r.Mark = &mark.String
+		}
+		all = append(all, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	defer tx.Rollback()
+	var changed int64
+	for _, s := range all {
+		old := s.r
+		fix(&s.r, s.size)
+		same := old.Before == s.r.Before && old.After == s.r.After && old.Loss == s.r.Loss &&
+			(old.Mark == nil) == (s.r.Mark == nil) && (old.Mark == nil || *old.Mark == *s.r.Mark)
+		if same {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE turn_evals SET light_before = ?, light_after = ?, loss = ?, mark = ?
+			WHERE game_id = ? AND bot = ? AND turn = ?`, s.r.Before, s.r.After, s.r.Loss, s.r.Mark, s.r.GameID, bot, s.r.Turn); err != nil {
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+		}
+		changed++
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+	}
+	return changed, nil
+}
