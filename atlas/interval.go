@@ -1,0 +1,107 @@
+package atlas
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Verdict is what the atlas says of an opening against the fair band [½ − m, ½ + m].
+type Verdict int
+
+const (
+	// Open: the interval meets the band and reaches past it; more games would tell.
+	Open Verdict = iota
+	// Swap: the interval lies above ½ + m; the responder should swap.
+	Swap
+	// Keep: the interval lies below ½ − m; the responder should not swap.
+	Keep
+	// Fair: the interval lies inside the band.
+	Fair
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Swap:
+		return "swap"
+	case Keep:
+		return "keep"
+	case Fair:
+		return "fair"
+	}
+	return "open"
+}
+
+// ParseVerdict reads a verdict written by String.
+func ParseVerdict(s string) (Verdict, bool) {
+	for _, v := range []Verdict{Open, Swap, Keep, Fair} {
+		if v.String() == s {
+			return v, true
+		}
+	}
+	return Open, false
+}
+
+// Judge is the verdict of the interval [lo, hi] with margin m.
+func Judge(lo, hi, m float64) Verdict {
+	switch {
+	case lo > 0.5+m:
+		return Swap
+	case hi < 0.5-m:
+		return Keep
+	case lo >= 0.5-m && hi <= 0.5+m:
+		return Fair
+	}
+	return Open
+}
+
+// Spending is how a confidence sequence spends its error rate α over the looks at a class
+// (the rounds in which it was played): the first look gets (1 − Rest)·α, look j ≥ 2 gets
+// Rest·α/2^(j−1). The parts add up to α, so by the union bound the intervals of all the
+// looks cover p together with probability at least 1 − α, whichever look the rounds stop
+// at: an interval stays valid although the stopping depends on the data.
+type Spending struct {
+	Alpha float64 // 0.05 for 95 %
+	Rest  float64 // the share of α kept for the looks after the first
+}
+
+// DefaultSpending is the spending of the atlas's intervals: 95 %, a fifth of α for the
+// looks after the first.
+var DefaultSpending = Spending{Alpha: 0.05, Rest: 0.2}
+
+// At is the error rate spent at look j (from 1).
+func (s Spending) At(j int) float64 {
+	if j <= 1 {
+		return (1 - s.Rest) * s.Alpha
+	}
+	return s.Rest * s.Alpha / math.Exp2(float64(min(j-1, 1000)))
+}
+
+// Wilson is the Wilson score interval at two-sided error rate alpha of a mean of n scores
+// in [0, 1] that add up to sum (a win 1, a draw ½): a draw's variance is below a coin's,
+// so the binomial interval is conservative for it. n = 0 gives [0, 1].
+func Wilson(sum float64, n int, alpha float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	z := distuv.UnitNormal.Quantile(1 - alpha/2)
+	nf := float64(n)
+	p := sum / nf
+	z2 := z * z
+	centre := (p + z2/(2*nf)) / (1 + z2/nf)
+	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return math.Max(0, centre-half), math.Min(1, centre+half)
+}
+
+// Elo is the Elo difference equivalent to a score p: 400·log10(p/(1−p)), ±Inf at 1 and 0.
+func Elo(p float64) float64 { return 400 * math.Log10(p/(1-p)) }
+
+// openerRange is the range of the opener's value min(p, 1−p) over p in [lo, hi].
+func openerRange(lo, hi float64) (float64, float64) {
+	a := math.Min(lo, 1-hi)
+	b := math.Max(math.Min(lo, 1-lo), math.Min(hi, 1-hi))
+	if lo <= 0.5 && hi >= 0.5 {
+		b = 0.5
+	}
+	return a, b
+}
