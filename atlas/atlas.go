@@ -94,6 +94,16 @@ func (c *Config) Target(j int) int {
 	return min(t, c.Max)
 }
 
+// Z is the critical value of the interval at look j (from 1): Spending.Bounds of the
+// rounds' schedule.
+func (c *Config) Z(j int) float64 {
+	n := make([]int, c.Looks())
+	for i := range n {
+		n[i] = c.Target(i + 1)
+	}
+	return c.Spending.Bounds(n)[min(max(j, 1), len(n))-1]
+}
+
 // Looks is the most looks at a class.
 func (c *Config) Looks() int {
 	j := 1

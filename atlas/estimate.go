@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Estimate is the atlas's statement on one class of openings.
@@ -14,6 +15,9 @@ type Estimate struct {
 	Tally
 	P      float64 // Light's mean score p̂ (draws ½)
 	Lo, Hi float64 // the interval of p at the last look (the confidence sequence's)
+	// FixedLo and FixedHi are the fixed-n interval at level 1 − α of the same games, as if
+	// their number had been fixed in advance: narrower, not valid under the stopping.
+	FixedLo, FixedHi float64
 	Verdict
 	Elo    float64 // 400·log10(p̂/(1−p̂))
 	Rounds int     // the looks taken
@@ -63,12 +67,13 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 	vHi := 0.0
 	for _, cl := range classes {
 		j, _ := c.look(d, cl.ID)
-		e := estimateOf(cl, d.Tally(Main, cl.ID, c.Target(max(j, 1))), c.Spending.At(max(j, 1)), c.Margin)
+		e := estimateOf(cl, d.Tally(Main, cl.ID, c.Target(max(j, 1))), c.Z(j), c.Margin)
 		if j == 0 {
 			// The first round is not complete: the games so far, at the first look's level.
-			e = estimateOf(cl, d.Tally(Main, cl.ID, d.prefix(Main, cl.ID)), c.Spending.At(1), c.Margin)
+			e = estimateOf(cl, d.Tally(Main, cl.ID, d.prefix(Main, cl.ID)), c.Z(1), c.Margin)
 		}
 		e.Rounds = j
+		e.FixedLo, e.FixedHi = Wilson(e.Sum(), e.Games(), c.Spending.Alpha)
 		a.Estimates = append(a.Estimates, e)
 		_, hi := openerRange(e.Lo, e.Hi)
 		vHi = math.Max(vHi, hi)
@@ -83,7 +88,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		best := -1.0
 		for _, id := range ids {
 			t := d.Tally(Confirm, id, c.ConfirmGames)
-			e := estimateOf(byID[id], t, alpha, c.Margin)
+			e := estimateOf(byID[id], t, zOf(alpha), c.Margin)
 			e.Rounds = 1
 			a.Confirmed = append(a.Confirmed, e)
 			if t.Games() < c.ConfirmGames {
@@ -109,7 +114,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 			if t.Games() < c.PanelGames {
 				continue
 			}
-			e := estimateOf(byID[id], t, c.Spending.Alpha, c.Margin)
+			e := estimateOf(byID[id], t, zOf(c.Spending.Alpha), c.Margin)
 			e.Rounds = 1
 			s.Panel = append(s.Panel, e)
 			m := a.Estimates[indexOf(classes, id)]
@@ -131,8 +136,8 @@ func indexOf(classes []Class, id int) int {
 	return slices.IndexFunc(classes, func(c Class) bool { return c.ID == id })
 }
 
-func estimateOf(cl Class, t Tally, alpha, m float64) Estimate {
-	lo, hi := Wilson(t.Sum(), t.Games(), alpha)
+func estimateOf(cl Class, t Tally, z, m float64) Estimate {
+	lo, hi := WilsonZ(t.Sum(), t.Games(), z)
 	p := t.Mean()
 	return Estimate{Class: cl, Tally: t, P: p, Lo: lo, Hi: hi, Verdict: Judge(lo, hi, m), Elo: Elo(p)}
 }
@@ -184,7 +189,9 @@ func (a *Atlas) Fair() (fair, even []Estimate) {
 			even = append(even, e)
 		}
 	}
-	near := func(x, y Estimate) int { return cmp.Or(cmp.Compare(abs64(x.P-0.5), abs64(y.P-0.5)), cmp.Compare(x.ID, y.ID)) }
+	near := func(x, y Estimate) int {
+		return cmp.Or(cmp.Compare(abs64(x.P-0.5), abs64(y.P-0.5)), cmp.Compare(x.ID, y.ID))
+	}
 	slices.SortFunc(fair, near)
 	slices.SortFunc(even, near)
 	return fair, even
@@ -198,3 +205,6 @@ func (a *Atlas) Counts() map[Verdict]int {
 	}
 	return m
 }
+
+// zOf is the two-sided critical value of error rate alpha.
+func zOf(alpha float64) float64 { return distuv.UnitNormal.Quantile(1 - alpha/2) }

@@ -126,22 +126,22 @@ func (p *Plan) Shard(d *Data, i, n int) []Unit {
 	return out
 }
 
-// look is a main-stage class's state: the last complete look (0 before the first) and
-// whether the class needs another.
+// look is a main-stage class's state: the look at which it stopped, or the last complete
+// one (0 before the first), and whether it needs another. The looks are taken in order
+// and the first decided one stops the class, whatever games were played after it.
 func (c *Config) look(d *Data, class int) (j int, more bool) {
 	n := d.prefix(Main, class)
-	for j < c.Looks() && c.Target(j+1) <= n {
-		j++
+	for j = 1; j <= c.Looks(); j++ {
+		if n < c.Target(j) {
+			return j - 1, true
+		}
+		t := d.Tally(Main, class, c.Target(j))
+		lo, hi := WilsonZ(t.Sum(), t.Games(), c.Z(j))
+		if Judge(lo, hi, c.Margin) != Open {
+			return j, false
+		}
 	}
-	if j == 0 {
-		return 0, true
-	}
-	if j == c.Looks() {
-		return j, false
-	}
-	t := d.Tally(Main, class, c.Target(j))
-	lo, hi := Wilson(t.Sum(), t.Games(), c.Spending.At(j))
-	return j, Judge(lo, hi, c.Margin) == Open
+	return c.Looks(), false
 }
 
 // NextPlan is the next round to play for the classes, given the games counted: the

@@ -112,10 +112,32 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 			if err != nil {
 				return nil, err
 			}
-			for _, name := range []string{"size", "supply", "bot", "seed", "first", "max", "margin", "alpha", "rest", "candidates", "confirm", "stability", "stability-bot", "panel", "panel-games"} {
+			// The games depend on the board, the bots and the seed alone: those must
+			// agree. The rules of the rounds may change (a larger --max extends an atlas).
+			for _, name := range []string{"size", "supply", "bot", "seed"} {
 				if opts.changed(name) && !sameSetting(name, given, &c) {
-					return nil, fmt.Errorf("--%s: %s holds an atlas made with other settings (ponte atlas show prints them): use another --db", name, adb.Path())
+					return nil, fmt.Errorf("--%s: %s holds an atlas of other games (ponte atlas show prints its settings): use another --db", name, adb.Path())
 				}
+			}
+			if opts.changed("stability") || opts.changed("stability-bot") {
+				if c.StabilityBot != "" && given.StabilityBot != "" && c.StabilityBot != given.StabilityBot {
+					return nil, fmt.Errorf("--stability-bot: %s holds a stability check with %s: use another --db", adb.Path(), c.StabilityBot)
+				}
+				c.StabilityBot = given.StabilityBot
+			}
+			for name, set := range map[string]func(){
+				"first": func() { c.First = given.First }, "max": func() { c.Max = given.Max },
+				"margin": func() { c.Margin = given.Margin }, "alpha": func() { c.Spending.Alpha = given.Spending.Alpha },
+				"rest": func() { c.Spending.Rest = given.Spending.Rest }, "candidates": func() { c.Candidates = given.Candidates },
+				"confirm": func() { c.ConfirmGames = given.ConfirmGames }, "panel": func() { c.PanelSize = given.PanelSize },
+				"panel-games": func() { c.PanelGames = given.PanelGames },
+			} {
+				if opts.changed(name) {
+					set()
+				}
+			}
+			if err := c.Check(); err != nil {
+				return nil, err
 			}
 		}
 		return &c, nil
