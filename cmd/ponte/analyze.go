@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -52,6 +53,10 @@ the same command again to finish), 3 an internal error (a bug).`,
 					return &exitError{exitUsage}
 				}
 				args = []string{"sample_data"}
+				if !cmd.Flags().Changed("atlas") {
+					// The atlases committed beside the sample data (atlas/data).
+					opts.report.atlases, _ = filepath.Glob(filepath.Join("atlas", "data", "*.db"))
+				}
 			}
 			opts.ingest.paths = args
 			return runAnalyze(s, opts)
@@ -64,6 +69,7 @@ the same command again to finish), 3 an internal error (a bug).`,
 	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
 	f.IntVar(&opts.ingest.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	addPagesFlag(cmd, &opts.report.maxGames)
+	addAtlasFlag(cmd, &opts.report.atlases)
 	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&opts.report.json, "json", false, "print the ingest's summary and what the report holds as JSON on standard output")
@@ -117,5 +123,9 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	writePopulation(s.out, w.stats)
 	fmt.Fprintln(s.out)
 	writeCards(s.out, w.stats)
+	for _, a := range opts.report.loaded {
+		fmt.Fprintln(s.out)
+		writeAtlasSummary(s.out, a)
+	}
 	return nil
 }

@@ -805,3 +805,60 @@ func classList(es []atlas.Estimate) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// addAtlasFlag adds --atlas to report and analyze.
+func addAtlasFlag(cmd *cobra.Command, paths *[]string) {
+	cmd.Flags().StringArrayVar(paths, "atlas", nil, "an opening atlas's database (ponte atlas run) to show in the report; may be repeated")
+}
+
+// loadAtlases reads the atlases of the databases at paths, smallest board first.
+func loadAtlases(ctx context.Context, paths []string) ([]*atlas.Atlas, error) {
+	var out []*atlas.Atlas
+	for _, path := range paths {
+		adb, err := store.OpenAtlas(path, false)
+		if err != nil {
+			return nil, err
+		}
+		a, err := func() (*atlas.Atlas, error) {
+			defer adb.Close()
+			cfg, err := atlasConfig(ctx, &atlasOptions{}, adb)
+			if err != nil {
+				return nil, err
+			}
+			classes, err := atlas.Classes(cfg.Size)
+			if err != nil {
+				return nil, err
+			}
+			d, err := loadAtlas(ctx, adb)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return cfg.Estimate(classes, d), nil
+		}()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	slices.SortStableFunc(out, func(a, b *atlas.Atlas) int { return a.Config.Size - b.Config.Size })
+	return out, nil
+}
+
+// writeAtlasSummary prints an atlas in three lines: what it is, V, the fair openings.
+func writeAtlasSummary(w io.Writer, a *atlas.Atlas) {
+	c := a.Config
+	state := "complete"
+	if !a.Done {
+		state = "not complete"
+	}
+	n := a.Counts()
+	fmt.Fprintf(w, "Opening atlas %d×%d (%s against itself, %d games, %s): swap %d, keep %d, fair %d, open %d of %d classes\n",
+		c.Size, c.Size, c.Bot, a.Games, state, n[atlas.Swap], n[atlas.Keep], n[atlas.Fair], n[atlas.Open], len(a.Estimates))
+	if math.IsNaN(a.V) {
+		fmt.Fprintln(w, "  V: not yet (the confirmation run is not complete)")
+	} else {
+		fmt.Fprintf(w, "  V = %.3f [%.3f, %.3f] (class %d)\n", a.V, a.VLo, a.VHi, a.VClass)
+	}
+	fair, even := a.Fair()
+	fmt.Fprintf(w, "  fair within ±%g%%: %s\n  interval holds ½: %s\n", 100*c.Margin, classList(fair), classList(even))
+}
