@@ -693,6 +693,8 @@ type classJSON struct {
 	P       float64  `json:"p"`
 	Lo      float64  `json:"lo"`
 	Hi      float64  `json:"hi"`
+	FixedLo float64  `json:"fixed_lo"`
+	FixedHi float64  `json:"fixed_hi"`
 	Verdict string   `json:"verdict"`
 	Elo     *float64 `json:"elo"`
 	Rounds  int      `json:"rounds"`
@@ -709,7 +711,7 @@ type stabilityJSON struct {
 func classOf(e atlas.Estimate) classJSON {
 	return classJSON{Class: e.ID, A: e.A.String(), B: e.B.String(), Edge: e.Edge, Apart: e.Apart, Members: e.Size,
 		Games: e.Games(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, P: e.P, Lo: e.Lo, Hi: e.Hi,
-		Verdict: e.Verdict.String(), Elo: finite(e.Elo), Rounds: e.Rounds}
+		FixedLo: e.FixedLo, FixedHi: e.FixedHi, Verdict: e.Verdict.String(), Elo: finite(e.Elo), Rounds: e.Rounds}
 }
 
 func atlasJSON(a *atlas.Atlas, all bool) *atlasResult {
