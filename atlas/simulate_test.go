@@ -14,10 +14,10 @@ var full = flag.Bool("atlas.full", false, "run the planted-truth test at full si
 // stopping, so it covers more at the look where a class stops) and the fixed-n 95 %
 // intervals' within 93–97 %, V's interval covering the
 // planted V in at least 93 % of the runs, and at most a quarter of a uniform allocation's
-// games. The short version runs 6 atlases; -atlas.full runs 200 (docs/atlas.md has its
+// games. The short version runs 4 atlases; -atlas.full runs 200 (docs/atlas.md has its
 // figures).
 func TestPlantedTruth(t *testing.T) {
-	runs := 6
+	runs := 4
 	if *full {
 		runs = 200
 	}
