@@ -86,6 +86,8 @@ type analyzeResult struct {
 	Population  string                  `json:"population"`
 	Populations []stats.PopulationCount `json:"populations"`
 	Cards       []stats.Card            `json:"cards"`
+	// Atlases summarise the opening atlases shown (--atlas), without their classes.
+	Atlases []*atlasResult `json:"atlases"`
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
@@ -112,8 +114,12 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return err
 	}
 	if opts.report.json {
+		atlases := []*atlasResult{}
+		for _, a := range opts.report.loaded {
+			atlases = append(atlases, atlasJSON(a, false))
+		}
 		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w,
-			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards})
+			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards, Atlases: atlases})
 	}
 	if in.quiet {
 		return nil
