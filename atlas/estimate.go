@@ -40,6 +40,9 @@ type Atlas struct {
 	VClass      int         // the candidate that gives V
 	Confirmed   []Estimate  // the candidates on fresh seeds
 	Stable      *Stableness // nil without the stability check
+	// Strength says what is known of the bot's strength (its ladder rating); the caller
+	// sets it, "" when it is not known.
+	Strength string
 }
 
 // Stableness compares the panel's estimates at the larger budget with the main ones.

@@ -55,6 +55,9 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 			c.Bot, budgetWords(c.Bot), c.Size, c.Size, c.Supply, c.Seed, thousands(a.Games), thousands(a.MainGames), state),
 		Counts: fmt.Sprintf("%d classes of openings (two tiles, folded by the board's 8 symmetries): swap %d, keep %d, fair within ±%g%% %d, open %d. Intervals: %g%% confidence sequences, valid whatever round a class stopped at.",
 			len(a.Estimates), n[atlas.Swap], n[atlas.Keep], 100*c.Margin, n[atlas.Fair], n[atlas.Open], 100*(1-c.Spending.Alpha))}
+	if a.Strength != "" {
+		d.Strength += " Strength: " + a.Strength + "."
+	}
 	if math.IsNaN(a.V) {
 		d.V = "not yet: the confirmation of the best candidates on fresh seeds is not complete."
 	} else {

@@ -21,6 +21,7 @@ import (
 	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
@@ -543,6 +544,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 		return &exitError{exitUsage}
 	}
 	a := cfg.Estimate(classes, d)
+	a.Strength = ladderStrength(cfg)
 	if save {
 		if err := saveClasses(s.ctx, adb, a); err != nil {
 			return err
@@ -672,6 +674,7 @@ type atlasResult struct {
 	Games     int            `json:"games"`
 	MainGames int            `json:"main_games"`
 	Done      bool           `json:"done"`
+	Strength  string         `json:"strength"`
 	Verdicts  map[string]int `json:"verdicts"`
 	V         *float64       `json:"v"`
 	VLo       *float64       `json:"v_lo"`
@@ -722,7 +725,7 @@ func classOf(e atlas.Estimate) classJSON {
 func atlasJSON(a *atlas.Atlas, all bool) *atlasResult {
 	r := &atlasResult{Size: a.Config.Size, Supply: a.Config.Supply.String(), Bot: a.Config.Bot, Seed: a.Config.Seed,
 		Margin: a.Config.Margin, Alpha: a.Config.Spending.Alpha, Classes: len(a.Estimates), Games: a.Games,
-		MainGames: a.MainGames, Done: a.Done, Verdicts: map[string]int{}, V: finite(a.V), VLo: finite(a.VLo),
+		MainGames: a.MainGames, Done: a.Done, Strength: a.Strength, Verdicts: map[string]int{}, V: finite(a.V), VLo: finite(a.VLo),
 		VHi: finite(a.VHi), VClass: a.VClass, Fair: []int{}, Even: []int{}, Confirmed: []classJSON{}}
 	for _, v := range []atlas.Verdict{atlas.Swap, atlas.Keep, atlas.Fair, atlas.Open} {
 		r.Verdicts[v.String()] = a.Counts()[v]
@@ -763,6 +766,9 @@ func printAtlas(w io.Writer, a *atlas.Atlas, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "opening atlas %d×%d, supply %s, bot %s, seed %d: %d classes, %d games (%d in the main rounds), %s\n",
 		c.Size, c.Size, c.Supply, c.Bot, c.Seed, len(a.Estimates), a.Games, a.MainGames, state)
+	if a.Strength != "" {
+		fmt.Fprintf(w, "strength: %s\n", a.Strength)
+	}
 	n := a.Counts()
 	fmt.Fprintf(w, "verdicts (intervals %g%%, fair band ½ ± %g%%): swap %d, keep %d, fair %d, open %d\n",
 		100*(1-c.Spending.Alpha), 100*c.Margin, n[atlas.Swap], n[atlas.Keep], n[atlas.Fair], n[atlas.Open])
@@ -840,7 +846,9 @@ func loadAtlases(ctx context.Context, paths []string) ([]*atlas.Atlas, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			return cfg.Estimate(classes, d), nil
+			a := cfg.Estimate(classes, d)
+			a.Strength = ladderStrength(cfg)
+			return a, nil
 		}()
 		if err != nil {
 			return nil, err
@@ -868,4 +876,29 @@ func writeAtlasSummary(w io.Writer, a *atlas.Atlas) {
 	}
 	fair, even := a.Fair()
 	fmt.Fprintf(w, "  fair within ±%g%%: %s\n  interval holds ½: %s\n", 100*c.Margin, classList(fair), classList(even))
+}
+
+// ladderStrength is the atlas bot's rating in the ladder ponte holds (match/ladder.jsonl) on
+// the atlas's board, or says that the ladder does not rate it.
+func ladderStrength(c *atlas.Config) string {
+	blocks, err := match.Ladder()
+	if err != nil {
+		return "ladder rating: the ladder cannot be read: " + err.Error()
+	}
+	fit, err := match.FitLadder(blocks, "greedy", c.Size, c.Supply.String(), 100, 1)
+	if err == nil {
+		for _, r := range fit.Ratings {
+			if r.Name != c.Bot {
+				continue
+			}
+			iv := func(x *float64) string {
+				if x == nil {
+					return "open"
+				}
+				return fmt.Sprintf("%+.0f", *x)
+			}
+			return fmt.Sprintf("ladder rating %+.0f [%s, %s] Elo over greedy (%d×%d ladder, %d games)", r.Rating, iv(r.RatingLo), iv(r.RatingHi), c.Size, c.Size, r.Games)
+		}
+	}
+	return fmt.Sprintf("ladder rating: %s is not in the %d×%d ladder ponte holds (match/ladder.jsonl; ponte bots --play adds it)", c.Bot, c.Size, c.Size)
 }
