@@ -108,6 +108,9 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 		if err := json.Unmarshal([]byte(stored), &c); err != nil {
 			return nil, fmt.Errorf("%s: its settings cannot be read: %w", adb.Path(), err)
 		}
+		if err := c.Check(); err != nil {
+			return nil, fmt.Errorf("%s: its settings are not an atlas's: %w", adb.Path(), err)
+		}
 		if opts.changed != nil {
 			given, err := configFromFlags(opts, false)
 			if err != nil {

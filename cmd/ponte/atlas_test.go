@@ -142,3 +142,16 @@ func TestAtlasUsageErrors(t *testing.T) {
 }
 
 func strconvI(i int) string { return strconv.Itoa(i) }
+
+// FuzzParseShard: --shard is read without a panic, and what it accepts is a shard.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/1", "3/8", "0/2", "2/1", "/", "1/", "-1/-2", "9999999999999999999/1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, n, err := parseShard(s)
+		if err == nil && (n < 1 || i < 1 || i > n) {
+			t.Errorf("%q: shard %d of %d accepted", s, i, n)
+		}
+	})
+}
