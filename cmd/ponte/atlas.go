@@ -785,7 +785,9 @@ func printAtlas(w io.Writer, a *atlas.Atlas, asJSON bool) error {
 	fair, even := a.Fair()
 	fmt.Fprintf(w, "fair within ±%g%%: %s\n", 100*c.Margin, classList(fair))
 	fmt.Fprintf(w, "interval holds ½: %s\n", classList(even))
-	if st := a.Stable; st != nil {
+	if st := a.Stable; st != nil && len(st.Panel) < a.Config.PanelSize {
+		fmt.Fprintf(w, "stability at %s: not yet (%d of %d classes re-estimated)\n", st.Bot, len(st.Panel), a.Config.PanelSize)
+	} else if st != nil {
 		fmt.Fprintf(w, "stability at %s: %d classes, rank correlation %.2f, mean shift %+.3f, verdicts flipped: %d %v\n",
 			st.Bot, len(st.Panel), st.Spearman, st.MeanShift, len(st.Flips), st.Flips)
 	}
