@@ -108,7 +108,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 			a.VHi = vHi
 		}
 	}
-	if c.StabilityBot != "" && c.NextPlan(classes, d).Stage != Main {
+	if c.StabilityBot != "" && (a.Done || c.NextPlan(classes, d).Stage != Main) {
 		ids := c.panel(classes, d)
 		s := &Stableness{Bot: c.StabilityBot}
 		var x, y []float64
