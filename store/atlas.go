@@ -287,5 +287,8 @@ func WriteAtlasParquet[T AtlasClassRow | AtlasGameRow](path string, rows []T) er
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp made it 0600
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
