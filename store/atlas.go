@@ -17,8 +17,9 @@ import (
 // from the games' database, so that shards on other machines can each write one and a
 // merge adds them up. docs/atlas.md describes its tables.
 type AtlasDB struct {
-	path string
-	db   *sql.DB
+	path     string
+	db       *sql.DB
+	readOnly bool
 }
 
 // AtlasGame is a row of atlas_games: one game, keyed by stage, class and index.
@@ -60,8 +61,9 @@ CREATE TABLE IF NOT EXISTS atlas_classes (
 	draws INTEGER NOT NULL, losses INTEGER NOT NULL, p REAL NOT NULL, lo REAL NOT NULL,
 	hi REAL NOT NULL, verdict TEXT NOT NULL, elo REAL, rounds INTEGER NOT NULL);`
 
-// OpenAtlas opens the atlas database at path, creating it when create is true (and the
-// file does not exist), else failing with an error wrapping ErrNoDatabase.
+// OpenAtlas opens the atlas database at path for writing, creating it when create is true
+// and the file does not exist. With create false it is opened for reading only: it must
+// exist (else an error wrapping ErrNoDatabase), and nothing is written to it.
 func OpenAtlas(path string, create bool) (*AtlasDB, error) {
 	if _, err := os.Stat(path); err != nil {
 		if !create || !errors.Is(err, os.ErrNotExist) {
@@ -71,21 +73,32 @@ func OpenAtlas(path string, create bool) (*AtlasDB, error) {
 			return nil, err
 		}
 	}
-	db, err := sql.Open("sqlite", fileURI(path, fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)&_txlock=immediate", busyTimeout)))
+	query := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)&_txlock=immediate", busyTimeout)
+	if !create {
+		query = fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)", busyTimeout)
+	}
+	db, err := sql.Open("sqlite", fileURI(path, query))
 	if err != nil {
 		return nil, dbError(path, err)
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(atlasDDL); err != nil {
-		db.Close()
-		return nil, dbError(path, err)
+	ddl := atlasDDL
+	if !create {
+		ddl = "SELECT 1 FROM atlas_meta, atlas_games, atlas_classes LIMIT 0"
 	}
-	return &AtlasDB{path: path, db: db}, nil
+	if _, err := db.Exec(ddl); err != nil {
+		db.Close()
+		return nil, dbError(path, fmt.Errorf("not an atlas database: %w", err))
+	}
+	return &AtlasDB{path: path, db: db, readOnly: !create}, nil
 }
 
-// Close closes the database, leaving it in rollback mode (one file).
+// Close closes the database, leaving one written in rollback mode (one file).
 func (a *AtlasDB) Close() error {
-	_, err := a.db.Exec("PRAGMA journal_mode=DELETE")
+	var err error
+	if !a.readOnly {
+		_, err = a.db.Exec("PRAGMA journal_mode=DELETE")
+	}
 	if cerr := a.db.Close(); err == nil {
 		err = cerr
 	}

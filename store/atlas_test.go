@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,5 +58,32 @@ func TestMergeAtlas(t *testing.T) {
 	main.Close()
 	if _, err := OpenAtlas(filepath.Join(dir, "none.db"), false); err == nil {
 		t.Error("opening a missing atlas database without create: no error")
+	}
+}
+
+// Reading an atlas database (show, plan, export, the report) writes nothing to it.
+func TestOpenAtlasReadOnly(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "a.db")
+	a, err := OpenAtlas(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.AddAtlasGame(ctx, AtlasGame{Stage: "main", Class: 1, Points: 2, Bot: "b", Moves: "a1,b2"})
+	a.Close()
+	before, _ := os.ReadFile(path)
+	r, err := OpenAtlas(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	r.AtlasGames(ctx, func(AtlasGame) error { n++; return nil })
+	if err := r.AddAtlasGame(ctx, AtlasGame{Stage: "main", Class: 2}); err == nil {
+		t.Error("a database opened for reading took a game")
+	}
+	r.Close()
+	after, _ := os.ReadFile(path)
+	if n != 1 || !bytes.Equal(before, after) {
+		t.Errorf("%d games read; file changed: %v", n, !bytes.Equal(before, after))
 	}
 }
