@@ -28,6 +28,7 @@ type indexData struct {
 	Answer     answerData     // the cards: the answer first
 	Boards     []boardData
 	Evals      *swingsView // the engine's reading of the games (evals.go); nil when none
+	Atlases    []atlasData
 }
 
 // pageLink is one game page in the index's list.
@@ -157,6 +158,14 @@ func (w *writer) index(r *stats.Report, opts Options, pages int, hasPage map[int
 			charts++
 		}
 		d.Boards = append(d.Boards, bd)
+	}
+	for _, a := range opts.Atlases {
+		ad, err := atlasSection(a, r)
+		if err != nil {
+			return 0, fmt.Errorf("writing the report: the atlas of %d×%d: %w", a.Config.Size, a.Config.Size, err)
+		}
+		charts += 1 + len(ad.Maps)
+		d.Atlases = append(d.Atlases, ad)
 	}
 	err := w.create("index.html", func(out io.Writer) error {
 		if err := templates.ExecuteTemplate(out, "index-head", d); err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
@@ -38,6 +39,9 @@ type Options struct {
 	// written so far and the pages to write (MaxGames, or fewer when the statistics count
 	// fewer games). It is called from several goroutines, one call at a time, in order.
 	Progress func(pages, total int)
+	// Atlases are the opening atlases to show, each in a section of its own beside the
+	// database's games of its board (report/atlas.go).
+	Atlases []*atlas.Atlas
 }
 
 // Written says what Write made.

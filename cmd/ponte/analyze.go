@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -57,6 +58,10 @@ the same command again to finish), 3 an internal error (a bug).`,
 				if opts.evals == "" && !cmd.Flags().Changed("evals") {
 					opts.evals = sampleEvals // the sample data's games read by the engine
 				}
+				if !cmd.Flags().Changed("atlas") {
+					// The atlases committed beside the sample data (atlas/data).
+					opts.report.atlases, _ = filepath.Glob(filepath.Join("atlas", "data", "*.db"))
+				}
 			}
 			opts.ingest.paths = args
 			return runAnalyze(s, opts)
@@ -69,6 +74,7 @@ the same command again to finish), 3 an internal error (a bug).`,
 	f.BoolVar(&opts.ingest.noParquet, "no-parquet", false, "do not write the Parquet files")
 	f.IntVar(&opts.ingest.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	addPagesFlag(cmd, &opts.report.maxGames)
+	addAtlasFlag(cmd, &opts.report.atlases)
 	f.StringVar(&opts.report.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVarP(&opts.ingest.quiet, "quiet", "q", false, "print nothing but errors")
 	f.BoolVar(&opts.report.json, "json", false, "print the ingest's summary and what the report holds as JSON on standard output")
@@ -88,6 +94,8 @@ type analyzeResult struct {
 	Population  string                  `json:"population"`
 	Populations []stats.PopulationCount `json:"populations"`
 	Cards       []stats.Card            `json:"cards"`
+	// Atlases summarise the opening atlases shown (--atlas), without their classes.
+	Atlases []*atlasResult `json:"atlases"`
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
@@ -120,8 +128,12 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return err
 	}
 	if opts.report.json {
+		atlases := []*atlasResult{}
+		for _, a := range opts.report.loaded {
+			atlases = append(atlases, atlasJSON(a, false))
+		}
 		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w,
-			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards})
+			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards, Atlases: atlases})
 	}
 	if in.quiet {
 		return nil
@@ -131,5 +143,9 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	writePopulation(s.out, w.stats)
 	fmt.Fprintln(s.out)
 	writeCards(s.out, w.stats)
+	for _, a := range opts.report.loaded {
+		fmt.Fprintln(s.out)
+		writeAtlasSummary(s.out, a)
+	}
 	return nil
 }

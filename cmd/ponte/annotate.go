@@ -91,7 +91,7 @@ an internal error (a bug).`,
 	f.IntVar(&opts.budget, "budget", annotate.DefaultPlayouts, "the engine's playouts per position")
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games read in parallel (1 to %d)", maxWorkers))
 	f.IntVar(&opts.games, "games", 0, "read at most this many games (0: all selected)")
-	f.StringVar(&opts.shard, "shard", "", "read only shard i of N of the games (by stable id): i/N")
+	f.StringVar(&opts.shard, "shard", "1/1", "read only shard i of N of the games (by stable id): i/N")
 	f.StringArrayVar(&opts.merge, "merge", nil, "add the rows of this turn_evals.parquet (another shard's), then read the games still to read")
 	f.BoolVar(&opts.recal, "recalibrate", false, "calibrate the stored rows of the engine again with this ponte's calibration (no search), then go on")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
@@ -114,20 +114,6 @@ type annotateResult struct {
 	Recalibrated int64   `json:"recalibrated"` // rows whose chances --recalibrate changed
 	Parquet      string  `json:"parquet,omitempty"`
 	Interrupted  bool    `json:"interrupted"`
-}
-
-// parseShard reads "i/N" (1 ≤ i ≤ N).
-func parseShard(s string) (i, n int, err error) {
-	if s == "" {
-		return 1, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/N with 1 ≤ i ≤ N, such as 1/4", s)
-	}
-	return i, n, nil
 }
 
 // inShard reports whether the game of stable id gameID is in shard i of n.

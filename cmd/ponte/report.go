@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
 )
@@ -24,6 +25,9 @@ type reportOptions struct {
 	json     bool
 	quiet    bool
 	filter   stats.Filter
+	// atlases are opening atlases' databases (ponte atlas) shown in sections of their own.
+	atlases []string
+	loaded  []*atlas.Atlas
 }
 
 func newReportCmd(s *streams) *cobra.Command {
@@ -65,6 +69,7 @@ internal error (a bug).`,
 	f.StringVar(&opts.db, "db", "ponte.db", "the database made by ponte ingest")
 	f.StringVarP(&opts.out, "out", "o", "ponte-report", "the folder to write the report into")
 	addPagesFlag(cmd, &opts.maxGames)
+	addAtlasFlag(cmd, &opts.atlases)
 	f.StringVar(&opts.title, "title", "", `the report's title (default "`+report.DefaultTitle+`")`)
 	f.BoolVar(&opts.json, "json", false, "print what was written as JSON on standard output")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
@@ -123,9 +128,13 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(opts.db), safeErr(err))
 		return nil, &exitError{exitUsage}
 	}
+	if opts.loaded, err = loadAtlases(ctx, opts.atlases); err != nil {
+		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
+		return nil, &exitError{exitUsage}
+	}
 	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: cmp.Or(opts.maxGames, -1), Title: opts.title, Filter: opts.filter,
-		Progress: pages.progress()})
+		Progress: pages.progress(), Atlases: opts.loaded})
 	pages.end(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted

@@ -151,6 +151,7 @@ bug in ponte: please report it).`,
 	root.AddCommand(newExportCmd(s))
 	root.AddCommand(newMatchCmd(s))
 	root.AddCommand(newBotsCmd(s))
+	root.AddCommand(newAtlasCmd(s))
 	addCompletions(root)
 	return root
 }

@@ -1,0 +1,172 @@
+package atlas
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ponte/ponte/replay"
+)
+
+// Stage is a part of an atlas: the main rounds, the confirmation of V's candidates on
+// fresh seeds, and the stability check at a larger budget.
+type Stage int
+
+const (
+	Main Stage = iota
+	Confirm
+	Stability
+)
+
+func (s Stage) String() string {
+	switch s {
+	case Confirm:
+		return "confirm"
+	case Stability:
+		return "stability"
+	}
+	return "main"
+}
+
+// Config is an atlas: the board, the bot, the seed and the rules of the rounds. Two runs
+// of the same Config play the same games.
+type Config struct {
+	Size   int
+	Supply replay.Supply
+	// Bot plays both sides of every game (bot.New's names: "sage-100").
+	Bot string
+	// Seed is the base of every game's seed (GameSeed).
+	Seed uint64
+	// First is the games per class of the first round; every later round doubles the
+	// games of the classes still open, up to Max.
+	First, Max int
+	// Margin is m, the half-width of the fair band around ½.
+	Margin   float64
+	Spending Spending
+	// Candidates is how many of the best openings for the opener the confirmation run
+	// plays again on fresh seeds, ConfirmGames games each.
+	Candidates, ConfirmGames int
+	// StabilityBot, when not "", re-estimates a panel of PanelSize classes (half the
+	// nearest ½, half drawn from the seed) with PanelGames games each.
+	StabilityBot          string
+	PanelSize, PanelGames int
+}
+
+// DefaultConfig is the atlas of the 10×10 board without stability check, before the bot is
+// chosen.
+func DefaultConfig() Config {
+	return Config{Size: 10, Supply: replay.Unlimited, Seed: 1, First: 16, Max: 1024, Margin: 0.03,
+		Spending: DefaultSpending, Candidates: 3, ConfirmGames: 256, PanelSize: 40, PanelGames: 64}
+}
+
+// Check says what is wrong with c.
+func (c *Config) Check() error {
+	switch {
+	case c.Size < replay.MinSize || c.Size > replay.MaxSize:
+		return fmt.Errorf("board side %d: must be from %d to %d", c.Size, replay.MinSize, replay.MaxSize)
+	case c.Bot == "":
+		return fmt.Errorf("no bot")
+	case c.First < 1:
+		return fmt.Errorf("first round of %d games: must be at least 1", c.First)
+	case c.Max < c.First:
+		return fmt.Errorf("at most %d games a class is fewer than the first round's %d", c.Max, c.First)
+	case !(c.Margin >= 0 && c.Margin < 0.5):
+		return fmt.Errorf("margin %g: must be from 0 to below 0.5", c.Margin)
+	case !(c.Spending.Alpha > 0 && c.Spending.Alpha < 1 && c.Spending.Rest >= 0 && c.Spending.Rest < 1):
+		return fmt.Errorf("error rate %g with share %g after the first look: must be in (0, 1) and [0, 1)", c.Spending.Alpha, c.Spending.Rest)
+	case c.Candidates < 1 || c.ConfirmGames < 1:
+		return fmt.Errorf("the confirmation needs at least 1 candidate and 1 game")
+	case c.StabilityBot != "" && (c.PanelSize < 1 || c.PanelGames < 1):
+		return fmt.Errorf("the stability check needs at least 1 class and 1 game")
+	}
+	return nil
+}
+
+// Target is the games a class has after look j (from 1): First·2^(j−1), at most Max.
+func (c *Config) Target(j int) int {
+	t := c.First
+	for range j - 1 {
+		if t >= c.Max {
+			break
+		}
+		t *= 2
+	}
+	return min(t, c.Max)
+}
+
+// Z is the critical value of the interval at look j (from 1): Spending.Bounds of the
+// rounds' schedule.
+func (c *Config) Z(j int) float64 {
+	n := make([]int, c.Looks())
+	for i := range n {
+		n[i] = c.Target(i + 1)
+	}
+	return c.Spending.Bounds(n)[min(max(j, 1), len(n))-1]
+}
+
+// Looks is the most looks at a class.
+func (c *Config) Looks() int {
+	j := 1
+	for c.Target(j) < c.Max {
+		j++
+	}
+	return j
+}
+
+// BotOf is the bot that plays a stage's games.
+func (c *Config) BotOf(s Stage) string {
+	if s == Stability {
+		return c.StabilityBot
+	}
+	return c.Bot
+}
+
+// FourTimes is the bot name with four times the budget: "sage-400" for "sage-100",
+// "sage-200ms" for "sage-50ms"; "" when the name has no budget.
+func FourTimes(name string) string {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 {
+		return ""
+	}
+	budget, unit := name[i+1:], ""
+	if b, ok := strings.CutSuffix(budget, "ms"); ok {
+		budget, unit = b, "ms"
+	}
+	n, err := strconv.Atoi(budget)
+	if err != nil || n < 1 {
+		return ""
+	}
+	return name[:i+1] + strconv.Itoa(4*n) + unit
+}
+
+// Game is one game of an atlas as it is stored: its place (stage, class, index), its seed,
+// and its outcome from Light's side.
+type Game struct {
+	Stage Stage
+	Class int
+	Index int // from 0
+	Seed  uint64
+	// Points is Light's score in halves: 2 a win, 1 a draw, 0 a loss.
+	Points  int
+	Turns   int
+	Swapped bool
+	Bot     string
+	Moves   string // the game's turns as the records write them, separated by spaces
+}
+
+// GameSeed is the seed of game index of class in a stage: a mix of the atlas's seed, the
+// stage, the class and the index alone, so that a game is the same wherever it is played.
+func GameSeed(base uint64, s Stage, class, index int) uint64 {
+	x := base
+	for _, v := range []uint64{uint64(s) + 1, uint64(class), uint64(index)} {
+		x = splitmix(x ^ splitmix(v+0x9e3779b97f4a7c15))
+	}
+	return x
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

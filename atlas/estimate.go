@@ -1,0 +1,213 @@
+package atlas
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Estimate is the atlas's statement on one class of openings.
+type Estimate struct {
+	Class
+	Tally
+	P      float64 // Light's mean score p̂ (draws ½)
+	Lo, Hi float64 // the interval of p at the last look (the confidence sequence's)
+	// FixedLo and FixedHi are the fixed-n interval at level 1 − α of the same games, as if
+	// their number had been fixed in advance: narrower, not valid under the stopping.
+	FixedLo, FixedHi float64
+	Verdict
+	Elo    float64 // 400·log10(p̂/(1−p̂))
+	Rounds int     // the looks taken
+}
+
+// Atlas is what the games say: an estimate per class, V with its interval, and the
+// stability check's figures when it was run.
+type Atlas struct {
+	Config    Config
+	Estimates []Estimate // by class
+	Games     int        // every game counted, all stages
+	MainGames int
+	// Done says whether every stage is complete (V and the stability figures are final).
+	Done bool
+	// V is the opener's value under the pie rule, max over the openings of min(p, 1−p), from
+	// the confirmation run on fresh seeds (NaN before it): the best candidate's confirmed
+	// value, with a lower bound from the candidates' confirmed intervals (each at
+	// α/Candidates) and an upper bound from the main intervals of every class.
+	V, VLo, VHi float64
+	VClass      int         // the candidate that gives V
+	Confirmed   []Estimate  // the candidates on fresh seeds
+	Stable      *Stableness // nil without the stability check
+	// Strength says what is known of the bot's strength (its ladder rating); the caller
+	// sets it, "" when it is not known.
+	Strength string
+}
+
+// Stableness compares the panel's estimates at the larger budget with the main ones.
+type Stableness struct {
+	Bot      string
+	Panel    []Estimate // at the larger budget, by class
+	Spearman float64    // rank correlation of p̂ between the budgets over the panel
+	// Flips are the panel's classes whose verdicts are both decided and differ.
+	Flips []int
+	// MeanShift is the panel's mean p̂ at the larger budget less the main one.
+	MeanShift float64
+}
+
+// Estimate computes the atlas from the games counted.
+func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
+	a := &Atlas{Config: *c, V: math.NaN(), VLo: math.NaN(), VHi: math.NaN()}
+	for _, dk := range sortedKeys(d) {
+		n := d.prefix(dk.stage, dk.class)
+		if dk.stage == Main {
+			a.MainGames += n
+		}
+		a.Games += n
+	}
+	a.Done = c.NextPlan(classes, d).Done
+	vHi := 0.0
+	for _, cl := range classes {
+		j, _ := c.look(d, cl.ID)
+		e := estimateOf(cl, d.Tally(Main, cl.ID, c.Target(max(j, 1))), c.Z(j), c.Margin)
+		if j == 0 {
+			// The first round is not complete: the games so far, at the first look's level.
+			e = estimateOf(cl, d.Tally(Main, cl.ID, d.prefix(Main, cl.ID)), c.Z(1), c.Margin)
+		}
+		e.Rounds = j
+		e.FixedLo, e.FixedHi = Wilson(e.Sum(), e.Games(), c.Spending.Alpha)
+		a.Estimates = append(a.Estimates, e)
+		_, hi := openerRange(e.Lo, e.Hi)
+		vHi = math.Max(vHi, hi)
+	}
+	byID := map[int]Class{}
+	for _, cl := range classes {
+		byID[cl.ID] = cl
+	}
+	if c.NextPlan(classes, d).Stage != Main || a.Done {
+		ids := c.candidates(classes, d)
+		alpha := c.Spending.Alpha / float64(len(ids))
+		best := -1.0
+		for _, id := range ids {
+			t := d.Tally(Confirm, id, c.ConfirmGames)
+			e := estimateOf(byID[id], t, zOf(alpha), c.Margin)
+			e.Rounds = 1
+			a.Confirmed = append(a.Confirmed, e)
+			if t.Games() < c.ConfirmGames {
+				continue
+			}
+			lo, hi := openerRange(e.Lo, e.Hi)
+			if lo > best {
+				best = lo
+				a.V, a.VLo, a.VClass = min(e.P, 1-e.P), lo, id
+			}
+			vHi = math.Max(vHi, hi)
+		}
+		if best >= 0 {
+			a.VHi = vHi
+		}
+	}
+	if c.StabilityBot != "" && (a.Done || c.NextPlan(classes, d).Stage != Main) {
+		ids := c.panel(classes, d)
+		s := &Stableness{Bot: c.StabilityBot}
+		var x, y []float64
+		for _, id := range ids {
+			t := d.Tally(Stability, id, c.PanelGames)
+			if t.Games() < c.PanelGames {
+				continue
+			}
+			e := estimateOf(byID[id], t, zOf(c.Spending.Alpha), c.Margin)
+			e.Rounds = 1
+			s.Panel = append(s.Panel, e)
+			m := a.Estimates[indexOf(classes, id)]
+			x, y = append(x, m.P), append(y, e.P)
+			if m.Verdict != Open && e.Verdict != Open && m.Verdict != e.Verdict {
+				s.Flips = append(s.Flips, id)
+			}
+		}
+		if len(x) > 1 {
+			s.Spearman = spearman(x, y)
+			s.MeanShift = stat.Mean(y, nil) - stat.Mean(x, nil)
+		}
+		a.Stable = s
+	}
+	return a
+}
+
+func indexOf(classes []Class, id int) int {
+	return slices.IndexFunc(classes, func(c Class) bool { return c.ID == id })
+}
+
+func estimateOf(cl Class, t Tally, z, m float64) Estimate {
+	lo, hi := WilsonZ(t.Sum(), t.Games(), z)
+	p := t.Mean()
+	return Estimate{Class: cl, Tally: t, P: p, Lo: lo, Hi: hi, Verdict: Judge(lo, hi, m), Elo: Elo(p)}
+}
+
+func sortedKeys(d *Data) []dataKey {
+	keys := make([]dataKey, 0, len(d.points))
+	for k := range d.points {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b dataKey) int {
+		return cmp.Or(cmp.Compare(a.stage, b.stage), cmp.Compare(a.class, b.class))
+	})
+	return keys
+}
+
+// spearman is the rank correlation of x and y (ties at their mean rank).
+func spearman(x, y []float64) float64 {
+	return stat.Correlation(ranks(x), ranks(y), nil)
+}
+
+func ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	r := make([]float64, len(x))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			r[idx[k]] = float64(i+j)/2 + 1
+		}
+		i = j + 1
+	}
+	return r
+}
+
+// Fair lists the classes whose interval lies in the fair band, then those whose interval
+// holds ½ (not told apart from fair by the games), each by p̂'s distance from ½.
+func (a *Atlas) Fair() (fair, even []Estimate) {
+	for _, e := range a.Estimates {
+		switch {
+		case e.Verdict == Fair:
+			fair = append(fair, e)
+		case e.Lo <= 0.5 && e.Hi >= 0.5 && e.Games() > 0:
+			even = append(even, e)
+		}
+	}
+	near := func(x, y Estimate) int {
+		return cmp.Or(cmp.Compare(abs64(x.P-0.5), abs64(y.P-0.5)), cmp.Compare(x.ID, y.ID))
+	}
+	slices.SortFunc(fair, near)
+	slices.SortFunc(even, near)
+	return fair, even
+}
+
+// Counts is the number of classes of each verdict.
+func (a *Atlas) Counts() map[Verdict]int {
+	m := map[Verdict]int{}
+	for _, e := range a.Estimates {
+		m[e.Verdict]++
+	}
+	return m
+}
+
+// zOf is the two-sided critical value of error rate alpha.
+func zOf(alpha float64) float64 { return distuv.UnitNormal.Quantile(1 - alpha/2) }

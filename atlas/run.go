@@ -1,0 +1,123 @@
+package atlas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/internal/bug"
+)
+
+// Runner plays an atlas's rounds.
+type Runner struct {
+	Config  *Config
+	Classes []Class
+	// NewBot makes a bot by name, once per seat of every game.
+	NewBot func(string) (bot.Bot, error)
+	// Workers is how many games are played at once.
+	Workers int
+	// Shard (from 1) of Shards: the share of each round this runner plays. With one
+	// shard it plays round after round to the end.
+	Shard, Shards int
+	// Save stores a game as it ends, from the goroutine that called Run; an error stops
+	// the run.
+	Save func(Game) error
+	// Round, when not nil, is told of each plan before its games are played.
+	Round func(p *Plan, units int)
+}
+
+// ErrWaiting is Run's error when a shard has played its share of the round and the next
+// plan needs the other shards' games: merge them, then run again.
+var ErrWaiting = errors.New("this shard's share of the round is played: merge the shards, then run again")
+
+// Run plays the plan's games not yet in d, counting each in d as it is saved, until the
+// atlas is done (nil), the shard has played its share (ErrWaiting), or ctx ends (its
+// error): the games saved so far are kept.
+func (r *Runner) Run(ctx context.Context, d *Data) error {
+	byID := map[int]Class{}
+	for _, cl := range r.Classes {
+		byID[cl.ID] = cl
+	}
+	for {
+		p := r.Config.NextPlan(r.Classes, d)
+		if p.Done {
+			return nil
+		}
+		units := p.Shard(d, r.Shard, r.Shards)
+		if len(units) == 0 {
+			return ErrWaiting
+		}
+		if r.Round != nil {
+			r.Round(p, len(units))
+		}
+		if err := r.play(ctx, units, byID, d); err != nil {
+			return err
+		}
+	}
+}
+
+func (r *Runner) play(ctx context.Context, units []Unit, byID map[int]Class, d *Data) error {
+	type done struct {
+		g   Game
+		err error
+	}
+	jobs := make(chan Unit)
+	results := make(chan done)
+	stop := make(chan struct{})
+	go func() {
+		defer bug.Recover()
+		defer close(jobs)
+		for _, u := range units {
+			select {
+			case jobs <- u:
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range max(1, r.Workers) {
+		wg.Go(func() {
+			defer bug.Recover()
+			for u := range jobs {
+				g, _, err := r.Config.Play(u, byID[u.Class], r.NewBot)
+				select {
+				case results <- done{g, err}:
+				case <-stop:
+					return
+				}
+			}
+		})
+	}
+	go func() {
+		defer bug.Recover()
+		wg.Wait()
+		close(results)
+	}()
+	var err error
+	saved := 0
+	for res := range results {
+		if err != nil {
+			continue
+		}
+		if err = res.err; err == nil {
+			if err = r.Save(res.g); err == nil {
+				d.Add(res.g)
+				saved++
+				continue
+			}
+		}
+		close(stop)
+	}
+	if err == nil && saved < len(units) {
+		err = ctx.Err()
+		if err == nil {
+			err = fmt.Errorf("%d of %d games played", saved, len(units))
+		}
+	}
+	return err
+}

@@ -1,0 +1,307 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// An atlas database holds one opening atlas (ponte atlas): its settings, one row per game
+// as it is played, and the table of its estimates. It is a SQLite file of its own, apart
+// from the games' database, so that shards on other machines can each write one and a
+// merge adds them up. docs/atlas.md describes its tables.
+type AtlasDB struct {
+	path     string
+	db       *sql.DB
+	readOnly bool
+}
+
+// AtlasGame is a row of atlas_games: one game, keyed by stage, class and index.
+type AtlasGame struct {
+	Stage   string
+	Class   int
+	Index   int
+	Seed    uint64
+	Points  int // Light's points in halves: 2 a win, 1 a draw, 0 a loss
+	Turns   int
+	Swapped bool
+	Bot     string
+	Moves   string
+}
+
+// AtlasClass is a row of atlas_classes: the estimate of one class of openings.
+type AtlasClass struct {
+	Class               int
+	A, B                string // the representative's cells
+	Edge, Apart, Size   int
+	Games               int
+	Wins, Draws, Losses int
+	P, Lo, Hi           float64
+	Verdict             string
+	Elo                 float64
+	Rounds              int
+}
+
+const atlasDDL = `
+CREATE TABLE IF NOT EXISTS atlas_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS atlas_games (
+	stage TEXT NOT NULL, class INTEGER NOT NULL, idx INTEGER NOT NULL,
+	seed TEXT NOT NULL, points INTEGER NOT NULL, turns INTEGER NOT NULL, swapped INTEGER NOT NULL,
+	bot TEXT NOT NULL, moves TEXT NOT NULL,
+	PRIMARY KEY (stage, class, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS atlas_classes (
+	class INTEGER PRIMARY KEY, a TEXT NOT NULL, b TEXT NOT NULL, edge INTEGER NOT NULL,
+	apart INTEGER NOT NULL, size INTEGER NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL,
+	draws INTEGER NOT NULL, losses INTEGER NOT NULL, p REAL NOT NULL, lo REAL NOT NULL,
+	hi REAL NOT NULL, verdict TEXT NOT NULL, elo REAL, rounds INTEGER NOT NULL);`
+
+// OpenAtlas opens the atlas database at path for writing, creating it when create is true
+// and the file does not exist. With create false it is opened for reading only: it must
+// exist (else an error wrapping ErrNoDatabase), and nothing is written to it.
+func OpenAtlas(path string, create bool) (*AtlasDB, error) {
+	if _, err := os.Stat(path); err != nil {
+		if !create || !errors.Is(err, os.ErrNotExist) {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%s: %w", path, ErrNoDatabase)
+			}
+			return nil, err
+		}
+	}
+	query := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)&_txlock=immediate", busyTimeout)
+	if !create {
+		query = fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)", busyTimeout)
+	}
+	db, err := sql.Open("sqlite", fileURI(path, query))
+	if err != nil {
+		return nil, dbError(path, err)
+	}
+	db.SetMaxOpenConns(1)
+	ddl := atlasDDL
+	if !create {
+		ddl = "SELECT 1 FROM atlas_meta, atlas_games, atlas_classes LIMIT 0"
+	}
+	if _, err := db.Exec(ddl); err != nil {
+		db.Close()
+		return nil, dbError(path, fmt.Errorf("not an atlas database: %w", err))
+	}
+	return &AtlasDB{path: path, db: db, readOnly: !create}, nil
+}
+
+// Close closes the database, leaving one written in rollback mode (one file).
+func (a *AtlasDB) Close() error {
+	var err error
+	if !a.readOnly {
+		_, err = a.db.Exec("PRAGMA journal_mode=DELETE")
+	}
+	if cerr := a.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Path is the database's file.
+func (a *AtlasDB) Path() string { return a.path }
+
+// AtlasMeta returns the value of a setting, "" when there is none.
+func (a *AtlasDB) AtlasMeta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := a.db.QueryRowContext(ctx, "SELECT value FROM atlas_meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetAtlasMeta sets a setting.
+func (a *AtlasDB) SetAtlasMeta(ctx context.Context, key, value string) error {
+	_, err := a.db.ExecContext(ctx, "INSERT INTO atlas_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}
+
+// AddAtlasGame stores a game; a game already stored under its key is left as it is.
+func (a *AtlasDB) AddAtlasGame(ctx context.Context, g AtlasGame) error {
+	_, err := a.db.ExecContext(ctx, `INSERT OR IGNORE INTO atlas_games(stage, class, idx, seed, points, turns, swapped, bot, moves)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.Stage, g.Class, g.Index, fmt.Sprint(g.Seed), g.Points, g.Turns, g.Swapped, g.Bot, g.Moves)
+	return err
+}
+
+// AtlasGames calls f with every game stored, by stage, class and index.
+func (a *AtlasDB) AtlasGames(ctx context.Context, f func(AtlasGame) error) error {
+	rows, err := a.db.QueryContext(ctx, `SELECT stage, class, idx, seed, points, turns, swapped, bot, moves
+		FROM atlas_games ORDER BY stage, class, idx`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g AtlasGame
+		var seed string
+		if err := rows.Scan(&g.Stage, &g.Class, &g.Index, &seed, &g.Points, &g.Turns, &g.Swapped, &g.Bot, &g.Moves); err != nil {
+			return err
+		}
+		if _, err := fmt.Sscan(seed, &g.Seed); err != nil {
+			return fmt.Errorf("%s: atlas_games %s class %d game %d: seed %q: %w", a.path, g.Stage, g.Class, g.Index, seed, err)
+		}
+		if err := f(g); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// SetAtlasClasses replaces the table of estimates.
+func (a *AtlasDB) SetAtlasClasses(ctx context.Context, rows []AtlasClass) error {
+	tx, err := a.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM atlas_classes"); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO atlas_classes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Class, r.A, r.B, r.Edge, r.Apart, r.Size, r.Games, r.Wins, r.Draws, r.Losses, r.P, r.Lo, r.Hi, r.Verdict, finiteOrNil(r.Elo), r.Rounds); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// AtlasClasses returns the table of estimates, by class.
+func (a *AtlasDB) AtlasClasses(ctx context.Context) ([]AtlasClass, error) {
+	rows, err := a.db.QueryContext(ctx, `SELECT class, a, b, edge, apart, size, games, wins, draws, losses, p, lo, hi, verdict, elo, rounds
+		FROM atlas_classes ORDER BY class`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AtlasClass
+	for rows.Next() {
+		var r AtlasClass
+		var elo sql.NullFloat64
+		if err := rows.Scan(&r.Class, &r.A, &r.B, &r.Edge, &r.Apart, &r.Size, &r.Games, &r.Wins, &r.Draws, &r.Losses,
+			&r.P, &r.Lo, &r.Hi, &r.Verdict, &elo, &r.Rounds); err != nil {
+			return nil, err
+		}
+		r.Elo = elo.Float64
+		if !elo.Valid { // ±Inf are stored as NULL; the sign is p̂'s side of ½
+			r.Elo = math.Inf(1)
+			if r.P < 0.5 {
+				r.Elo = math.Inf(-1)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// MergeAtlas adds the games of the atlas database at path that this one lacks, and returns
+// how many it added. A game stored in both with another outcome or seed is an error (the
+// shards were not of the same atlas), and nothing is added.
+func (a *AtlasDB) MergeAtlas(ctx context.Context, path string) (int, error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, err
+	}
+	conn, err := a.db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS other", fileURI(path, "mode=ro")); err != nil {
+		return 0, dbError(path, err)
+	}
+	defer conn.ExecContext(context.Background(), "DETACH DATABASE other")
+	var stage string
+	var class, idx int
+	err = conn.QueryRowContext(ctx, `SELECT o.stage, o.class, o.idx FROM other.atlas_games o JOIN atlas_games g
+		USING (stage, class, idx) WHERE o.seed <> g.seed OR o.points <> g.points OR o.moves <> g.moves OR o.bot <> g.bot LIMIT 1`).Scan(&stage, &class, &idx)
+	switch {
+	case err == nil:
+		return 0, fmt.Errorf("%s: %s game %d of class %d differs from the one in %s: not a shard of the same atlas", path, stage, idx, class, a.path)
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, dbError(path, err)
+	}
+	res, err := conn.ExecContext(ctx, "INSERT OR IGNORE INTO atlas_games SELECT stage, class, idx, seed, points, turns, swapped, bot, moves FROM other.atlas_games")
+	if err != nil {
+		return 0, dbError(path, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// finiteOrNil is x, or nil (NULL) when x is infinite or NaN.
+func finiteOrNil(x float64) any {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return nil
+	}
+	return x
+}
+
+// AtlasClassRow is a row of atlas.parquet: an AtlasClass with the atlas's bot and board.
+type AtlasClassRow struct {
+	Size    int32    `parquet:"size"`
+	Supply  string   `parquet:"supply"`
+	Bot     string   `parquet:"bot"`
+	Class   int32    `parquet:"class"`
+	A       string   `parquet:"a"`
+	B       string   `parquet:"b"`
+	Edge    int32    `parquet:"edge"`
+	Apart   int32    `parquet:"apart"`
+	Members int32    `parquet:"members"`
+	Games   int32    `parquet:"games"`
+	Wins    int32    `parquet:"wins"`
+	Draws   int32    `parquet:"draws"`
+	Losses  int32    `parquet:"losses"`
+	P       float64  `parquet:"p"`
+	Lo      float64  `parquet:"lo"`
+	Hi      float64  `parquet:"hi"`
+	Verdict string   `parquet:"verdict"`
+	Elo     *float64 `parquet:"elo,optional"`
+	Rounds  int32    `parquet:"rounds"`
+}
+
+// AtlasGameRow is a row of atlas_games.parquet.
+type AtlasGameRow struct {
+	Stage   string `parquet:"stage"`
+	Class   int32  `parquet:"class"`
+	Index   int32  `parquet:"idx"`
+	Seed    uint64 `parquet:"seed"`
+	Points  int32  `parquet:"points"`
+	Turns   int32  `parquet:"turns"`
+	Swapped bool   `parquet:"swapped"`
+	Bot     string `parquet:"bot"`
+	Moves   string `parquet:"moves"`
+}
+
+// WriteAtlasParquet writes rows to the Parquet file path (zstd), through a temporary file
+// renamed when complete.
+func WriteAtlasParquet[T AtlasClassRow | AtlasGameRow](path string, rows []T) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := parquet.NewGenericWriter[T](tmp, parquet.Compression(&parquet.Zstd))
+	if _, err := w.Write(rows); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp made it 0600
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
