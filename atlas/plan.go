@@ -193,20 +193,28 @@ func stagePlan(d *Data, s Stage, ids []int, games int) *Plan {
 	return &Plan{Stage: s, Round: 1, Tasks: tasks}
 }
 
+// estimate is a class's main-stage estimate of p at its current look.
+type estimate struct {
+	id int
+	p  float64
+}
+
+// mainEstimates are the main-stage estimates of the classes, in their order.
+func (c *Config) mainEstimates(classes []Class, d *Data) []estimate {
+	all := make([]estimate, 0, len(classes))
+	for _, cl := range classes {
+		j, _ := c.look(d, cl.ID)
+		all = append(all, estimate{cl.ID, d.Tally(Main, cl.ID, c.Target(j)).Mean()})
+	}
+	return all
+}
+
 // candidates are the classes of the best main-stage estimates of the opener's value
 // min(p, 1−p), best first (ties by class).
 func (c *Config) candidates(classes []Class, d *Data) []int {
-	type cand struct {
-		id int
-		v  float64
-	}
-	var all []cand
-	for _, cl := range classes {
-		j, _ := c.look(d, cl.ID)
-		p := d.Tally(Main, cl.ID, c.Target(j)).Mean()
-		all = append(all, cand{cl.ID, min(p, 1-p)})
-	}
-	slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(b.v, a.v) })
+	all := c.mainEstimates(classes, d)
+	value := func(e estimate) float64 { return min(e.p, 1-e.p) }
+	slices.SortStableFunc(all, func(a, b estimate) int { return cmp.Compare(value(b), value(a)) })
 	var ids []int
 	for _, a := range all[:min(c.Candidates, len(all))] {
 		ids = append(ids, a.id)
@@ -218,24 +226,16 @@ func (c *Config) candidates(classes []Class, d *Data) []int {
 // panel is the stability check's classes: half of PanelSize the nearest ½ by the main
 // estimates, the rest drawn at random (from the seed) from the others.
 func (c *Config) panel(classes []Class, d *Data) []int {
-	type cand struct {
-		id   int
-		dist float64
-	}
-	var all []cand
-	for _, cl := range classes {
-		j, _ := c.look(d, cl.ID)
-		p := d.Tally(Main, cl.ID, c.Target(j)).Mean()
-		all = append(all, cand{cl.ID, abs64(p - 0.5)})
-	}
-	slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(a.dist, b.dist) })
+	all := c.mainEstimates(classes, d)
+	dist := func(e estimate) float64 { return abs64(e.p - 0.5) }
+	slices.SortStableFunc(all, func(a, b estimate) int { return cmp.Compare(dist(a), dist(b)) })
 	near := min(c.PanelSize/2, len(all))
 	var ids []int
 	for _, a := range all[:near] {
 		ids = append(ids, a.id)
 	}
 	rest := all[near:]
-	slices.SortFunc(rest, func(a, b cand) int { return cmp.Compare(a.id, b.id) })
+	slices.SortFunc(rest, func(a, b estimate) int { return cmp.Compare(a.id, b.id) })
 	rng := rand.New(rand.NewPCG(c.Seed, 0x70616e656c)) // "panel"
 	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
 	for _, a := range rest[:min(c.PanelSize-near, len(rest))] {
