@@ -391,6 +391,11 @@ func (w *writer) gamePages(ctx context.Context, db *store.Reader, opts Options, 
 		return 0, nil, fmt.Errorf("writing the report: %w", err)
 	}
 	defer queries.Close()
+	// Whether any game was read by the engine: asked once, not for each page.
+	annotated, err := db.HasEvals(ctx)
+	if err != nil {
+		return 0, nil, fmt.Errorf("writing the report: %w", err)
+	}
 	// Progress: the pages written, told one at a time, in order.
 	total := min(opts.MaxGames, w.games)
 	var written int // pages written, under progress
@@ -421,8 +426,10 @@ func (w *writer) gamePages(ctx context.Context, db *store.Reader, opts Options, 
 		if err := load(ctx, queries, g); err != nil {
 			return err
 		}
-		if err := loadEvals(ctx, db, g); err != nil {
-			return fmt.Errorf("game %d: %w", g.ID, err)
+		if annotated {
+			if err := loadEvals(ctx, db, g); err != nil {
+				return fmt.Errorf("game %d: %w", g.ID, err)
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err
