@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -49,7 +50,7 @@ type Atlas struct {
 type Stableness struct {
 	Bot      string
 	Panel    []Estimate // at the larger budget, by class
-	Spearman float64    // rank correlation of p̂ between the budgets over the panel
+	Spearman float64    // rank correlation of p̂ between the budgets over the panel; NaN while undefined
 	// Flips are the panel's classes whose verdicts are both decided and differ.
 	Flips []int
 	// MeanShift is the panel's mean p̂ at the larger budget less the main one.
@@ -126,6 +127,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 				s.Flips = append(s.Flips, id)
 			}
 		}
+		s.Spearman = math.NaN()
 		if len(x) > 1 {
 			s.Spearman = spearman(x, y)
 			s.MeanShift = stat.Mean(y, nil) - stat.Mean(x, nil)
@@ -154,6 +156,14 @@ func sortedKeys(d *Data) []dataKey {
 		return cmp.Or(cmp.Compare(a.stage, b.stage), cmp.Compare(a.class, b.class))
 	})
 	return keys
+}
+
+// RankText writes a rank correlation to two places, "undefined" for NaN (every p̂ equal).
+func RankText(r float64) string {
+	if math.IsNaN(r) {
+		return "undefined"
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
 }
 
 // spearman is the rank correlation of x and y (ties at their mean rank).

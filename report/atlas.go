@@ -71,8 +71,8 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 	if st := a.Stable; st != nil && len(st.Panel) < c.PanelSize {
 		d.Stable = fmt.Sprintf("not yet: %d of the %d classes of the panel re-estimated by %s.", len(st.Panel), c.PanelSize, st.Bot)
 	} else if st != nil {
-		d.Stable = fmt.Sprintf("%d classes re-estimated by %s (4× the budget), %d games each: rank correlation of p̂ %.2f, mean shift %+.1f points, verdicts flipped %d%s.",
-			len(st.Panel), st.Bot, c.PanelGames, st.Spearman, 100*st.MeanShift, len(st.Flips), flipList(st.Flips))
+		d.Stable = fmt.Sprintf("%d classes re-estimated by %s (4× the budget), %d games each: rank correlation of p̂ %s, mean shift %+.1f points, verdicts flipped %d%s.",
+			len(st.Panel), st.Bot, c.PanelGames, atlas.RankText(st.Spearman), 100*st.MeanShift, len(st.Flips), flipList(st.Flips))
 	}
 	maps, err := swapMaps(a)
 	if err != nil {

@@ -701,7 +701,7 @@ type classJSON struct {
 
 type stabilityJSON struct {
 	Bot       string      `json:"bot"`
-	Spearman  float64     `json:"spearman"`
+	Spearman  *float64    `json:"spearman"` // null while undefined (under two panel classes, or p̂ all equal)
 	MeanShift float64     `json:"mean_shift"`
 	Flips     []int       `json:"flips"`
 	Panel     []classJSON `json:"panel"`
@@ -732,7 +732,7 @@ func atlasJSON(a *atlas.Atlas, all bool) *atlasResult {
 		r.Confirmed = append(r.Confirmed, classOf(e))
 	}
 	if st := a.Stable; st != nil {
-		r.Stability = &stabilityJSON{Bot: st.Bot, Spearman: st.Spearman, MeanShift: st.MeanShift, Flips: append([]int{}, st.Flips...), Panel: []classJSON{}}
+		r.Stability = &stabilityJSON{Bot: st.Bot, Spearman: finite(st.Spearman), MeanShift: st.MeanShift, Flips: append([]int{}, st.Flips...), Panel: []classJSON{}}
 		for _, e := range st.Panel {
 			r.Stability.Panel = append(r.Stability.Panel, classOf(e))
 		}
@@ -776,8 +776,8 @@ func printAtlas(w io.Writer, a *atlas.Atlas, asJSON bool) error {
 	if st := a.Stable; st != nil && len(st.Panel) < a.Config.PanelSize {
 		fmt.Fprintf(w, "stability at %s: not yet (%d of %d classes re-estimated)\n", st.Bot, len(st.Panel), a.Config.PanelSize)
 	} else if st != nil {
-		fmt.Fprintf(w, "stability at %s: %d classes, rank correlation %.2f, mean shift %+.3f, verdicts flipped: %d %v\n",
-			st.Bot, len(st.Panel), st.Spearman, st.MeanShift, len(st.Flips), st.Flips)
+		fmt.Fprintf(w, "stability at %s: %d classes, rank correlation %s, mean shift %+.3f, verdicts flipped: %d %v\n",
+			st.Bot, len(st.Panel), atlas.RankText(st.Spearman), st.MeanShift, len(st.Flips), st.Flips)
 	}
 	sorted := slices.Clone(a.Estimates)
 	slices.SortStableFunc(sorted, func(x, y atlas.Estimate) int {

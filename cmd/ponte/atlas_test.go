@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ponte/ponte/atlas"
 )
 
 var atlasFlags = []string{"--size", "5", "--bot", "sage-4", "--first", "4", "--max", "8", "--confirm", "4", "--candidates", "2", "-q"}
@@ -154,4 +157,29 @@ func FuzzParseShard(f *testing.F) {
 			t.Errorf("%q: shard %d of %d accepted", s, i, n)
 		}
 	})
+}
+
+// TestAtlasJSONUndefinedRank: a stability panel whose p̂ are all equal (or not yet two
+// classes) has no rank correlation; --json writes null, not an error.
+func TestAtlasJSONUndefinedRank(t *testing.T) {
+	a := &atlas.Atlas{Config: atlas.DefaultConfig(), V: math.NaN(), VLo: math.NaN(), VHi: math.NaN(),
+		Stable: &atlas.Stableness{Bot: "sage-100", Spearman: math.NaN()}}
+	var out bytes.Buffer
+	if err := printAtlas(&out, a, true); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Stability struct {
+			Spearman *float64 `json:"spearman"`
+		} `json:"stability"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Stability.Spearman != nil {
+		t.Errorf("spearman %v, want null", *got.Stability.Spearman)
+	}
+	if s := atlas.RankText(math.NaN()); s != "undefined" {
+		t.Errorf("RankText(NaN) = %q", s)
+	}
 }
