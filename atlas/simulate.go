@@ -37,8 +37,10 @@ type SimResult struct {
 	Uniform       int // Classes · Max: the games of a uniform allocation with the same final precision
 	VerdictErrors int // decided classes whose verdict the planted p contradicts
 	Decided       int
-	Covered       int // classes whose final interval holds the planted p
-	FixedCovered  int // classes whose fixed-n interval holds it
+	Covered       int            // classes whose interval at the look where they stopped holds the planted p
+	AllCovered    int            // classes whose intervals at every look taken hold it: the confidence sequence's claim
+	ByLook        map[int][2]int // by the look where a class stopped: its classes and those covered there
+	FixedCovered  int            // classes whose fixed-n interval holds it
 	PlantedV      float64
 	V, VLo, VHi   float64
 	VCovered      bool
@@ -72,12 +74,19 @@ func (c *Config) Simulate(truth []Planted, seed uint64) SimResult {
 	}
 	a := c.Estimate(classes, d)
 	r := SimResult{Classes: len(truth), Games: a.Games, MainGames: a.MainGames, Uniform: len(truth) * c.Max,
-		V: a.V, VLo: a.VLo, VHi: a.VHi}
+		V: a.V, VLo: a.VLo, VHi: a.VHi, ByLook: map[int][2]int{}}
 	for i, e := range a.Estimates {
 		p := truth[i].P
 		r.PlantedV = math.Max(r.PlantedV, math.Min(p, 1-p))
+		b := r.ByLook[e.Rounds]
+		b[0]++
 		if e.Lo <= p && p <= e.Hi {
 			r.Covered++
+			b[1]++
+		}
+		r.ByLook[e.Rounds] = b
+		if c.sequenceCovers(d, e.ID, e.Rounds, p) {
+			r.AllCovered++
 		}
 		if e.FixedLo <= p && p <= e.FixedHi {
 			r.FixedCovered++
@@ -91,4 +100,15 @@ func (c *Config) Simulate(truth []Planted, seed uint64) SimResult {
 	}
 	r.VCovered = r.VLo <= r.PlantedV && r.PlantedV <= r.VHi
 	return r
+}
+
+// sequenceCovers reports whether the intervals of a class at its looks 1 to j all hold p.
+func (c *Config) sequenceCovers(d *Data, class, j int, p float64) bool {
+	for k := 1; k <= j; k++ {
+		t := d.Tally(Main, class, c.Target(k))
+		if lo, hi := WilsonZ(t.Sum(), t.Games(), c.Z(k)); p < lo || p > hi {
+			return false
+		}
+	}
+	return true
 }
