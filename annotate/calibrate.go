@@ -9,11 +9,14 @@ import (
 )
 
 // Point is a position with the search's value for Light, the game's phase there (Phase)
-// and what became of Light: 1 a win, ½ a draw, 0 a loss.
+// and what became of Light: 1 a win, ½ a draw, 0 a loss. Game names the game it is from:
+// the positions of one game share its result, and the reliability's intervals count the
+// games, not the positions, as the independent draws.
 type Point struct {
 	Raw   float64
 	Phase float64
 	Won   float64
+	Game  string
 }
 
 // ridge is the weight of the prior that keeps Fit's weights finite.
@@ -105,44 +108,98 @@ func (c Calibration) Brier(points []Point) float64 {
 }
 
 // Bin is one bin of a reliability curve: the positions whose calibrated chance fell in
-// [Lo, Hi), their mean chance and the rate at which Light won, with its Wilson 95%
-// interval.
+// [Lo, Hi), their games, their mean chance and the rate at which Light won, with its 95%
+// interval: Wilson's on the bin's effective number of positions (Kish's design effect of
+// the games as clusters, from the cluster-robust variance of the rate), so that fifty
+// positions of one game, which share its result, do not count as fifty draws. ObsLoNaive
+// and ObsHiNaive are Wilson's interval as if the positions were independent.
 type Bin struct {
-	Lo, Hi    float64
-	N         int
-	Predicted float64
-	Observed  float64
-	ObsLo     float64
-	ObsHi     float64
+	Lo, Hi                 float64
+	N, Games               int
+	Predicted              float64
+	Observed               float64
+	ObsLo, ObsHi           float64
+	ObsLoNaive, ObsHiNaive float64
 }
 
 // Within reports whether the bin's mean predicted chance lies in its observed rate's
 // 95% interval.
 func (b Bin) Within() bool { return b.N > 0 && b.Predicted >= b.ObsLo && b.Predicted <= b.ObsHi }
 
+// WithinNaive is Within for the interval that takes the positions as independent.
+func (b Bin) WithinNaive() bool {
+	return b.N > 0 && b.Predicted >= b.ObsLoNaive && b.Predicted <= b.ObsHiNaive
+}
+
 // Reliability bins points by their calibrated chance into the ten deciles 0–10 %, …,
-// 90–100 %.
+// 90–100 %. Points without a Game count as games of their own.
 func (c Calibration) Reliability(points []Point) []Bin {
 	bins := make([]Bin, 10)
 	sumP, sumW := make([]float64, 10), make([]float64, 10)
+	clusters := make([]map[string]*cluster, 10)
 	for i := range bins {
 		bins[i].Lo, bins[i].Hi = float64(i)/10, float64(i+1)/10
+		clusters[i] = map[string]*cluster{}
 	}
-	for _, p := range points {
+	for k, p := range points {
 		q := c.Chance(p.Raw, p.Phase)
 		i := min(9, int(q*10))
 		bins[i].N++
 		sumP[i] += q
 		sumW[i] += p.Won
+		g := p.Game
+		if g == "" {
+			g = fmt.Sprintf("\x00%d", k)
+		}
+		cl := clusters[i][g]
+		if cl == nil {
+			cl = &cluster{}
+			clusters[i][g] = cl
+		}
+		cl.n++
+		cl.won += p.Won
 	}
 	for i := range bins {
-		if n := float64(bins[i].N); n > 0 {
-			bins[i].Predicted = sumP[i] / n
-			bins[i].Observed = sumW[i] / n
-			bins[i].ObsLo, bins[i].ObsHi = wilson(sumW[i], n)
+		n := float64(bins[i].N)
+		if n == 0 {
+			continue
+		}
+		b := &bins[i]
+		b.Games = len(clusters[i])
+		b.Predicted = sumP[i] / n
+		b.Observed = sumW[i] / n
+		b.ObsLoNaive, b.ObsHiNaive = wilson(sumW[i], n)
+		b.ObsLo, b.ObsHi = b.ObsLoNaive, b.ObsHiNaive
+		if neff := effectiveN(b.Observed, n, clusters[i]); neff < n {
+			b.ObsLo, b.ObsHi = wilson(b.Observed*neff, neff)
 		}
 	}
 	return bins
+}
+
+// cluster is a game's positions in a bin and Light's points over them.
+type cluster struct{ n, won float64 }
+
+// effectiveN is the number of independent positions worth the bin's n positions grouped
+// in games: n divided by the design effect, the cluster-robust variance of the rate r
+// over the binomial one. It is n when that ratio is below 1 or undefined (r at 0 or 1, or a
+// single game).
+func effectiveN(r, n float64, clusters map[string]*cluster) float64 {
+	g := float64(len(clusters))
+	if g < 2 || r <= 0 || r >= 1 {
+		return n
+	}
+	ss := 0.0
+	for _, c := range clusters {
+		d := c.won - r*c.n
+		ss += d * d
+	}
+	robust := g / (g - 1) * ss / (n * n)
+	deff := robust / (r * (1 - r) / n)
+	if deff <= 1 {
+		return n
+	}
+	return n / deff
 }
 
 // wilson is the Wilson score 95% interval of k successes in n.
@@ -175,24 +232,33 @@ func HeldOut(gameID string) bool {
 }
 
 // ReliabilityTable is the reliability of c on points as a Markdown table: per decile the
-// positions, the mean predicted chance, the observed rate with its 95% interval and
-// whether the prediction lies in it.
+// positions and their games, the mean predicted chance, the observed rate with its 95%
+// interval counting the games as the independent draws, whether the prediction lies in it,
+// and the same for the interval that counts every position as independent.
 func ReliabilityTable(c Calibration, points []Point) string {
-	s := "| predicted | positions | mean predicted | observed [95% interval] | within |\n|---|---:|---:|---|---|\n"
-	within, nonEmpty := 0, 0
+	s := "| predicted | positions | games | mean predicted | observed [95% interval, by games] | within | [interval by positions] | within |\n|---|---:|---:|---:|---|---|---|---|\n"
+	within, naive, nonEmpty := 0, 0, 0
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
 	for _, b := range c.Reliability(points) {
 		if b.N == 0 {
-			s += fmt.Sprintf("| %.0f–%.0f %% | 0 | | | |\n", b.Lo*100, b.Hi*100)
+			s += fmt.Sprintf("| %.0f–%.0f %% | 0 | 0 | | | | | |\n", b.Lo*100, b.Hi*100)
 			continue
 		}
 		nonEmpty++
-		w := "no"
 		if b.Within() {
-			w = "yes"
 			within++
 		}
-		s += fmt.Sprintf("| %.0f–%.0f %% | %d | %.1f %% | %.1f %% [%.1f–%.1f] | %s |\n",
-			b.Lo*100, b.Hi*100, b.N, b.Predicted*100, b.Observed*100, b.ObsLo*100, b.ObsHi*100, w)
+		if b.WithinNaive() {
+			naive++
+		}
+		s += fmt.Sprintf("| %.0f–%.0f %% | %d | %d | %.1f %% | %.1f %% [%.1f–%.1f] | %s | [%.1f–%.1f] | %s |\n",
+			b.Lo*100, b.Hi*100, b.N, b.Games, b.Predicted*100, b.Observed*100, b.ObsLo*100, b.ObsHi*100, yes(b.Within()),
+			b.ObsLoNaive*100, b.ObsHiNaive*100, yes(b.WithinNaive()))
 	}
-	return s + fmt.Sprintf("\n%d of %d deciles within their interval\n", within, nonEmpty)
+	return s + fmt.Sprintf("\n%d of %d deciles within their interval by games (%d within the interval by positions)\n", within, nonEmpty, naive)
 }

@@ -235,7 +235,7 @@ func indexEvals(ctx context.Context, db *store.Reader, f stats.Filter) (*swingsV
 	var held []annotate.Point
 	for _, p := range pts {
 		if annotate.HeldOut(p.GameID) {
-			held = append(held, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
+			held = append(held, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID})
 		}
 	}
 	if len(held) > 0 {

@@ -44,9 +44,9 @@ func run(dbPath, bot, write string) error {
 		held := annotate.HeldOut(p.GameID)
 		games[held][p.GameID] = true
 		if held {
-			test = append(test, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
+			test = append(test, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID})
 		} else {
-			fit = append(fit, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won})
+			fit = append(fit, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID})
 		}
 	}
 	if len(fit) == 0 || len(test) == 0 {
