@@ -212,6 +212,30 @@ func wilson(k, n float64) (lo, hi float64) {
 	return math.Max(0, c-h), math.Min(1, c+h)
 }
 
+// Check is a calibration's reliability on held-out games: what fitcal measured when it made
+// Fitted, kept with it so that every report can show it.
+type Check struct {
+	Bot                    string
+	FitGames, FitPositions int
+	Games, Positions       int     // held out
+	Brier, RawBrier        float64 // calibrated, and the search's value as it is
+	Bins                   []Bin
+}
+
+// Within counts the non-empty bins whose mean prediction lies in their interval, and the
+// non-empty bins.
+func (c Check) Within() (within, bins int) {
+	for _, b := range c.Bins {
+		if b.N > 0 {
+			bins++
+			if b.Within() {
+				within++
+			}
+		}
+	}
+	return within, bins
+}
+
 // HeldOut reports whether a game of stable id gameID is among the held-out games of the
 // calibration (those whose id ends in an odd hex digit); the others are fitted on.
 func HeldOut(gameID string) bool {

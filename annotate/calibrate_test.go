@@ -136,3 +136,16 @@ func TestReliabilityCoverage(t *testing.T) {
 		t.Errorf("the interval by positions covers %.1f%%: the simulation does not share results within games as it should", 100*pos)
 	}
 }
+
+// The calibration ponte is built with holds its issue's bar on its held-out games: at least
+// 8 of the 10 deciles within their interval (annotate/fitted.go is made by fitcal).
+func TestFittedCheck(t *testing.T) {
+	within, bins := FittedCheck.Within()
+	t.Logf("%d of %d deciles within, Brier %.4f (raw %.4f), %d held-out games", within, bins, FittedCheck.Brier, FittedCheck.RawBrier, FittedCheck.Games)
+	if bins != 10 || within < 8 {
+		t.Errorf("%d of %d deciles within their interval, want at least 8 of 10", within, bins)
+	}
+	if FittedCheck.Bot != "sage-"+strconv.Itoa(DefaultPlayouts) {
+		t.Errorf("checked on %s's readings, the default engine is sage-%d", FittedCheck.Bot, DefaultPlayouts)
+	}
+}

@@ -5,3 +5,21 @@ package annotate
 // Fitted is the calibration of the default engine (sage, DefaultPlayouts a position),
 // fitted on 17531 positions of 320 self-play games.
 var Fitted = Calibration{W: [4]float64{0.092828, 0.890141, 0.370427, 0.047605}}
+
+// FittedCheck is Fitted's reliability on the held-out self-play games.
+var FittedCheck = Check{
+	Bot: "sage-100", FitGames: 320, FitPositions: 17531, Games: 280, Positions: 15465,
+	Brier: 0.145143, RawBrier: 0.145132,
+	Bins: []Bin{
+		{Lo: 0, Hi: 0.1, N: 2618, Games: 152, Predicted: 0.012609, Observed: 0.018144, ObsLo: 0.009378, ObsHi: 0.034814, ObsLoNaive: 0.013692, ObsHiNaive: 0.024007},
+		{Lo: 0.1, Hi: 0.2, N: 593, Games: 148, Predicted: 0.150842, Observed: 0.125632, ObsLo: 0.078571, ObsHi: 0.194919, ObsLoNaive: 0.101343, ObsHiNaive: 0.154741},
+		{Lo: 0.2, Hi: 0.3, N: 708, Games: 170, Predicted: 0.252052, Observed: 0.221045, ObsLo: 0.154111, ObsHi: 0.306517, ObsLoNaive: 0.192031, ObsHiNaive: 0.253070},
+		{Lo: 0.3, Hi: 0.4, N: 1101, Games: 220, Predicted: 0.353145, Observed: 0.327430, ObsLo: 0.259133, ObsHi: 0.403912, ObsLoNaive: 0.300352, ObsHiNaive: 0.355707},
+		{Lo: 0.4, Hi: 0.5, N: 2098, Games: 271, Predicted: 0.455462, Observed: 0.447331, ObsLo: 0.382542, ObsHi: 0.513959, ObsLoNaive: 0.426170, ObsHiNaive: 0.468684},
+		{Lo: 0.5, Hi: 0.6, N: 2654, Games: 280, Predicted: 0.546262, Observed: 0.506971, ObsLo: 0.447381, ObsHi: 0.566363, ObsLoNaive: 0.487954, ObsHiNaive: 0.525967},
+		{Lo: 0.6, Hi: 0.7, N: 1319, Games: 245, Predicted: 0.645271, Observed: 0.601592, ObsLo: 0.528044, ObsHi: 0.670824, ObsLoNaive: 0.574913, ObsHiNaive: 0.627681},
+		{Lo: 0.7, Hi: 0.8, N: 881, Games: 192, Predicted: 0.750100, Observed: 0.742906, ObsLo: 0.666301, ObsHi: 0.807018, ObsLoNaive: 0.713036, ObsHiNaive: 0.770666},
+		{Lo: 0.8, Hi: 0.9, N: 761, Games: 158, Predicted: 0.852144, Observed: 0.844941, ObsLo: 0.769150, ObsHi: 0.899113, ObsLoNaive: 0.817498, ObsHiNaive: 0.868919},
+		{Lo: 0.9, Hi: 1, N: 2732, Games: 152, Predicted: 0.987288, Observed: 0.984078, ObsLo: 0.971014, ObsHi: 0.991306, ObsLoNaive: 0.978658, ObsHiNaive: 0.988137},
+	},
+}

@@ -201,6 +201,7 @@ type swingsView struct {
 	Positions   int
 	Bot         string
 	Calibration annotate.Calibration
+	Check       annotate.Check // the calibration's own held-out check, made with it
 }
 
 type swingRow struct {
@@ -221,7 +222,7 @@ func indexEvals(ctx context.Context, db *store.Reader, f stats.Filter) (*swingsV
 	if err != nil || len(swings) == 0 {
 		return nil, err
 	}
-	v := &swingsView{Bot: swings[0].Bot, Calibration: annotate.Fitted}
+	v := &swingsView{Bot: swings[0].Bot, Calibration: annotate.Fitted, Check: annotate.FittedCheck}
 	for _, s := range swings {
 		v.Swings = append(v.Swings, swingRow{Swing: s, Pct: strconv.Itoa(int(math.Round(100*s.Swing))) + "%",
 			Href: "games/" + strconv.FormatInt(s.Game, 10) + ".html"})

@@ -88,6 +88,14 @@ func TestEvalsPage(t *testing.T) {
 	if !strings.Contains(index, `id="evals"`) || strings.Count(index, "<td class=\"num\">") == 0 {
 		t.Fatal("index: no section of the engine's reading")
 	}
+	// The calibration's own check is shown with it, one row per decile.
+	fitted := regexp1(t, index, `(?s)<table class="data narrow reliability fitted">(.*?)</table>`)
+	if got := strings.Count(fitted[1], "<tr"); got != 11 {
+		t.Errorf("the calibration's check has %d rows, want a head and 10 deciles", got)
+	}
+	if !strings.Contains(index, strconv.Itoa(annotate.FittedCheck.Games)+" other such games") {
+		t.Error("the index does not say on how many held-out games the calibration was checked")
+	}
 	m := regexp1(t, index, `<table class="data narrow swings">.*?<a href="(games/(\d+)\.html)">`)
 	page := filepath.Join(filepath.Dir(w.Index), m[1])
 	id, _ := strconv.ParseInt(m[2], 10, 64)
