@@ -58,6 +58,10 @@ type Turn struct {
 	// BestQ and PlayedQ are the mover's values of the best turn and of the turn played in
 	// the search of the position before it, which the loss compares.
 	BestQ, PlayedQ float64
+	// BestN and PlayedN are the playouts through the best turn and through the turn
+	// played in that search (the same when they are one turn); 0 in rows read before they
+	// were kept.
+	BestN, PlayedN int
 	Before, After  float64
 	// Loss is the drop in the mover's chance of winning, never below 0: the calibrated
 	// chance of the engine's best turn less that of the turn played, both weighed in the
@@ -83,6 +87,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	colour := make([]replay.Colour, n+1)
 	over := make([]bool, n+1)
 	bestQ, playedQ := make([]float64, n+1), make([]float64, n+1)
+	bestN, playedN := make([]int, n+1), make([]int, n+1)
 	for k := 0; k <= n; k++ {
 		if stop != nil {
 			if err := stop(); err != nil {
@@ -101,6 +106,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		a := e.sage.Analyse(pos, played, rng)
 		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
 		bestQ[k], playedQ[k] = a.BestQ, a.PlayedQ
+		bestN[k], playedN[k] = a.BestN, a.PlayedN
 		colour[k] = pos.ToMove()
 		if progress != nil {
 			progress(1)
@@ -115,7 +121,8 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	out := make([]Turn, n)
 	for k := range n {
 		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1],
-			OverAfter: over[k+1], BestQ: bestQ[k], PlayedQ: playedQ[k]}
+			OverAfter: over[k+1], BestQ: bestQ[k], PlayedQ: playedQ[k],
+			BestN: bestN[k], PlayedN: playedN[k]}
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
