@@ -80,13 +80,18 @@ func TestPlanted(t *testing.T) {
 	var plantedN, plantedBad, ownN, ownBad int
 	var marks [4]int
 	var ownLoss []float64
+	var plantedSum, ownSum, score float64
 	for i := range *plantedGames {
 		g, at := plantedGame(t, i)
 		turns, err := e.Analyse(g, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		var plantedColour replay.Colour
 		for _, tu := range turns {
+			if tu.Turn == at {
+				plantedColour = tu.Colour
+			}
 			if dump != nil {
 				fmt.Fprintf(dump, "%d,%d,%t,%d,%d,%s,%.5f,%.5f,%.5f,%.5f,%d,%d,%t,%.5f,%d\n", i, tu.Turn, tu.Turn == at, at, len(turns),
 					tu.Colour, tu.RawBefore, tu.RawAfter, tu.BestQ, tu.PlayedQ, tu.BestN, tu.PlayedN, tu.Best == tu.Played, tu.Loss, tu.Mark)
@@ -96,6 +101,7 @@ func TestPlanted(t *testing.T) {
 			}
 			bad := tu.Mark >= Mistake
 			if tu.Turn == at {
+				plantedSum += tu.Loss
 				plantedN++
 				marks[tu.Mark]++
 				if bad {
@@ -105,10 +111,22 @@ func TestPlanted(t *testing.T) {
 				continue
 			}
 			ownLoss = append(ownLoss, tu.Loss)
+			ownSum += tu.Loss
 			ownN++
 			if bad {
 				ownBad++
 			}
+		}
+		// The game's result for the side that played the random turn: what the turn
+		// really cost, on average over the games.
+		if last := turns[len(turns)-1]; last.OverAfter {
+			r := last.RawAfter
+			if plantedColour == replay.Dark {
+				r = 1 - r
+			}
+			score += r
+		} else {
+			score += 0.5
 		}
 	}
 	slices.Sort(ownLoss)
@@ -123,8 +141,13 @@ func TestPlanted(t *testing.T) {
 	pr, or := float64(plantedBad)/float64(plantedN), float64(ownBad)/float64(ownN)
 	t.Logf("random turns marked mistake or blunder: %d of %d, %.1f%% (95%% interval %.1f–%.1f%%; %v by mark)", plantedBad, plantedN, 100*pr, 100*plo, 100*phi, marks)
 	t.Logf("sage's own turns marked mistake or blunder: %d of %d, %.1f%% (95%% interval %.1f–%.1f%%)", ownBad, ownN, 100*or, 100*olo, 100*ohi)
-	if pr < 0.80 {
-		t.Errorf("%.1f%% of the random turns marked mistake or blunder: want at least 80%%", 100*pr)
+	pm, om := plantedSum/float64(plantedN), ownSum/float64(ownN)
+	t.Logf("mean loss: random turns %.3f, sage's own %.3f; the side that played the random turn scored %.3f over %d games", pm, om, score/float64(*plantedGames), *plantedGames)
+	if pm < 2*om {
+		t.Errorf("the random turns lose %.3f on average, sage's own %.3f: want at least twice as much", pm, om)
+	}
+	if pr < 3*or {
+		t.Errorf("%.1f%% of the random turns marked mistake or blunder, %.1f%% of sage's own: want at least three times as often", 100*pr, 100*or)
 	}
 	if or > 0.10 {
 		t.Errorf("%.1f%% of sage's own turns marked mistake or blunder: want at most 10%%", 100*or)
