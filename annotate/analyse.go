@@ -3,6 +3,7 @@ package annotate
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -58,10 +59,15 @@ type Turn struct {
 	// BestQ and PlayedQ are the mover's values of the best turn and of the turn played in
 	// the search of the position before it, which the loss compares.
 	BestQ, PlayedQ float64
+	// BestN and PlayedN are the playouts through the best turn and through the turn
+	// played in that search (the same when they are one turn); 0 in rows read before they
+	// were kept.
+	BestN, PlayedN int
 	Before, After  float64
 	// Loss is the drop in the mover's chance of winning, never below 0: the calibrated
 	// chance of the engine's best turn less that of the turn played, both weighed in the
-	// search of the position before it (bot.Sage.Analyse).
+	// search of the position before it (bot.Sage.Analyse), counting only the part of the
+	// values' difference beyond its standard error (docs/annotate.md).
 	Loss float64
 	Mark Mark
 }
@@ -83,6 +89,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	colour := make([]replay.Colour, n+1)
 	over := make([]bool, n+1)
 	bestQ, playedQ := make([]float64, n+1), make([]float64, n+1)
+	bestN, playedN := make([]int, n+1), make([]int, n+1)
 	for k := 0; k <= n; k++ {
 		if stop != nil {
 			if err := stop(); err != nil {
@@ -101,6 +108,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		a := e.sage.Analyse(pos, played, rng)
 		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
 		bestQ[k], playedQ[k] = a.BestQ, a.PlayedQ
+		bestN[k], playedN[k] = a.BestN, a.PlayedN
 		colour[k] = pos.ToMove()
 		if progress != nil {
 			progress(1)
@@ -115,7 +123,8 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	out := make([]Turn, n)
 	for k := range n {
 		t := Turn{Turn: k + 1, Colour: colour[k], Played: g.Moves[k], RawBefore: raw[k], RawAfter: raw[k+1],
-			OverAfter: over[k+1], BestQ: bestQ[k], PlayedQ: playedQ[k]}
+			OverAfter: over[k+1], BestQ: bestQ[k], PlayedQ: playedQ[k],
+			BestN: bestN[k], PlayedN: playedN[k]}
 		if best[k] != (replay.Move{}) {
 			t.Best = best[k].String()
 		}
@@ -141,8 +150,22 @@ func (c Calibration) Apply(t *Turn, size int) {
 		}
 		return 1 - c.Chance(1-q, before)
 	}
-	t.Loss = max(0, mover(t.BestQ)-mover(t.PlayedQ))
+	gap := max(0, t.BestQ-t.PlayedQ-searchError(t.BestQ, t.BestN, t.PlayedQ, t.PlayedN))
+	t.Loss = max(0, mover(t.BestQ)-mover(t.BestQ-gap))
 	t.Mark = MarkOf(t.Loss)
+}
+
+// searchError is the standard error of the difference of two turns' values in a search,
+// the means of nb and np playouts with results near qb and qp: a playout's result is a
+// win or a loss, so each mean's variance is q(1−q)/n, with q drawn ¼/(n+1) towards ½ so
+// that a turn whose few playouts all agree is not taken as certain. It is 0 when a count
+// is unknown (rows read before the counts were kept) or when the turn played is the best.
+func searchError(qb float64, nb int, qp float64, np int) float64 {
+	if nb <= 0 || np <= 0 {
+		return 0
+	}
+	v := func(q float64, n int) float64 { return (q*(1-q) + 0.25/float64(n+1)) / float64(n) }
+	return math.Sqrt(v(qb, nb) + v(qp, np))
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

@@ -2,7 +2,9 @@ package annotate
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -12,101 +14,145 @@ import (
 )
 
 var (
-	plantedGames  = flag.Int("planted.games", 4, "self-play games of the planted test")
+	plantedGames  = flag.Int("planted.games", 8, "self-play games of the planted test")
 	plantedBudget = flag.Int("planted.budget", DefaultPlayouts, "the engine's playouts per position in the planted test")
+	plantedDump   = flag.String("planted.dump", "", "write every turn's reading of the planted test to this CSV file")
 )
 
-// planter is a bot that plays as its inner bot except at the turns in at, where it plays
-// a uniformly random legal turn; planted lists those turns.
+// planter plays a game's both sides as its inner bots, except at turn at, where the side
+// to move plays a uniformly random legal turn instead.
 type planter struct {
-	inner   bot.Bot
-	at      map[int]bool
-	planted []int
+	inner bot.Bot
+	at    int
 }
 
 func (p *planter) Name() string { return "planted-" + p.inner.Name() }
 
 func (p *planter) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
-	if turn := g.Turn() + 1; p.at[turn] {
-		p.planted = append(p.planted, turn)
+	if g.Turn()+1 == p.at {
 		return bot.Random{}.Turn(g, rng)
 	}
 	return p.inner.Turn(g, rng)
 }
 
-// TestPlanted plays sage against sage on 10×10, the responder's turns 8, 16, 24 and 32
-// replaced by random legal turns, and reads the games. The issue asks that at least 80% of
-// the random turns be marked mistake or blunder and at most 10% of sage's own turns; at
-// the default budget the engine's noise does not allow both (docs/annotate.md gives the
-// figures, which this test logs), so it checks what the marks do achieve: the random
-// turns lose at least twice as much on average as sage's own, and are marked mistake or
-// blunder at least three times as often.
+// Planted turns are drawn uniformly among turns plantFrom to plantTo, before the game is
+// decided: on 10×10 a game of sage against sage lasts about 45 turns.
+const plantFrom, plantTo = 4, 30
+
+// plantedGame plays game i of the planted test: sage against sage on 10×10 at the default
+// budget, one turn, drawn in advance, replaced by a random legal turn. It returns the
+// game and the planted turn.
+func plantedGame(t testing.TB, i int) (Game, int) {
+	rng := rand.New(rand.NewPCG(uint64(i), 23))
+	at := plantFrom + rng.IntN(plantTo-plantFrom+1)
+	sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: DefaultPlayouts}) }
+	played, err := bot.Play(&planter{sage(), at}, &planter{sage(), at}, 10, replay.Unlimited, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game{GameID: "planted" + strconv.Itoa(i), Size: 10}
+	for _, m := range played.Moves {
+		g.Moves = append(g.Moves, m.String())
+	}
+	return g, at
+}
+
+// TestPlanted is the issue's planted test: self-play games of sage where one turn of
+// either side, drawn in advance among turns 4 to 30, is a random legal turn. It checks the
+// issue's bar for sage's own turns (at most 10 % marked mistake or blunder) and that the
+// random turns lose at least twice as much on average and are marked at least three times
+// as often; it logs the share of random turns marked, with its interval, which the issue
+// wants at 80 % and which no calibrated loss reaches here: the game results show that a
+// random turn costs about 9 points on average (docs/annotate.md). The default run is
+// short; `-planted.games 200` measures the rates with intervals worth quoting.
 func TestPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and reads whole games")
 	}
 	e := NewEngine(*plantedBudget, Fitted)
-	var plantedN, plantedBad, ownN, ownBad int
-	var marks [4]int
-	var ownLoss []float64
-	var plantedSum, ownSum float64
-	for i := range *plantedGames {
-		rng := rand.New(rand.NewPCG(uint64(i), 23))
-		p := &planter{inner: bot.NewSage(bot.Options{Playouts: DefaultPlayouts}), at: map[int]bool{8: true, 16: true, 24: true, 32: true}}
-		played, err := bot.Play(bot.NewSage(bot.Options{Playouts: DefaultPlayouts}), p, 10, replay.Unlimited, rng)
+	var dump *os.File
+	if *plantedDump != "" {
+		f, err := os.Create(*plantedDump)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := Game{GameID: "planted" + strconv.Itoa(i), Size: 10}
-		for _, m := range played.Moves {
-			g.Moves = append(g.Moves, m.String())
-		}
+		defer f.Close()
+		dump = f
+		fmt.Fprintln(dump, "game,turn,planted,at,turns,colour,raw_before,raw_after,best_q,played_q,best_n,played_n,same,loss,mark")
+	}
+	var plantedN, plantedBad, ownN, ownBad int
+	var marks [4]int
+	var ownLoss []float64
+	var plantedSum, ownSum, score float64
+	for i := range *plantedGames {
+		g, at := plantedGame(t, i)
 		turns, err := e.Analyse(g, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		isPlanted := map[int]bool{}
-		for _, n := range p.planted {
-			isPlanted[n] = true
-		}
+		var plantedColour replay.Colour
 		for _, tu := range turns {
+			if tu.Turn == at {
+				plantedColour = tu.Colour
+			}
+			if dump != nil {
+				fmt.Fprintf(dump, "%d,%d,%t,%d,%d,%s,%.5f,%.5f,%.5f,%.5f,%d,%d,%t,%.5f,%d\n", i, tu.Turn, tu.Turn == at, at, len(turns),
+					tu.Colour, tu.RawBefore, tu.RawAfter, tu.BestQ, tu.PlayedQ, tu.BestN, tu.PlayedN, tu.Best == tu.Played, tu.Loss, tu.Mark)
+			}
 			if tu.Turn == 1 {
 				continue // the opening is the greedy bot's, not the search's
 			}
 			bad := tu.Mark >= Mistake
-			if isPlanted[tu.Turn] {
+			if tu.Turn == at {
 				plantedSum += tu.Loss
 				plantedN++
 				marks[tu.Mark]++
 				if bad {
 					plantedBad++
 				}
-				t.Logf("game %d turn %d %s: loss %.3f %s", i, tu.Turn, tu.Played, tu.Loss, tu.Mark)
-			} else {
-				ownLoss = append(ownLoss, tu.Loss)
-				ownSum += tu.Loss
-				ownN++
-				if bad {
-					ownBad++
-				}
+				t.Logf("game %d turn %d of %d %s: loss %.3f %s", i, tu.Turn, len(turns), tu.Played, tu.Loss, tu.Mark)
+				continue
 			}
+			ownLoss = append(ownLoss, tu.Loss)
+			ownSum += tu.Loss
+			ownN++
+			if bad {
+				ownBad++
+			}
+		}
+		// The game's result for the side that played the random turn: what the turn
+		// really cost, on average over the games.
+		if last := turns[len(turns)-1]; last.OverAfter {
+			r := last.RawAfter
+			if plantedColour == replay.Dark {
+				r = 1 - r
+			}
+			score += r
+		} else {
+			score += 0.5
 		}
 	}
 	slices.Sort(ownLoss)
 	if len(ownLoss) > 0 {
 		t.Logf("sage's own losses: median %.3f, 80%% %.3f, 90%% %.3f, 95%% %.3f", ownLoss[len(ownLoss)/2], ownLoss[len(ownLoss)*8/10], ownLoss[len(ownLoss)*9/10], ownLoss[len(ownLoss)*95/100])
 	}
-	t.Logf("planted turns: %d of %d marked mistake or blunder (%v by mark); sage's own: %d of %d", plantedBad, plantedN, marks, ownBad, ownN)
 	if plantedN == 0 || ownN == 0 {
 		t.Fatalf("%d planted turns, %d own turns", plantedN, ownN)
 	}
-	pm, om := plantedSum/float64(plantedN), ownSum/float64(ownN)
+	plo, phi := wilson(float64(plantedBad), float64(plantedN))
+	olo, ohi := wilson(float64(ownBad), float64(ownN))
 	pr, or := float64(plantedBad)/float64(plantedN), float64(ownBad)/float64(ownN)
-	t.Logf("mean loss: planted %.3f, own %.3f; marked mistake or blunder: planted %.0f%%, own %.0f%%", pm, om, 100*pr, 100*or)
+	t.Logf("random turns marked mistake or blunder: %d of %d, %.1f%% (95%% interval %.1f–%.1f%%; %v by mark)", plantedBad, plantedN, 100*pr, 100*plo, 100*phi, marks)
+	t.Logf("sage's own turns marked mistake or blunder: %d of %d, %.1f%% (95%% interval %.1f–%.1f%%)", ownBad, ownN, 100*or, 100*olo, 100*ohi)
+	pm, om := plantedSum/float64(plantedN), ownSum/float64(ownN)
+	t.Logf("mean loss: random turns %.3f, sage's own %.3f; the side that played the random turn scored %.3f over %d games", pm, om, score/float64(*plantedGames), *plantedGames)
 	if pm < 2*om {
 		t.Errorf("the random turns lose %.3f on average, sage's own %.3f: want at least twice as much", pm, om)
 	}
 	if pr < 3*or {
-		t.Errorf("%.0f%% of the random turns marked mistake or blunder, %.0f%% of sage's own: want at least three times as often", 100*pr, 100*or)
+		t.Errorf("%.1f%% of the random turns marked mistake or blunder, %.1f%% of sage's own: want at least three times as often", 100*pr, 100*or)
+	}
+	if or > 0.10 {
+		t.Errorf("%.1f%% of sage's own turns marked mistake or blunder: want at most 10%%", 100*or)
 	}
 }

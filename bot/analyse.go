@@ -17,6 +17,9 @@ type Analysis struct {
 	// through the best turn and through the turn played: their difference is what the turn
 	// played gives away, measured in one tree on the same footing.
 	BestQ, PlayedQ float64
+	// BestN and PlayedN are the playouts through the best turn and through the turn played
+	// (the same when they are one turn): how far their values can be trusted.
+	BestN, PlayedN int
 	// Playouts is how many playouts the search ran.
 	Playouts int
 }
@@ -78,7 +81,7 @@ func (s *Sage) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 	if n > 0 {
 		v = w / n // for the seat to move
 	}
-	a := Analysis{Light: v, Best: s.cands[best].move, BestQ: bestQ, Playouts: budget}
+	a := Analysis{Light: v, Best: s.cands[best].move, BestQ: bestQ, BestN: int(max(bestN, 0)), Playouts: budget}
 	if g.ToMove() != replay.Light {
 		a.Light = 1 - v
 	}
@@ -91,10 +94,11 @@ func (s *Sage) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 		}
 		s.forced = 0
 		a.PlayedQ = s.cands[pk].w / s.cands[pk].n
+		a.PlayedN = int(s.cands[pk].n)
 		// The best turn's value after the playouts through the turn played (which may be
 		// it) is unchanged unless they are the same turn.
 		if pk == best {
-			a.BestQ = a.PlayedQ
+			a.BestQ, a.BestN = a.PlayedQ, a.PlayedN
 		}
 	}
 	return a

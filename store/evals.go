@@ -32,6 +32,8 @@ const evalsTableSQL = `CREATE TABLE IF NOT EXISTS turn_evals (
 	over_after INTEGER NOT NULL,
 	best_q REAL NOT NULL,
 	played_q REAL NOT NULL,
+	best_n INTEGER NOT NULL DEFAULT 0,
+	played_n INTEGER NOT NULL DEFAULT 0,
 	light_before REAL NOT NULL,
 	light_after REAL NOT NULL,
 	loss REAL NOT NULL,
@@ -54,6 +56,8 @@ type TurnEval struct {
 	OverAfter bool    `parquet:"over_after"` // the game is over after the turn: raw_after is its result
 	BestQ     float64 `parquet:"best_q"`     // the mover's value of the best turn in the search before the turn
 	PlayedQ   float64 `parquet:"played_q"`   // the mover's value of the turn played in that search
+	BestN     int32   `parquet:"best_n"`     // the playouts through the best turn in that search; 0 unknown
+	PlayedN   int32   `parquet:"played_n"`   // the playouts through the turn played; 0 unknown
 	Before    float64 `parquet:"light_before"`
 	After     float64 `parquet:"light_after"`
 	Loss      float64 `parquet:"loss"`
@@ -101,11 +105,43 @@ func (d *DB) GamesToAnnotate(ctx context.Context, f Filter, bot string) ([]EvalG
 	return out, nil
 }
 
+// ensureEvals makes turn_evals, or adds to a table made before them the columns best_n
+// and played_n, 0 in its rows (the visit counts were not kept then).
 func (d *DB) ensureEvals(ctx context.Context) error {
 	if _, err := d.db.ExecContext(ctx, evalsTableSQL); err != nil {
 		return fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 	}
+	ok, err := evalsHasCounts(ctx, d.db)
+	if err != nil {
+		return fmt.Errorf("%s: turn_evals: %w", d.path, err)
+	}
+	if ok {
+		return nil
+	}
+	for _, col := range []string{"best_n", "played_n"} {
+		if _, err := d.db.ExecContext(ctx, "ALTER TABLE turn_evals ADD COLUMN "+col+" INTEGER NOT NULL DEFAULT 0"); err != nil {
+			return fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+		}
+	}
 	return nil
+}
+
+// evalsHasCounts reports whether turn_evals has the columns best_n and played_n, which a
+// table made before they were kept lacks until it is written again (ensureEvals).
+func evalsHasCounts(ctx context.Context, db *sql.DB) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('turn_evals') WHERE name IN ('best_n', 'played_n')`).Scan(&n)
+	return n == 2, err
+}
+
+// countsSQL is what the queries of turn_evals read as best_n and played_n: the columns, or
+// 0 in a table made before them.
+func countsSQL(ctx context.Context, db *sql.DB) (string, error) {
+	ok, err := evalsHasCounts(ctx, db)
+	if err != nil || !ok {
+		return "0, 0", err
+	}
+	return "e.best_n, e.played_n", nil
 }
 
 // SaveEvals stores rows in one transaction, leaving out those already stored (the same
@@ -121,8 +157,8 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	}
 	defer tx.Rollback()
 	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO turn_evals
-		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, light_before, light_after, loss, mark)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
+		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, best_n, played_n, light_before, light_after, loss, mark)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
 	}
@@ -130,7 +166,7 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	var stored int64
 	for _, r := range rows {
 		res, err := st.ExecContext(ctx, r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best,
-			r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.Before, r.After, r.Loss, r.Mark, r.GameID)
+			r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.BestN, r.PlayedN, r.Before, r.After, r.Loss, r.Mark, r.GameID)
 		if err != nil {
 			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 		}
@@ -145,12 +181,14 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 
 // evalsSelect reads turn_evals joined with the games, with the mover's name: the opener at
 // turn 1, the responder at turn 2 (the Light player after a swap), then the player of the
-// colour, which no longer changes.
-const evalsSelect = `SELECT g.id, e.game_id, e.turn, e.bot, e.playouts, e.colour, e.played, e.best,
-	e.raw_before, e.raw_after, e.over_after, e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark,
+// colour, which no longer changes. counts is countsSQL's.
+func evalsSelect(counts string) string {
+	return `SELECT g.id, e.game_id, e.turn, e.bot, e.playouts, e.colour, e.played, e.best,
+	e.raw_before, e.raw_after, e.over_after, e.best_q, e.played_q, ` + counts + `, e.light_before, e.light_after, e.loss, e.mark,
 	coalesce(CASE WHEN e.turn = 1 THEN g.opener WHEN e.turn = 2 AND g.swapped THEN g.light
 		WHEN e.colour = 'light' THEN g.light ELSE g.dark END, '')
 	FROM turn_evals e JOIN games g ON g.game_id = e.game_id`
+}
 
 func scanEvals(rows *sql.Rows, fn func(TurnEval) error) error {
 	defer rows.Close()
@@ -158,7 +196,7 @@ func scanEvals(rows *sql.Rows, fn func(TurnEval) error) error {
 		var r TurnEval
 		var best, mark sql.NullString
 		if err := rows.Scan(&r.Game, &r.GameID, &r.Turn, &r.Bot, &r.Playouts, &r.Colour, &r.Played, &best,
-			&r.RawBefore, &r.RawAfter, &r.OverAfter, &r.BestQ, &r.PlayedQ, &r.Before, &r.After, &r.Loss, &mark, &r.Player); err != nil {
+			&r.RawBefore, &r.RawAfter, &r.OverAfter, &r.BestQ, &r.PlayedQ, &r.BestN, &r.PlayedN, &r.Before, &r.After, &r.Loss, &mark, &r.Player); err != nil {
 			return err
 		}
 		if best.Valid {
@@ -196,7 +234,11 @@ func evalsOf(ctx context.Context, db *sql.DB, game int64) ([]TurnEval, error) {
 	if ok, err := hasEvals(ctx, db); !ok || err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, evalsSelect+` WHERE g.id = ? ORDER BY e.bot, e.turn`, game)
+	counts, err := countsSQL(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("turn_evals: %w", err)
+	}
+	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE g.id = ? ORDER BY e.bot, e.turn`, game)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
 	}
@@ -219,7 +261,11 @@ func eachEval(ctx context.Context, db *sql.DB, cond string, args []any, fn func(
 	if ok, err := hasEvals(ctx, db); !ok || err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, evalsSelect+` WHERE `+cond+` ORDER BY g.id, e.bot, e.turn`, args...)
+	counts, err := countsSQL(ctx, db)
+	if err != nil {
+		return fmt.Errorf("turn_evals: %w", err)
+	}
+	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE `+cond+` ORDER BY g.id, e.bot, e.turn`, args...)
 	if err != nil {
 		return fmt.Errorf("turn_evals: %w", err)
 	}
@@ -427,7 +473,7 @@ func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnE
 	}
 	var all []sized
 	rows, err := d.db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.colour, e.raw_before, e.raw_after, e.over_after,
-		e.best_q, e.played_q, e.light_before, e.light_after, e.loss, e.mark, g.size
+		e.best_q, e.played_q, e.best_n, e.played_n, e.light_before, e.light_after, e.loss, e.mark, g.size
 		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE e.bot = ?`, bot)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
@@ -436,7 +482,7 @@ func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnE
 		var s sized
 		var mark sql.NullString
 		if err := rows.Scan(&s.r.GameID, &s.r.Turn, &s.r.Colour, &s.r.RawBefore, &s.r.RawAfter, &s.r.OverAfter,
-			&s.r.BestQ, &s.r.PlayedQ, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
+			&s.r.BestQ, &s.r.PlayedQ, &s.r.BestN, &s.r.PlayedN, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
 		}

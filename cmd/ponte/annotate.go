@@ -221,7 +221,7 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 	if opts.recal {
 		n, err := db.RecalibrateEvals(ctx, res.Bot, func(r *store.TurnEval, size int) {
 			t := annotate.Turn{Turn: int(r.Turn), Colour: replay.Light, RawBefore: r.RawBefore, RawAfter: r.RawAfter,
-				OverAfter: r.OverAfter, BestQ: r.BestQ, PlayedQ: r.PlayedQ}
+				OverAfter: r.OverAfter, BestQ: r.BestQ, PlayedQ: r.PlayedQ, BestN: int(r.BestN), PlayedN: int(r.PlayedN)}
 			if r.Colour == "dark" {
 				t.Colour = replay.Dark
 			}
@@ -367,7 +367,8 @@ func evalRows(e *annotate.Engine, gameID string, turns []annotate.Turn) []store.
 	for i, t := range turns {
 		r := store.TurnEval{GameID: gameID, Turn: int32(t.Turn), Bot: e.Bot(), Playouts: int32(e.Playouts()),
 			Colour: strings.ToLower(t.Colour.String()), Played: t.Played,
-			RawBefore: t.RawBefore, RawAfter: t.RawAfter, OverAfter: t.OverAfter, BestQ: t.BestQ, PlayedQ: t.PlayedQ, Before: t.Before, After: t.After, Loss: t.Loss}
+			RawBefore: t.RawBefore, RawAfter: t.RawAfter, OverAfter: t.OverAfter, BestQ: t.BestQ, PlayedQ: t.PlayedQ,
+			BestN: int32(t.BestN), PlayedN: int32(t.PlayedN), Before: t.Before, After: t.After, Loss: t.Loss}
 		if t.Best != "" {
 			best := t.Best
 			r.Best = &best
