@@ -109,8 +109,8 @@ func (c Calibration) Brier(points []Point) float64 {
 
 // Bin is one bin of a reliability curve: the positions whose calibrated chance fell in
 // [Lo, Hi), their games, their mean chance and the rate at which Light won, with its 95%
-// interval: Wilson's on the bin's effective number of positions (Kish's design effect of
-// the games as clusters, from the cluster-robust variance of the rate), so that fifty
+// interval: Wilson's on the bin's effective number of positions (Kish's, for the games as
+// clusters whose positions share one result), so that fifty
 // positions of one game, which share its result, do not count as fifty draws. ObsLoNaive
 // and ObsHiNaive are Wilson's interval as if the positions were independent.
 type Bin struct {
@@ -170,7 +170,7 @@ func (c Calibration) Reliability(points []Point) []Bin {
 		b.Observed = sumW[i] / n
 		b.ObsLoNaive, b.ObsHiNaive = wilson(sumW[i], n)
 		b.ObsLo, b.ObsHi = b.ObsLoNaive, b.ObsHiNaive
-		if neff := effectiveN(b.Observed, n, clusters[i]); neff < n {
+		if neff := effectiveN(n, clusters[i]); neff < n {
 			b.ObsLo, b.ObsHi = wilson(b.Observed*neff, neff)
 		}
 	}
@@ -180,26 +180,15 @@ func (c Calibration) Reliability(points []Point) []Bin {
 // cluster is a game's positions in a bin and Light's points over them.
 type cluster struct{ n, won float64 }
 
-// effectiveN is the number of independent positions worth the bin's n positions grouped
-// in games: n divided by the design effect, the cluster-robust variance of the rate r
-// over the binomial one. It is n when that ratio is below 1 or undefined (r at 0 or 1, or a
-// single game).
-func effectiveN(r, n float64, clusters map[string]*cluster) float64 {
-	g := float64(len(clusters))
-	if g < 2 || r <= 0 || r >= 1 {
-		return n
-	}
-	ss := 0.0
+// effectiveN is Kish's effective number of positions, (Σm)²/Σm² for the games of m
+// positions in the bin: a game's positions share its result, so the bin's rate is a mean of
+// the games' results weighted by m.
+func effectiveN(n float64, clusters map[string]*cluster) float64 {
+	sq := 0.0
 	for _, c := range clusters {
-		d := c.won - r*c.n
-		ss += d * d
+		sq += c.n * c.n
 	}
-	robust := g / (g - 1) * ss / (n * n)
-	deff := robust / (r * (1 - r) / n)
-	if deff <= 1 {
-		return n
-	}
-	return n / deff
+	return n * n / sq
 }
 
 // wilson is the Wilson score 95% interval of k successes in n.
