@@ -10,16 +10,23 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-func TestEvalsSaveAndRecalibrate(t *testing.T) {
-	ctx := context.Background()
+// clubDB is a database of sample_data/club-2025.ponte.gz, closed when the test ends.
+func clubDB(t *testing.T) *DB {
+	t.Helper()
 	d, err := Open(filepath.Join(t.TempDir(), "ponte.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	if _, err := d.Ingest(ctx, []string{"../sample_data/club-2025.ponte.gz"}, Options{Workers: 1}); err != nil {
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Ingest(context.Background(), []string{"../sample_data/club-2025.ponte.gz"}, Options{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+func TestEvalsSaveAndRecalibrate(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
 	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
 	if err != nil || len(games) == 0 {
 		t.Fatalf("%d games, %v", len(games), err)
@@ -84,14 +91,7 @@ func TestEvalsSaveAndRecalibrate(t *testing.T) {
 // reads too.
 func TestEvalsWithoutCounts(t *testing.T) {
 	ctx := context.Background()
-	d, err := Open(filepath.Join(t.TempDir(), "ponte.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := d.Ingest(ctx, []string{"../sample_data/club-2025.ponte.gz"}, Options{Workers: 1}); err != nil {
-		t.Fatal(err)
-	}
+	d := clubDB(t)
 	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
 	if err != nil || len(games) < 2 {
 		t.Fatalf("%d games, %v", len(games), err)
