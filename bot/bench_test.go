@@ -84,7 +84,7 @@ func benchTurns(b *testing.B, name string, o Options) {
 	}
 	b.ReportMetric(float64(turns)/b.Elapsed().Seconds(), "turns/s")
 	if s, ok := bot.(*Sage); ok {
-		b.ReportMetric(float64(s.Playouts())/b.Elapsed().Seconds(), "playouts/s")
+		b.ReportMetric(float64(s.PlayoutsDone())/b.Elapsed().Seconds(), "playouts/s")
 	} else if m, ok := bot.(*MCTS); ok {
 		b.ReportMetric(float64(turns*m.Playouts)/b.Elapsed().Seconds(), "playouts/s")
 	}

@@ -29,7 +29,11 @@ type MCTS struct {
 	Explore float64
 
 	opener *Greedy
+	done   int64 // playouts searched since the bot was made
 }
+
+// PlayoutsDone returns the playouts the bot has searched since it was made.
+func (b *MCTS) PlayoutsDone() int64 { return b.done }
 
 // NewMCTS returns the mcts bot with the options' budget (defaults: 400 playouts, 1 worker).
 func NewMCTS(o Options) *MCTS {
@@ -93,6 +97,7 @@ func (b *MCTS) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 		}()
 	}
 	wg.Wait()
+	b.done += int64(b.Playouts)
 	best, bestVisits := 0, -1.0
 	for i := range root {
 		v := 0.0

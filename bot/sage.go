@@ -101,8 +101,8 @@ func (s *Sage) Name() string {
 // SetName names the bot in its records, for a variant of the default settings.
 func (s *Sage) SetName(name string) { s.name = name }
 
-// Playouts returns the playouts searched since the bot was made.
-func (s *Sage) Playouts() int64 { return s.count }
+// PlayoutsDone returns the playouts searched since the bot was made.
+func (s *Sage) PlayoutsDone() int64 { return s.count }
 
 // Turn searches and returns the most visited turn at the root. The opening turn is chosen
 // as the greedy bot chooses it.

@@ -201,7 +201,7 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 		turns         int64
 		ms            float64
 		playouts      float64
-		playoutsKnown bool
+		playoutTurns  int64 // the turns of the batches that counted their playouts
 		games         int
 	}{}
 	fit := &LadderFit{Anchor: anchor, Size: size, Supply: supply, Bootstraps: bootstraps}
@@ -234,18 +234,17 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 					turns         int64
 					ms            float64
 					playouts      float64
-					playoutsKnown bool
+					playoutTurns  int64
 					games         int
-				}{playoutsKnown: true}
+				}{}
 				usage[u.Name] = a
 			}
 			a.turns += u.Turns
 			a.ms += u.MsPerTurn * float64(u.Turns)
 			a.games += b.Games
-			if u.PlayoutsPerTurn == nil {
-				a.playoutsKnown = false
-			} else {
+			if u.PlayoutsPerTurn != nil {
 				a.playouts += *u.PlayoutsPerTurn * float64(u.Turns)
+				a.playoutTurns += u.Turns
 			}
 		}
 	}
@@ -328,8 +327,8 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 		}
 		if u := usage[name]; u != nil && u.turns > 0 {
 			r.MsPerTurn = u.ms / float64(u.turns)
-			if u.playoutsKnown {
-				p := u.playouts / float64(u.turns)
+			if u.playoutTurns > 0 {
+				p := u.playouts / float64(u.playoutTurns)
 				r.PlayoutsPerTurn = &p
 			}
 		}

@@ -140,3 +140,28 @@ func TestNewBlock(t *testing.T) {
 		t.Error("PlayPair(3) differs from the match's third pair")
 	}
 }
+
+// TestPlayoutsPerTurn checks that every bot that searches reports its playouts per turn
+// through a match, and the others none.
+func TestPlayoutsPerTurn(t *testing.T) {
+	for _, tc := range []struct {
+		bot   string
+		known bool
+	}{
+		{"mcts-30", true},
+		{"sage-25", true},
+		{"greedy", false},
+		{"random", false},
+	} {
+		cfg := &Config{A: tc.bot, B: "greedy", Size: 6, Supply: replay.Unlimited, Seed: 2, Pairs: 1, Workers: 1,
+			NewBot: func(name string) (bot.Bot, error) { return bot.New(name, bot.Options{}) }}
+		p, err := PlayPair(cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per, ok := p.Usage[0].PlayoutsPerTurn()
+		if ok != tc.known || (ok && (per <= 0 || per > 30)) {
+			t.Errorf("%s: playouts per turn %.1f, %t; want known %t, between 0 and its budget", tc.bot, per, ok, tc.known)
+		}
+	}
+}

@@ -18,7 +18,7 @@ import (
 // PlayoutCounter is what a bot that searches may implement so that a match can report
 // its playouts per turn: the playouts it has done since it was made.
 type PlayoutCounter interface {
-	Playouts() int64
+	PlayoutsDone() int64
 }
 
 // Config is a match: bot A against bot B on Pairs openings, each played twice with the
@@ -180,7 +180,7 @@ func (s *seat) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 func (s *seat) done() Usage {
 	u := s.usage
 	if pc, ok := s.Bot.(PlayoutCounter); ok {
-		u.Playouts = pc.Playouts()
+		u.Playouts = pc.PlayoutsDone()
 	} else {
 		u.Playouts = -1
 	}
