@@ -43,18 +43,26 @@ const plantFrom, plantTo = 4, 30
 // budget, one turn, drawn in advance, replaced by a random legal turn. It returns the
 // game and the planted turn.
 func plantedGame(t testing.TB, i int) (Game, int) {
+	g, at, err := plantedGameErr(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, at
+}
+
+func plantedGameErr(i int) (Game, int, error) {
 	rng := rand.New(rand.NewPCG(uint64(i), 23))
 	at := plantFrom + rng.IntN(plantTo-plantFrom+1)
 	sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: DefaultPlayouts}) }
 	played, err := bot.Play(&planter{sage(), at}, &planter{sage(), at}, 10, replay.Unlimited, rng)
 	if err != nil {
-		t.Fatal(err)
+		return Game{}, 0, err
 	}
 	g := Game{GameID: "planted" + strconv.Itoa(i), Size: 10}
 	for _, m := range played.Moves {
 		g.Moves = append(g.Moves, m.String())
 	}
-	return g, at
+	return g, at, nil
 }
 
 // TestPlanted is the planted test: self-play games of sage where one turn of
