@@ -21,6 +21,7 @@ import (
 
 var (
 	truthGames = flag.Int("planted.truth", 0, "TestRandomTurnTruth: planted games whose random turn is played out (0: skip)")
+	truthPlay  = flag.Int("planted.truth.budget", DefaultPlayouts, "TestRandomTurnTruth: playouts a turn of the bots that play the games out")
 	truthK     = flag.Int("planted.truth.k", 40, "TestRandomTurnTruth: games played out from each side of the comparison")
 	update     = flag.Bool("update", false, "rewrite the golden files in testdata/")
 	truthDump  = flag.String("planted.truth.dump", "", "TestRandomTurnTruth: write each random turn's loss and measured cost to this CSV file")
@@ -41,7 +42,8 @@ type truthRow struct {
 // TestRandomTurnTruth measures what each random turn of the planted test costs, turn by
 // turn, without the reading's word for it: from the position before the random turn, the
 // game is played out -planted.truth.k times after the engine's best turn there and as many
-// times after the random turn (sage against sage at the default budget, the two sets paired
+// times after the random turn (sage against sage, -planted.truth.budget playouts a turn, 100
+// by default, the two sets paired
 // on their random seeds), and the mover's scores compared. The difference is the turn's
 // real loss against the best turn, in the currency the calibration uses (chances between
 // sage-100s). It logs the mean, how the real losses spread once the play-outs' own noise is
@@ -64,7 +66,7 @@ func TestRandomTurnTruth(t *testing.T) {
 			defer wg.Done()
 			eng := NewEngine(e.Playouts(), Fitted)
 			for i := range jobs {
-				r, err := truthOf(eng, i, *truthK)
+				r, err := truthOf(eng, i, *truthK, *truthPlay)
 				mu.Lock()
 				if err != nil && failed == nil {
 					failed = err
@@ -99,7 +101,7 @@ func TestRandomTurnTruth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lines, mean, _ := truthSummary(rows, *truthK)
+	lines, mean, _ := truthSummary(rows, *truthK, *truthPlay)
 	for _, l := range lines {
 		t.Log(l)
 	}
@@ -141,7 +143,7 @@ func TestRandomTurnTruthData(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	lines, _, above := truthSummary(rows, 40)
+	lines, _, above := truthSummary(rows, 40, DefaultPlayouts)
 	got := strings.Join(lines, "\n") + "\n"
 	golden := "testdata/random-turn-truth.golden"
 	if *update {
@@ -163,7 +165,7 @@ func TestRandomTurnTruthData(t *testing.T) {
 
 // truthSummary is what TestRandomTurnTruth says of its rows, k play-outs a side: the lines
 // it logs, the mean real loss, and how many random turns lose at least MistakeLoss.
-func truthSummary(rows []truthRow, k int) (lines []string, mean float64, aboveMistake int) {
+func truthSummary(rows []truthRow, k, playouts int) (lines []string, mean float64, aboveMistake int) {
 	var cost, loss, noise []float64
 	for _, r := range rows {
 		cost = append(cost, r.best-r.played)
@@ -176,7 +178,7 @@ func truthSummary(rows []truthRow, k int) (lines []string, mean float64, aboveMi
 	trueVar := max(0, sd*sd-meanNoise)
 	half := 1.96 * sd / math.Sqrt(n)
 	lines = append(lines, fmt.Sprintf("%d random turns, each played out %d times after it and after the engine's best turn (sage-%d): real loss mean %.3f (95%% interval %.3f–%.3f); spread of the measured losses %.3f, of which the play-outs' noise %.3f: the real losses' own spread %.3f",
-		len(cost), k, DefaultPlayouts, mean, mean-half, mean+half, sd, math.Sqrt(meanNoise), math.Sqrt(trueVar)))
+		len(cost), k, playouts, mean, mean-half, mean+half, sd, math.Sqrt(meanNoise), math.Sqrt(trueVar)))
 	for _, th := range []float64{0.05, 0.10, InaccuracyLoss, MistakeLoss} {
 		above := 0
 		for _, c := range cost {
@@ -207,7 +209,7 @@ func truthSummary(rows []truthRow, k int) (lines []string, mean float64, aboveMi
 
 // truthOf plays out the random turn of planted game i and the engine's best turn in its
 // place, k times each.
-func truthOf(e *Engine, i, k int) (truthRow, error) {
+func truthOf(e *Engine, i, k, playouts int) (truthRow, error) {
 	g, at, err := plantedGameErr(i)
 	if err != nil {
 		return truthRow{}, err
@@ -231,11 +233,11 @@ func truthOf(e *Engine, i, k int) (truthRow, error) {
 	var diffs []float64
 	var sb, sr float64
 	for j := range k {
-		b, err := playOut(pos, tu.Best, mover, uint64(i), uint64(j))
+		b, err := playOut(pos, tu.Best, mover, playouts, uint64(i), uint64(j))
 		if err != nil {
 			return r, fmt.Errorf("planted game %d: %w", i, err)
 		}
-		p, err := playOut(pos, tu.Played, mover, uint64(i), uint64(j))
+		p, err := playOut(pos, tu.Played, mover, playouts, uint64(i), uint64(j))
 		if err != nil {
 			return r, fmt.Errorf("planted game %d: %w", i, err)
 		}
@@ -248,15 +250,15 @@ func truthOf(e *Engine, i, k int) (truthRow, error) {
 	return r, nil
 }
 
-// playOut plays turn token in pos and the rest of the game with sage against sage at the
-// default budget, seeded by (a, b), and returns the score of mover.
-func playOut(pos *replay.Game, token string, mover replay.Colour, a, b uint64) (float64, error) {
+// playOut plays turn token in pos and the rest of the game with sage against sage at
+// playouts a turn, seeded by (a, b), and returns the score of mover.
+func playOut(pos *replay.Game, token string, mover replay.Colour, playouts int, a, b uint64) (float64, error) {
 	g := pos.Clone()
 	if err := g.PlayText(token); err != nil {
 		return 0, fmt.Errorf("turn %d %s: %w", g.Turn()+1, token, err)
 	}
 	rng := rand.New(rand.NewPCG(a, b<<8|77))
-	sides := [2]*bot.Sage{bot.NewSage(bot.Options{Playouts: DefaultPlayouts}), bot.NewSage(bot.Options{Playouts: DefaultPlayouts})}
+	sides := [2]*bot.Sage{bot.NewSage(bot.Options{Playouts: playouts}), bot.NewSage(bot.Options{Playouts: playouts})}
 	for !g.Over() {
 		m := sides[g.ToMove()].Turn(g, rng)
 		if err := g.Play(m); err != nil {
