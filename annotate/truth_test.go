@@ -43,8 +43,7 @@ type truthRow struct {
 // turn, without the reading's word for it: from the position before the random turn, the
 // game is played out -planted.truth.k times after the engine's best turn there and as many
 // times after the random turn (sage against sage, -planted.truth.budget playouts a turn, 100
-// by default, the two sets paired
-// on their random seeds), and the mover's scores compared. The difference is the turn's
+// by default, the two sets paired on their random seeds), and the mover's scores compared. The difference is the turn's
 // real loss against the best turn, in the currency the calibration uses (chances between
 // sage-100s). It logs the mean, how the real losses spread once the play-outs' own noise is
 // taken out, the share above each mark's threshold, and how the reading's loss tracks the
