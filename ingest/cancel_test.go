@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ponte/ponte/internal/testkit"
 )
 
 // TestOpenContextCancel: an open of a FIFO that no process writes, and a read of a pipe
@@ -26,12 +28,12 @@ func TestOpenContextCancel(t *testing.T) {
 	for name, paths := range map[string][]string{"fifo": {fifo}, "pipe": {"-"}} {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		stdin := &enteredReader{r: pr, entered: make(chan struct{})}
+		stdin := testkit.NewEnteredReader(pr)
 		go func() {
 			done <- OpenContext(ctx, paths, stdin, nil, func(*Record, error) error { return nil })
 		}()
 		if name == "pipe" {
-			<-stdin.entered // the read waits for data
+			<-stdin.Entered() // the read waits for data
 		}
 		cancel()
 		select {
@@ -43,19 +45,4 @@ func TestOpenContextCancel(t *testing.T) {
 			t.Fatalf("%s: still waiting after the context ended", name)
 		}
 	}
-}
-
-// enteredReader says when its first Read begins.
-type enteredReader struct {
-	r       *os.File
-	entered chan struct{}
-	once    bool
-}
-
-func (e *enteredReader) Read(p []byte) (int, error) {
-	if !e.once {
-		e.once = true
-		close(e.entered)
-	}
-	return e.r.Read(p)
 }

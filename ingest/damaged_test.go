@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/ponte/ponte/internal/testkit"
 )
 
 // games returns n distinct .ponte games, from number first.
@@ -22,20 +24,6 @@ func games(first, n int) string {
 		fmt.Fprintf(&b, "[Event \"e%d\"]\n[Light \"Alice\"]\n\n1. c1,d1 2. a%d,b%d *\n\n", i, i%9+1, i%9+1)
 	}
 	return b.String()
-}
-
-// gzipMember compresses s as one gzip member, at level.
-func gzipMember(t testing.TB, s string, level int) []byte {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, level)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write([]byte(s))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // readEvents reads every record of rd: the events of the records returned, and the error
@@ -64,9 +52,9 @@ func readEvents(t testing.TB, rd *Reader) (events []string, unchecked int, err e
 // last good game.
 func TestDamagedGzipMember(t *testing.T) {
 	for _, level := range []int{gzip.NoCompression, gzip.DefaultCompression} {
-		m1 := gzipMember(t, games(0, 100), level)
-		m2 := gzipMember(t, games(100, 100), level)
-		m3 := gzipMember(t, games(200, 100), level)
+		m1 := testkit.GzipMember(t, games(0, 100), level)
+		m2 := testkit.GzipMember(t, games(100, 100), level)
+		m3 := testkit.GzipMember(t, games(200, 100), level)
 		data := slicesConcat(m1, m2, m3)
 		// Flip 64 bytes in the middle of the second member's data.
 		for i := len(m1) + len(m2)/2; i < len(m1)+len(m2)/2+64; i++ {
@@ -107,8 +95,8 @@ func slicesConcat(parts ...[]byte) []byte {
 // as Passed, for the caller to take back.
 func TestDamagedUnchecked(t *testing.T) {
 	t.Parallel()
-	m1 := gzipMember(t, games(0, 200), gzip.NoCompression)
-	m2 := gzipMember(t, games(200, 200), gzip.NoCompression)
+	m1 := testkit.GzipMember(t, games(0, 200), gzip.NoCompression)
+	m2 := testkit.GzipMember(t, games(200, 200), gzip.NoCompression)
 	data := slicesConcat(m1, m2)
 	data[len(data)-12] ^= 1 // in the second member's last game
 	rd := NewReader(bytes.NewReader(data), "x.gz")
@@ -216,11 +204,11 @@ func TestDamagedZipEntry(t *testing.T) {
 // maxNesting streams inside one another are not.
 func TestNestedCompression(t *testing.T) {
 	text := games(0, 20)
-	inner := gzipMember(t, text, gzip.DefaultCompression)
+	inner := testkit.GzipMember(t, text, gzip.DefaultCompression)
 	enc, _ := zstd.NewWriter(nil)
 	for name, data := range map[string][]byte{
-		"gz in gz":  gzipMember(t, string(inner), gzip.DefaultCompression),
-		"zst in gz": gzipMember(t, string(enc.EncodeAll([]byte(text), nil)), gzip.DefaultCompression),
+		"gz in gz":  testkit.GzipMember(t, string(inner), gzip.DefaultCompression),
+		"zst in gz": testkit.GzipMember(t, string(enc.EncodeAll([]byte(text), nil)), gzip.DefaultCompression),
 	} {
 		events, _, err := readEvents(t, NewReader(bytes.NewReader(data), "x.gz"))
 		if err != nil || len(events) != 20 {
@@ -229,7 +217,7 @@ func TestNestedCompression(t *testing.T) {
 	}
 	deep := []byte(text)
 	for range maxNesting + 1 {
-		deep = gzipMember(t, string(deep), gzip.DefaultCompression)
+		deep = testkit.GzipMember(t, string(deep), gzip.DefaultCompression)
 	}
 	_, _, err := readEvents(t, NewReader(bytes.NewReader(deep), "x.gz"))
 	if !errors.Is(err, ErrTooLarge) {
@@ -238,7 +226,7 @@ func TestNestedCompression(t *testing.T) {
 	// A damaged member of the inner stream is named inside the outer one.
 	damaged := bytes.Clone(inner)
 	damaged[len(damaged)-6] ^= 1 // its CRC-32
-	_, _, err = readEvents(t, NewReader(bytes.NewReader(gzipMember(t, string(damaged), gzip.DefaultCompression)), "x.gz"))
+	_, _, err = readEvents(t, NewReader(bytes.NewReader(testkit.GzipMember(t, string(damaged), gzip.DefaultCompression)), "x.gz"))
 	var de *DamagedError
 	if !errors.As(err, &de) || de.Part != "gzip member 1 inside gzip member 1" {
 		t.Errorf("damaged inner member: %v", err)
@@ -320,10 +308,10 @@ func TestZipInZip(t *testing.T) {
 func FuzzCompressedReader(f *testing.F) {
 	text := games(0, 30)
 	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
-	f.Add(slicesConcat(gzipMember(f, text[:600], gzip.NoCompression), gzipMember(f, text[600:], gzip.BestSpeed)))
+	f.Add(slicesConcat(testkit.GzipMember(f, text[:600], gzip.NoCompression), testkit.GzipMember(f, text[600:], gzip.BestSpeed)))
 	f.Add(slicesConcat(enc.EncodeAll([]byte(text[:700]), nil), enc.EncodeAll([]byte(text[700:]), nil)))
-	f.Add(gzipMember(f, string(gzipMember(f, text, gzip.BestSpeed)), gzip.NoCompression))
-	f.Add(gzipMember(f, "\xff\xfe[\x00E\x00v\x00e\x00n\x00t\x00 \x00\"\x00x\x00\"\x00]\x00\n\x00", gzip.NoCompression))
+	f.Add(testkit.GzipMember(f, string(testkit.GzipMember(f, text, gzip.BestSpeed)), gzip.NoCompression))
+	f.Add(testkit.GzipMember(f, "\xff\xfe[\x00E\x00v\x00e\x00n\x00t\x00 \x00\"\x00x\x00\"\x00]\x00\n\x00", gzip.NoCompression))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rd := NewReader(bytes.NewReader(data), "x")
 		rd.Limits.MaxUnchecked = 2 << 10

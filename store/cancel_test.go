@@ -5,22 +5,9 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ponte/ponte/internal/testkit"
 )
-
-// enteredReader says when its first Read begins.
-type enteredReader struct {
-	r       *os.File
-	entered chan struct{}
-	once    bool
-}
-
-func (e *enteredReader) Read(p []byte) (int, error) {
-	if !e.once {
-		e.once = true
-		close(e.entered)
-	}
-	return e.r.Read(p)
-}
 
 // An ingest of a pipe that sends nothing stops as soon as its context ends, as
 // interrupted (a FIFO that no process opens: ingest.OpenFile, tested in ingest).
@@ -35,7 +22,7 @@ func TestIngestCancelWaitingInput(t *testing.T) {
 	defer d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdin := &enteredReader{r: pr, entered: make(chan struct{})}
+	stdin := testkit.NewEnteredReader(pr)
 	type result struct {
 		sum *Summary
 		err error
@@ -45,7 +32,7 @@ func TestIngestCancelWaitingInput(t *testing.T) {
 		sum, err := d.Ingest(ctx, []string{"-"}, Options{Stdin: stdin})
 		done <- result{sum, err}
 	}()
-	<-stdin.entered // the read waits for data
+	<-stdin.Entered() // the read waits for data
 	cancel()
 	select {
 	case r := <-done:

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/ingest"
+
+	"github.com/ponte/ponte/internal/testkit"
 )
 
 // distinctGames returns n .ponte games of distinct moves (so distinct game ids), from
@@ -27,20 +29,6 @@ func distinctGames(first, n int) string {
 	return b.String()
 }
 
-func gzMember(t *testing.T, s string, level int) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, level)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw.Write([]byte(s))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // A .gz of 3,000 games in three members whose second has 64 bytes flipped stores the
 // first member's games only; the summary says where the damage starts and how many games
 // of the damaged part were not stored; the repaired file then stores the rest as new
@@ -54,11 +42,11 @@ func TestIngestDamagedGzipMember(t *testing.T) {
 				// stored before the check, and rolled back.
 				lim.MaxUnchecked = 8 << 10
 			}
-			m1 := gzMember(t, distinctGames(0, 1000), gzip.NoCompression)
+			m1 := testkit.GzipMember(t, distinctGames(0, 1000), gzip.NoCompression)
 			// The second member also holds a copy of a game of the first: its count of
 			// copies must be taken back with it.
-			m2 := gzMember(t, distinctGames(1000, 999)+distinctGames(5, 1), gzip.NoCompression)
-			m3 := gzMember(t, distinctGames(2000, 1000), gzip.NoCompression)
+			m2 := testkit.GzipMember(t, distinctGames(1000, 999)+distinctGames(5, 1), gzip.NoCompression)
+			m3 := testkit.GzipMember(t, distinctGames(2000, 1000), gzip.NoCompression)
 			good := append(append(append([]byte{}, m1...), m2...), m3...)
 			bad := bytes.Clone(good)
 			for i := len(m1) + len(m2)/2; i < len(m1)+len(m2)/2+64; i++ {
@@ -154,7 +142,7 @@ func TestIngestDamagedZipEntry(t *testing.T) {
 // them: the next ingest reads them again, and ends as a clean one.
 func TestIngestInterruptedUnchecked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "one.ponte.gz")
-	os.WriteFile(path, gzMember(t, distinctGames(0, 2000), gzip.DefaultCompression), 0o644)
+	os.WriteFile(path, testkit.GzipMember(t, distinctGames(0, 2000), gzip.DefaultCompression), 0o644)
 	d := openTemp(t)
 	defer d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
