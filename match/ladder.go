@@ -198,11 +198,11 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 	type stratum struct{ games []stats.RatedGame }
 	var strata []stratum
 	usage := map[string]*struct {
-		turns         int64
-		ms            float64
-		playouts      float64
-		playoutTurns  int64 // the turns of the batches that counted their playouts
-		games         int
+		turns        int64
+		ms           float64
+		playouts     float64
+		playoutTurns int64 // the turns of the batches that counted their playouts
+		games        int
 	}{}
 	fit := &LadderFit{Anchor: anchor, Size: size, Supply: supply, Bootstraps: bootstraps}
 	for _, b := range blocks {
@@ -231,11 +231,11 @@ func FitLadder(blocks []Block, anchor string, size int, supply string, bootstrap
 			a := usage[u.Name]
 			if a == nil {
 				a = &struct {
-					turns         int64
-					ms            float64
-					playouts      float64
-					playoutTurns  int64
-					games         int
+					turns        int64
+					ms           float64
+					playouts     float64
+					playoutTurns int64
+					games        int
 				}{}
 				usage[u.Name] = a
 			}
