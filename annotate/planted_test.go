@@ -70,8 +70,9 @@ func plantedGameErr(i int) (Game, int, error) {
 // issue's bar for sage's own turns (at most 10 % marked mistake or blunder) and that the
 // random turns lose at least twice as much on average and (with 50 or more of them) are
 // marked at least three times as often; it logs the share of random turns marked, with its interval, which the issue
-// wants at 80 % and which no calibrated loss reaches here: the game results show that a
-// random turn costs about 9 points on average (docs/annotate.md). The default run is
+// wants at 80 % and which no calibrated loss reaches here: played out, only a tenth of the
+// random turns really lose a mistake's 30 points (TestRandomTurnTruthData,
+// docs/annotate.md). The default run is
 // short; `-planted.games 200` measures the rates with intervals worth quoting.
 func TestPlanted(t *testing.T) {
 	if testing.Short() {
