@@ -110,11 +110,45 @@ func TestRandomTurnTruth(t *testing.T) {
 }
 
 // TestRandomTurnTruthData summarises the committed play-outs of TestRandomTurnTruth
-// (testdata/random-turn-truth.csv, 40 a side) as the docs quote them (the golden file;
+// (testdata/random-turn-truth*.csv: by sage-100, 40 a side; by sage-400, 24) as the docs
+// quote them (the golden file;
 // -update rewrites it), and checks what the docs conclude from them: the share of random
 // turns that really lose a mistake's worth is, at its interval's top, far below 80 %.
 func TestRandomTurnTruthData(t *testing.T) {
-	f, err := os.Open("testdata/random-turn-truth.csv")
+	for _, tc := range []struct {
+		name        string // testdata/NAME.csv and NAME.golden
+		k, playouts int
+	}{
+		{"random-turn-truth", 40, DefaultPlayouts},
+		{"random-turn-truth-sage400", 24, 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := readTruth(t, "testdata/"+tc.name+".csv")
+			lines, _, above := truthSummary(rows, tc.k, tc.playouts)
+			got := strings.Join(lines, "\n") + "\n"
+			golden := "testdata/" + tc.name + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("summary of the committed play-outs:\n%s\nwant (%s):\n%s", got, golden, want)
+			}
+			if _, hi := wilson(float64(above), float64(len(rows))); hi >= 0.8 {
+				t.Errorf("%d of %d random turns lose %.0f points or more (interval up to %.1f%%)", above, len(rows), 100*MistakeLoss, 100*hi)
+			}
+		})
+	}
+}
+
+// readTruth reads the rows TestRandomTurnTruth writes with -planted.truth.dump.
+func readTruth(t *testing.T, path string) []truthRow {
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,29 +171,12 @@ func TestRandomTurnTruthData(t *testing.T) {
 		r.diffVar, errs[6] = strconv.ParseFloat(rec[6], 64)
 		for _, err := range errs {
 			if err != nil {
-				t.Fatalf("line %d: %v", i+2, err)
+				t.Fatalf("%s line %d: %v", path, i+2, err)
 			}
 		}
 		rows = append(rows, r)
 	}
-	lines, _, above := truthSummary(rows, 40, DefaultPlayouts)
-	got := strings.Join(lines, "\n") + "\n"
-	golden := "testdata/random-turn-truth.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("summary of the committed play-outs:\n%s\nwant (%s):\n%s", got, golden, want)
-	}
-	if _, hi := wilson(float64(above), float64(len(rows))); hi >= 0.8 {
-		t.Errorf("%d of %d random turns lose %.0f points or more (interval up to %.1f%%)", above, len(rows), 100*MistakeLoss, 100*hi)
-	}
+	return rows
 }
 
 // truthSummary is what TestRandomTurnTruth says of its rows, k play-outs a side: the lines
