@@ -134,6 +134,11 @@ func evalsHasCounts(ctx context.Context, db *sql.DB) (bool, error) {
 	return n == 2, err
 }
 
+// withCounts is what the queries of turn_evals read as best_n and played_n in a table that
+// has them, which ensureEvals makes sure of; a table made before them gives "0, 0"
+// (countsSQL).
+const withCounts = "e.best_n, e.played_n"
+
 // countsSQL is what the queries of turn_evals read as best_n and played_n: the columns, or
 // 0 in a table made before them.
 func countsSQL(ctx context.Context, db *sql.DB) (string, error) {
@@ -141,7 +146,29 @@ func countsSQL(ctx context.Context, db *sql.DB) (string, error) {
 	if err != nil || !ok {
 		return "0, 0", err
 	}
-	return "e.best_n, e.played_n", nil
+	return withCounts, nil
+}
+
+// evalsCounts is countsSQL for the Reader's database, "" while it has no turn_evals. It
+// is asked once the table is there (only ponte annotate, in another process, may make it
+// while the Reader is open); a table that gains the columns meanwhile reads its counts as 0
+// until the database is opened again.
+func (r *Reader) evalsCounts(ctx context.Context) (string, error) {
+	r.evalsMu.Lock()
+	defer r.evalsMu.Unlock()
+	if r.evals != "" {
+		return r.evals, nil
+	}
+	var n int
+	if err := r.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'turn_evals'`).Scan(&n); err != nil || n == 0 {
+		return "", err
+	}
+	counts, err := countsSQL(ctx, r.db)
+	if err != nil {
+		return "", fmt.Errorf("turn_evals: %w", err)
+	}
+	r.evals = counts
+	return counts, nil
 }
 
 // SaveEvals stores rows in one transaction, leaving out those already stored (the same
@@ -227,17 +254,15 @@ func hasEvals(ctx context.Context, db *sql.DB) (bool, error) {
 // EvalsOf returns the rows of the game numbered game, by bot then turn; none when the
 // database has no annotations.
 func (r *Reader) EvalsOf(ctx context.Context, game int64) ([]TurnEval, error) {
-	return evalsOf(ctx, r.db, game)
-}
-
-func evalsOf(ctx context.Context, db *sql.DB, game int64) ([]TurnEval, error) {
-	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+	counts, err := r.evalsCounts(ctx)
+	if counts == "" || err != nil {
 		return nil, err
 	}
-	counts, err := countsSQL(ctx, db)
-	if err != nil {
-		return nil, fmt.Errorf("turn_evals: %w", err)
-	}
+	return evalsOf(ctx, r.db, counts, game)
+}
+
+// evalsOf is EvalsOf on db, whose turn_evals reads its counts as counts (countsSQL).
+func evalsOf(ctx context.Context, db *sql.DB, counts string, game int64) ([]TurnEval, error) {
 	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE g.id = ? ORDER BY e.bot, e.turn`, game)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
@@ -253,18 +278,16 @@ func evalsOf(ctx context.Context, db *sql.DB, game int64) ([]TurnEval, error) {
 // EachEval calls fn with every row of the games f selects, in the order of the games and
 // turns; nothing when the database has no annotations.
 func (r *Reader) EachEval(ctx context.Context, f Filter, fn func(TurnEval) error) error {
-	cond, args := f.where()
-	return eachEval(ctx, r.db, cond, args, fn)
-}
-
-func eachEval(ctx context.Context, db *sql.DB, cond string, args []any, fn func(TurnEval) error) error {
-	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+	counts, err := r.evalsCounts(ctx)
+	if counts == "" || err != nil {
 		return err
 	}
-	counts, err := countsSQL(ctx, db)
-	if err != nil {
-		return fmt.Errorf("turn_evals: %w", err)
-	}
+	cond, args := f.where()
+	return eachEval(ctx, r.db, counts, cond, args, fn)
+}
+
+// eachEval is EachEval on db, whose turn_evals reads its counts as counts (countsSQL).
+func eachEval(ctx context.Context, db *sql.DB, counts, cond string, args []any, fn func(TurnEval) error) error {
 	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE `+cond+` ORDER BY g.id, e.bot, e.turn`, args...)
 	if err != nil {
 		return fmt.Errorf("turn_evals: %w", err)
@@ -278,10 +301,11 @@ func eachEval(ctx context.Context, db *sql.DB, cond string, args []any, fn func(
 // WriteEvalsParquet writes every row of turn_evals to path (turn_evals.parquet), with the
 // game's number in this database, so that it joins turns.parquet on game and turn, and
 // its stable id, so that the files of many shards merge (MergeEvalsParquet). It returns
-// the rows written; no file is written when there are none.
+// the rows written; no file is written when there are none. The table must have the
+// counts' columns (ensureEvals).
 func writeEvalsParquet(ctx context.Context, db *sql.DB, path string) (int64, error) {
 	var rows []TurnEval
-	if err := eachEval(ctx, db, "1", nil, func(r TurnEval) error { rows = append(rows, r); return nil }); err != nil {
+	if err := eachEval(ctx, db, withCounts, "1", nil, func(r TurnEval) error { rows = append(rows, r); return nil }); err != nil {
 		return 0, err
 	}
 	if len(rows) == 0 {

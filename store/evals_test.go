@@ -66,7 +66,7 @@ func TestEvalsSaveAndRecalibrate(t *testing.T) {
 	if n, err := d.RecalibrateEvals(ctx, "sage-8", fix); err != nil || n != 0 {
 		t.Fatalf("recalibrated again %d, %v", n, err)
 	}
-	got, err := evalsOf(ctx, d.db, g.ID)
+	got, err := dbEvalsOf(ctx, d, g.ID)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%d rows, %v", len(got), err)
 	}
@@ -107,7 +107,7 @@ func TestEvalsWithoutCounts(t *testing.T) {
 		best_q, played_q, light_before, light_after, loss) VALUES (?, 'sage-8', 1, 8, 'light', 'a1,a2', 0.5, 0.4, 0, 0.6, 0.5, 0.5, 0.4, 0.1)`, games[0].GameID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := evalsOf(ctx, d.db, games[0].ID)
+	got, err := dbEvalsOf(ctx, d, games[0].ID)
 	if err != nil || len(got) != 1 || got[0].BestN != 0 || got[0].PlayedN != 0 || got[0].BestQ != 0.6 {
 		t.Fatalf("old rows: %+v, %v", got, err)
 	}
@@ -115,10 +115,10 @@ func TestEvalsWithoutCounts(t *testing.T) {
 	if n, err := d.SaveEvals(ctx, []TurnEval{row}); err != nil || n != 1 {
 		t.Fatalf("stored %d, %v", n, err)
 	}
-	if got, err = evalsOf(ctx, d.db, games[1].ID); err != nil || len(got) != 1 || got[0].BestN != 9 || got[0].PlayedN != 25 {
+	if got, err = dbEvalsOf(ctx, d, games[1].ID); err != nil || len(got) != 1 || got[0].BestN != 9 || got[0].PlayedN != 25 {
 		t.Fatalf("new rows: %+v, %v", got, err)
 	}
-	if got, err = evalsOf(ctx, d.db, games[0].ID); err != nil || len(got) != 1 || got[0].BestN != 0 {
+	if got, err = dbEvalsOf(ctx, d, games[0].ID); err != nil || len(got) != 1 || got[0].BestN != 0 {
 		t.Fatalf("old rows after the new columns: %+v, %v", got, err)
 	}
 
@@ -149,5 +149,54 @@ func TestEvalsWithoutCounts(t *testing.T) {
 	}
 	if len(back) != 1 || back[0].GameID != "g1" || back[0].BestQ != 0.7 || back[0].BestN != 0 || back[0].PlayedN != 0 {
 		t.Errorf("read back %+v", back)
+	}
+}
+
+// dbEvalsOf is Reader.EvalsOf on the database being written, whose turn_evals may lack the
+// counts' columns.
+func dbEvalsOf(ctx context.Context, d *DB, game int64) ([]TurnEval, error) {
+	counts, err := countsSQL(ctx, d.db)
+	if err != nil {
+		return nil, err
+	}
+	return evalsOf(ctx, d.db, counts, game)
+}
+
+// A Reader opened before the first annotation finds turn_evals when ponte annotate makes
+// it, and reads a table made before the counts were kept with counts 0.
+func TestReaderEvalsAppear(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
+	r, err := OpenReader(d.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got, err := r.EvalsOf(ctx, 1); err != nil || got != nil {
+		t.Fatalf("no turn_evals yet: %+v, %v", got, err)
+	}
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) == 0 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	// The table as it was made before the counts were kept, with one row.
+	if _, err := d.db.ExecContext(ctx, "DROP TABLE turn_evals"); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.NewReplacer("\tbest_n INTEGER NOT NULL DEFAULT 0,\n", "", "\tplayed_n INTEGER NOT NULL DEFAULT 0,\n", "").Replace(evalsTableSQL)
+	if _, err := d.db.ExecContext(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.db.ExecContext(ctx, `INSERT INTO turn_evals (game_id, bot, turn, playouts, colour, played, raw_before, raw_after, over_after,
+		best_q, played_q, light_before, light_after, loss) VALUES (?, 'sage-8', 1, 8, 'light', 'a1,a2', 0.5, 0.4, 0, 0.6, 0.5, 0.5, 0.4, 0.1)`, games[0].GameID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.EvalsOf(ctx, games[0].ID)
+	if err != nil || len(got) != 1 || got[0].BestN != 0 || got[0].BestQ != 0.6 {
+		t.Fatalf("the old table's row: %+v, %v", got, err)
+	}
+	n := 0
+	if err := r.EachEval(ctx, Filter{}, func(TurnEval) error { n++; return nil }); err != nil || n != 1 {
+		t.Fatalf("EachEval: %d rows, %v", n, err)
 	}
 }

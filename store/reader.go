@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ponte/ponte/game"
 )
@@ -19,6 +20,11 @@ import (
 // ponte export (records.go). A new question is a new method in a file of its own.
 type Reader struct {
 	db *sql.DB
+
+	// evals is what the queries of turn_evals read as best_n and played_n once the table
+	// is found (evalsCounts): asked once per Reader, not once per game.
+	evalsMu sync.Mutex
+	evals   string
 }
 
 // Close closes the database.
