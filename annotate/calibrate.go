@@ -136,10 +136,10 @@ func (b Bin) WithinNaive() bool {
 func (c Calibration) Reliability(points []Point) []Bin {
 	bins := make([]Bin, 10)
 	sumP, sumW := make([]float64, 10), make([]float64, 10)
-	clusters := make([]map[string]*cluster, 10)
+	games := make([]map[string]float64, 10) // per bin, each game's positions in it
 	for i := range bins {
 		bins[i].Lo, bins[i].Hi = float64(i)/10, float64(i+1)/10
-		clusters[i] = map[string]*cluster{}
+		games[i] = map[string]float64{}
 	}
 	for k, p := range points {
 		q := c.Chance(p.Raw, p.Phase)
@@ -151,13 +151,7 @@ func (c Calibration) Reliability(points []Point) []Bin {
 		if g == "" {
 			g = fmt.Sprintf("\x00%d", k)
 		}
-		cl := clusters[i][g]
-		if cl == nil {
-			cl = &cluster{}
-			clusters[i][g] = cl
-		}
-		cl.n++
-		cl.won += p.Won
+		games[i][g]++
 	}
 	for i := range bins {
 		n := float64(bins[i].N)
@@ -165,28 +159,25 @@ func (c Calibration) Reliability(points []Point) []Bin {
 			continue
 		}
 		b := &bins[i]
-		b.Games = len(clusters[i])
+		b.Games = len(games[i])
 		b.Predicted = sumP[i] / n
 		b.Observed = sumW[i] / n
 		b.ObsLoNaive, b.ObsHiNaive = wilson(sumW[i], n)
 		b.ObsLo, b.ObsHi = b.ObsLoNaive, b.ObsHiNaive
-		if neff := effectiveN(n, clusters[i]); neff < n {
+		if neff := effectiveN(n, games[i]); neff < n {
 			b.ObsLo, b.ObsHi = wilson(b.Observed*neff, neff)
 		}
 	}
 	return bins
 }
 
-// cluster is a game's positions in a bin and Light's points over them.
-type cluster struct{ n, won float64 }
-
-// effectiveN is Kish's effective number of positions, (Σm)²/Σm² for the games of m
-// positions in the bin: a game's positions share its result, so the bin's rate is a mean of
-// the games' results weighted by m.
-func effectiveN(n float64, clusters map[string]*cluster) float64 {
+// effectiveN is Kish's effective number of the n positions of a bin, (Σm)²/Σm² for its
+// games of m positions each: a game's positions share its result, so the bin's rate is a
+// mean of the games' results weighted by m.
+func effectiveN(n float64, games map[string]float64) float64 {
 	sq := 0.0
-	for _, c := range clusters {
-		sq += c.n * c.n
+	for _, m := range games {
+		sq += m * m
 	}
 	return n * n / sq
 }
@@ -214,15 +205,26 @@ type Check struct {
 // Within counts the non-empty bins whose mean prediction lies in their interval, and the
 // non-empty bins.
 func (c Check) Within() (within, bins int) {
-	for _, b := range c.Bins {
-		if b.N > 0 {
-			bins++
-			if b.Within() {
-				within++
-			}
+	within, _, bins = tally(c.Bins)
+	return within, bins
+}
+
+// tally counts the non-empty bins whose mean prediction lies in their interval by games
+// (within) and in the one by positions (naive), and the non-empty bins.
+func tally(bins []Bin) (within, naive, nonEmpty int) {
+	for _, b := range bins {
+		if b.N == 0 {
+			continue
+		}
+		nonEmpty++
+		if b.Within() {
+			within++
+		}
+		if b.WithinNaive() {
+			naive++
 		}
 	}
-	return within, bins
+	return within, naive, nonEmpty
 }
 
 // HeldOut reports whether a game of stable id gameID is among the held-out games of the
@@ -250,28 +252,22 @@ func HeldOut(gameID string) bool {
 // and the same for the interval that counts every position as independent.
 func ReliabilityTable(c Calibration, points []Point) string {
 	s := "| predicted | positions | games | mean predicted | observed [95% interval, by games] | within | [interval by positions] | within |\n|---|---:|---:|---:|---|---|---|---|\n"
-	within, naive, nonEmpty := 0, 0, 0
 	yes := func(b bool) string {
 		if b {
 			return "yes"
 		}
 		return "no"
 	}
-	for _, b := range c.Reliability(points) {
+	bins := c.Reliability(points)
+	for _, b := range bins {
 		if b.N == 0 {
 			s += fmt.Sprintf("| %.0f–%.0f %% | 0 | 0 | | | | | |\n", b.Lo*100, b.Hi*100)
 			continue
-		}
-		nonEmpty++
-		if b.Within() {
-			within++
-		}
-		if b.WithinNaive() {
-			naive++
 		}
 		s += fmt.Sprintf("| %.0f–%.0f %% | %d | %d | %.1f %% | %.1f %% [%.1f–%.1f] | %s | [%.1f–%.1f] | %s |\n",
 			b.Lo*100, b.Hi*100, b.N, b.Games, b.Predicted*100, b.Observed*100, b.ObsLo*100, b.ObsHi*100, yes(b.Within()),
 			b.ObsLoNaive*100, b.ObsHiNaive*100, yes(b.WithinNaive()))
 	}
+	within, naive, nonEmpty := tally(bins)
 	return s + fmt.Sprintf("\n%d of %d deciles within their interval by games (%d within the interval by positions)\n", within, nonEmpty, naive)
 }

@@ -113,18 +113,8 @@ func TestReliabilityCoverage(t *testing.T) {
 				pts = append(pts, Point{Raw: 1 / (1 + math.Exp(-llr)), Won: float64(won), Game: id})
 			}
 		}
-		for _, b := range Identity.Reliability(pts) {
-			if b.N == 0 {
-				continue
-			}
-			bins++
-			if b.Within() {
-				within++
-			}
-			if b.WithinNaive() {
-				naive++
-			}
-		}
+		w, nv, ne := tally(Identity.Reliability(pts))
+		within, naive, bins = within+w, naive+nv, bins+ne
 	}
 	by, pos := float64(within)/float64(bins), float64(naive)/float64(bins)
 	t.Logf("%d runs, %d deciles: the interval by games holds the mean prediction in %.1f%%, by positions in %.1f%%", runs, bins, 100*by, 100*pos)

@@ -36,7 +36,7 @@ type truthRow struct {
 	best, played  float64 // the mover's mean score over the games played out after each
 	diffVar       float64 // the variance of the paired differences, per pair
 	sameAsPlayed  bool
-	random, engin string
+	random, bestTurn string
 }
 
 // TestRandomTurnTruth measures what each random turn of the planted test costs, turn by
@@ -52,7 +52,6 @@ func TestRandomTurnTruth(t *testing.T) {
 	if *truthGames == 0 {
 		t.Skip("-planted.truth N plays out the random turns of N planted games")
 	}
-	e := NewEngine(DefaultPlayouts, Fitted)
 	rows := make([]truthRow, *truthGames)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -63,7 +62,7 @@ func TestRandomTurnTruth(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			eng := NewEngine(e.Playouts(), Fitted)
+			eng := NewEngine(DefaultPlayouts, Fitted)
 			for i := range jobs {
 				r, err := truthOf(eng, i, *truthK, *truthPlay)
 				mu.Lock()
@@ -93,7 +92,7 @@ func TestRandomTurnTruth(t *testing.T) {
 		w.Write([]string{"game", "turn", "loss", "mark", "best_score", "random_score", "pair_var", "same", "best", "random"})
 		for _, r := range rows {
 			w.Write([]string{strconv.Itoa(r.game), strconv.Itoa(r.turn), fmt.Sprintf("%.5f", r.loss), strconv.Itoa(int(r.mark)),
-				fmt.Sprintf("%.5f", r.best), fmt.Sprintf("%.5f", r.played), fmt.Sprintf("%.5f", r.diffVar), strconv.FormatBool(r.sameAsPlayed), r.engin, r.random})
+				fmt.Sprintf("%.5f", r.best), fmt.Sprintf("%.5f", r.played), fmt.Sprintf("%.5f", r.diffVar), strconv.FormatBool(r.sameAsPlayed), r.bestTurn, r.random})
 		}
 		w.Flush()
 		if err := w.Error(); err != nil {
@@ -245,7 +244,7 @@ func truthOf(e *Engine, i, k, playouts int) (truthRow, error) {
 		}
 	}
 	mover := pos.ToMove()
-	r := truthRow{game: i, turn: at, loss: tu.Loss, mark: tu.Mark, random: tu.Played, engin: tu.Best, sameAsPlayed: tu.Best == tu.Played}
+	r := truthRow{game: i, turn: at, loss: tu.Loss, mark: tu.Mark, random: tu.Played, bestTurn: tu.Best, sameAsPlayed: tu.Best == tu.Played}
 	var diffs []float64
 	var sb, sr float64
 	for j := range k {

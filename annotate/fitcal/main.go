@@ -45,10 +45,11 @@ func run(dbPath, bot, write string) error {
 	for _, p := range pts {
 		held := annotate.HeldOut(p.GameID)
 		games[held][p.GameID] = true
+		pt := annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID}
 		if held {
-			test = append(test, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID})
+			test = append(test, pt)
 		} else {
-			fit = append(fit, annotate.Point{Raw: p.Raw, Phase: annotate.Phase(int(p.Turn)-1, p.Size), Won: p.Won, Game: p.GameID})
+			fit = append(fit, pt)
 		}
 	}
 	if len(fit) == 0 || len(test) == 0 {
