@@ -30,12 +30,12 @@ var (
 // truthRow is one planted random turn: the reading's loss and what the turn cost when the
 // game was played out from it.
 type truthRow struct {
-	game, turn    int
-	loss          float64
-	mark          Mark
-	best, played  float64 // the mover's mean score over the games played out after each
-	diffVar       float64 // the variance of the paired differences, per pair
-	sameAsPlayed  bool
+	game, turn       int
+	loss             float64
+	mark             Mark
+	best, played     float64 // the mover's mean score over the games played out after each
+	diffVar          float64 // the variance of the paired differences, per pair
+	sameAsPlayed     bool
 	random, bestTurn string
 }
 
