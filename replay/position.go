@@ -215,3 +215,6 @@ func (g *Game) GroupID(c Cell) int {
 	}
 	return int(g.gid[c])
 }
+
+// LightPassed reports whether Light has passed and Dark has the one more turn of R5.2.
+func (g *Game) LightPassed() bool { return g.lightPassed }

@@ -75,3 +75,31 @@ func TestPositionQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestLightPassed follows R5.2: Light's pass gives Dark one more turn, then the game is over.
+func TestLightPassed(t *testing.T) {
+	g, _ := NewGame(5, Supply40x15)
+	g.tilesLeft = [2]int{1, 1} // neither colour can place two tiles: both may pass
+	if g.LightPassed() {
+		t.Fatal("LightPassed before any pass")
+	}
+	for _, tok := range []string{"a1,a2", "b4,b5"} { // turns 1 and 2, as pairs of the full supply
+		g.tilesLeft = [2]int{TilesPerColour, TilesPerColour}
+		if err := g.PlayText(tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.tilesLeft = [2]int{1, 1}
+	if err := g.PlayText("pass"); err != nil { // turn 3, Light
+		t.Fatal(err)
+	}
+	if !g.LightPassed() || g.Over() {
+		t.Fatalf("after Light's pass: LightPassed %v, Over %v; want true, false", g.LightPassed(), g.Over())
+	}
+	if err := g.PlayText("pass"); err != nil {
+		t.Fatal(err)
+	}
+	if !g.Over() {
+		t.Fatal("the game is not over after Dark's last turn")
+	}
+}

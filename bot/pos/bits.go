@@ -1,0 +1,137 @@
+package pos
+
+import (
+	"math/bits"
+
+	"github.com/ponte/ponte/replay"
+)
+
+// Board geometry. A cell of a board of side N has the index (row+2)·S + col+2 with the
+// stride S = N+2: the two columns past the last one are the margin on both sides (the
+// column before the first is the last margin column of the row below), and two margin
+// rows lie below and above the board. Any jump of up to two cells from a board cell stays
+// inside the arrays and lands on the board or on the margin, so no bounds checks are
+// needed; and the indices of a 10×10 board fit in three 64-bit words.
+const (
+	maxStride = replay.MaxSize + 2
+	numIdx    = (replay.MaxSize+4)*maxStride + 4
+	numWords  = numIdx/64 + 2 // one spare word, read by the shifts
+	maxGroups = replay.MaxSize * replay.MaxSize
+)
+
+// bitset holds a bit per cell index.
+type bitset [numWords]uint64
+
+func (b *bitset) has(i int) bool { return b[uint(i)>>6%numWords]>>(uint(i)&63)&1 != 0 }
+func (b *bitset) set(i int)      { b[uint(i)>>6%numWords] |= 1 << (uint(i) & 63) }
+
+// word returns the 64 bits of b from index off on.
+func (b *bitset) word(off int) uint64 {
+	w, s := uint(off)>>6, uint(off)&63
+	return b[w%numWords]>>s | b[(w+1)%numWords]<<(64-s)
+}
+
+// up returns word i of the set whose bit x+k is bit x of b; down that whose bit x is bit
+// x+k of b. 0 < k < 64.
+func up(b *bitset, i int, k uint) uint64 {
+	r := b[i] << k
+	if i > 0 {
+		r |= b[i-1] >> (64 - k)
+	}
+	return r
+}
+
+func down(b *bitset, i int, k uint) uint64 { return b[i]>>k | b[i+1]<<(64-k) }
+
+// geom is what a board size fixes: its stride, the words its cells use, the board mask,
+// the conversions between cell indices and replay cells, and the bridge jumps.
+type geom struct {
+	size, s, nw int
+	last        int // the highest cell index of the board
+	board       bitset
+	cell        [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
+	x, y        [numIdx]int8        // column+2 and row+2 of an index
+	// jumps are the 8 bridge jumps to a higher index, in the order replay lists bridges;
+	// water their water cells as offsets from the lower end (the second equal to the
+	// first for a straight or diagonal jump).
+	jumps [8]int
+	water [8][2]int
+}
+
+// geoms are the geometries of the board sizes, built at start.
+var geoms = func() (out [replay.MaxSize + 1]*geom) {
+	for n := replay.MinSize; n <= replay.MaxSize; n++ {
+		g := &geom{size: n, s: n + 2}
+		for i := range g.cell {
+			g.x[i], g.y[i] = int8(i%g.s), int8(i/g.s)
+		}
+		for r := 0; r < n; r++ {
+			for c := 0; c < n; c++ {
+				i := g.idx(replay.CellAt(c, r))
+				g.cell[i] = replay.CellAt(c, r)
+				g.board.set(i)
+				g.last = i
+			}
+		}
+		g.nw = g.last/64 + 1
+		// The forward jumps (dx, dy) in the order of replay's jump list.
+		for j, d := range [8][2]int{{2, 0}, {0, 2}, {2, 2}, {-2, 2}, {1, 2}, {-1, 2}, {2, 1}, {-2, 1}} {
+			a := replay.CellAt(n/2, n/2)
+			b := replay.CellAt(n/2+d[0], n/2+d[1])
+			g.jumps[j] = g.idx(b) - g.idx(a)
+			w1, w2 := replay.Water(a, b)
+			if w2 == replay.NoCell {
+				w2 = w1
+			}
+			g.water[j] = [2]int{g.idx(w1) - g.idx(a), g.idx(w2) - g.idx(a)}
+		}
+		out[n] = g
+	}
+	return out
+}()
+
+// idx returns the index of a replay cell (which must be on the board or near it).
+func (g *geom) idx(c replay.Cell) int { return int(c>>5)*g.s + int(c&31) }
+
+// forEach calls f with the index of every bit of m in the board's words, in order.
+func forEach(m *bitset, nw int, f func(i int)) {
+	for w := 0; w < nw; w++ {
+		for v := m[w]; v != 0; v &= v - 1 {
+			f(w<<6 + bits.TrailingZeros64(v))
+		}
+	}
+}
+
+// count returns the number of bits of m in the first nw words.
+func count(m *bitset, nw int) int {
+	n := 0
+	for w := 0; w < nw; w++ {
+		n += bits.OnesCount64(m[w])
+	}
+	return n
+}
+
+// nth returns the index of the k-th bit (from 0) of m.
+func nth(m *bitset, nw, k int) int {
+	for w := 0; w < nw; w++ {
+		c := bits.OnesCount64(m[w])
+		if k >= c {
+			k -= c
+			continue
+		}
+		v := m[w]
+		for ; k > 0; k-- {
+			v &= v - 1
+		}
+		return w<<6 + bits.TrailingZeros64(v)
+	}
+	return -1
+}
+
+// shift returns word i of the set whose bit x is bit x+k of b, for -64 < k < 64, k != 0.
+func shift(b *bitset, i int, k int) uint64 {
+	if k > 0 {
+		return down(b, i, uint(k))
+	}
+	return up(b, i, uint(-k))
+}

@@ -1,0 +1,189 @@
+package pos
+
+import "github.com/ponte/ponte/replay"
+
+// find returns the root of the component of group g.
+func (p *Position) find(g int16) int16 {
+	for p.parent[g] != g {
+		p.parent[g] = p.parent[p.parent[g]]
+		g = p.parent[g]
+	}
+	return g
+}
+
+// union joins the components of groups g and h of colour c; components of k1 and k2
+// islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2.
+func (p *Position) union(c replay.Colour, g, h int16) {
+	rg, rh := p.find(g), p.find(h)
+	if rg == rh {
+		return
+	}
+	p.score[c&1] += int(p.isl[rg]) * int(p.isl[rh])
+	p.parent[rh] = rg
+	p.isl[rg] += p.isl[rh]
+}
+
+// addHalo marks the 8-neighbours of an island's cells in its colour's halo.
+func (p *Position) addHalo(c replay.Colour, grp *group) {
+	s := p.g.s
+	h := &p.halo[c&1]
+	for _, x := range grp.cells {
+		i := int(x)
+		for _, q := range [9]int{i - s - 1, i - s, i - s + 1, i - 1, i, i + 1, i + s - 1, i + s, i + s + 1} {
+			h.set(q)
+		}
+	}
+}
+
+// planned is one group as it will be after a tile turn: its cells, and the old groups it
+// merges.
+type planned struct {
+	cells [4]int16
+	size  int
+	olds  [8]int16
+	nold  int
+}
+
+func (g *planned) has(i int) bool {
+	for _, x := range g.cells[:g.size] {
+		if int(x) == i {
+			return true
+		}
+	}
+	return false
+}
+
+// plan is the outcome of a tile turn: the one or two groups the new tiles belong to.
+type plan struct {
+	g [2]planned
+	n int
+}
+
+// neighbourGroups collects the distinct groups of colour c orthogonally next to x.
+func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
+	n := 0
+	t := &p.tiles[c&1]
+	s := p.g.s
+outer:
+	for _, q := range [4]int{x + 1, x - 1, x + s, x - s} {
+		if !t.has(q) {
+			continue
+		}
+		id := p.gid[q]
+		for _, o := range out[:n] {
+			if o == id {
+				continue outer
+			}
+		}
+		out[n] = id
+		n++
+	}
+	return n
+}
+
+// planGroup builds the group of the new tiles x (and y, when y >= 0) with the old groups
+// ox and oy; false when it would be larger than 4 (R3.1).
+func (p *Position) planGroup(g *planned, x, y int, ox, oy []int16) bool {
+	g.nold = 0
+	size := 1
+	if y >= 0 {
+		size = 2
+	}
+	for _, list := range [2][]int16{ox, oy} {
+	next:
+		for _, id := range list {
+			for _, o := range g.olds[:g.nold] {
+				if o == id {
+					continue next
+				}
+			}
+			g.olds[g.nold] = id
+			g.nold++
+			size += int(p.groups[id].size)
+		}
+	}
+	if size > 4 {
+		return false
+	}
+	g.cells[0], g.size = int16(x), 1
+	if y >= 0 {
+		g.cells[1], g.size = int16(y), 2
+	}
+	for _, id := range g.olds[:g.nold] {
+		grp := &p.groups[id]
+		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+	}
+	return true
+}
+
+// makePlan plans tiles of colour c on x and y (y < 0 for one tile); false when a group
+// would be larger than 4.
+func (p *Position) makePlan(c replay.Colour, x, y int, pl *plan) bool {
+	var ox, oy [4]int16
+	nx, ny := p.neighbourGroups(c, x, &ox), 0
+	merged := false
+	if y >= 0 {
+		ny = p.neighbourGroups(c, y, &oy)
+		d := x - y
+		merged = d == 1 || d == -1 || d == p.g.s || d == -p.g.s
+	}
+	for i := 0; i < nx && !merged; i++ {
+		for j := 0; j < ny; j++ {
+			if ox[i] == oy[j] {
+				merged = true
+				break
+			}
+		}
+	}
+	pl.n = 1
+	if merged {
+		return p.planGroup(&pl.g[0], x, y, ox[:nx], oy[:ny])
+	}
+	if !p.planGroup(&pl.g[0], x, -1, ox[:nx], nil) {
+		return false
+	}
+	if y >= 0 {
+		pl.n = 2
+		return p.planGroup(&pl.g[1], y, -1, oy[:ny], nil)
+	}
+	return true
+}
+
+// applyTiles places tiles of colour c on x and y as planned, and updates the groups, the
+// components and the tallies.
+func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
+	c &= 1
+	p.tiles[c].set(x)
+	p.tiles[c].set(y)
+	for gi := 0; gi < pl.n; gi++ {
+		g := &pl.g[gi]
+		var id int16
+		if g.nold == 0 {
+			id = int16(p.ngroups)
+			p.ngroups++
+			p.parent[id] = id
+			p.isl[id] = 0
+		} else {
+			id = g.olds[0]
+			for _, o := range g.olds[1:g.nold] {
+				p.union(c, id, o)
+				p.groups[o].size = 0
+			}
+		}
+		grp := &p.groups[id]
+		grp.cells, grp.size, grp.colour = g.cells, int8(g.size), c
+		for _, cell := range g.cells[:g.size] {
+			p.gid[cell] = id
+		}
+		p.sandbanks[c] -= g.nold
+		if g.size < 4 {
+			p.sandbanks[c]++
+			continue
+		}
+		p.islands[c]++
+		p.addHalo(c, grp)
+		r := p.find(id)
+		p.score[c] += int(p.isl[r]) + 1 // T(k+1) - T(k)
+		p.isl[r]++
+	}
+}

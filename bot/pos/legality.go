@@ -1,0 +1,204 @@
+package pos
+
+import (
+	"math/bits"
+
+	"github.com/ponte/ponte/replay"
+)
+
+// IsLegal reports whether m is a legal next turn: the verdict of replay.Game.IsLegal on
+// the same position, for every move.
+func (p *Position) IsLegal(m replay.Move) bool {
+	if p.over {
+		return false
+	}
+	c := p.ToMove()
+	switch m.Kind {
+	case replay.Swap:
+		return p.turn == 1
+	case replay.Pass:
+		return p.canPass(c)
+	case replay.Tiles:
+		n := p.g.size
+		if !m.A.On(n) || !m.B.On(n) || m.A == m.B {
+			return false
+		}
+		if p.supply == replay.Supply40x15 && p.tilesLeft[c] < 2 {
+			return false
+		}
+		return p.tilesLegal(c, p.g.idx(m.A), p.g.idx(m.B))
+	case replay.Bridge:
+		n := p.g.size
+		if !m.A.On(n) || !m.B.On(n) || replay.ShapeOf(m.A, m.B) == replay.NoShape {
+			return false
+		}
+		if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
+			return false
+		}
+		return p.bridgeLegal(c, m.A, m.B)
+	}
+	return false
+}
+
+// CanPass reports whether the colour to move may pass: IsLegal(replay.PassMove).
+func (p *Position) CanPass() bool { return !p.over && p.canPass(p.ToMove()) }
+
+// canPass is R5.1: fewer than 2 tiles left, or no pair of cells takes two tiles.
+func (p *Position) canPass(c replay.Colour) bool {
+	if p.supply == replay.Supply40x15 && p.tilesLeft[c] < 2 {
+		return true
+	}
+	return !p.canPlaceTwo(c)
+}
+
+// CanPlaceTwo reports whether colour c could place two tiles somewhere (the test of R5.1).
+func (p *Position) CanPlaceTwo(c replay.Colour) bool {
+	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+		return false
+	}
+	return p.canPlaceTwo(c & 1)
+}
+
+// canPlaceTwo tries the pairs of singly legal cells (two tiles legal together are each
+// legal alone); far-apart pairs succeed at once.
+func (p *Position) canPlaceTwo(c replay.Colour) bool {
+	var l bitset
+	p.legalMask(c, &l)
+	var buf [maxGroups]int16
+	n := 0
+	for w := 0; w < p.g.nw; w++ {
+		for v := l[w]; v != 0; v &= v - 1 {
+			buf[n] = int16(w<<6 + bits.TrailingZeros64(v))
+			n++
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if p.tilesLegal(c, int(buf[i]), int(buf[j])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tilesLegal decides tiles of colour c on the distinct board cells x and y under R3, R3.1
+// and R3.2. A new tile on an 8-neighbour of an island of its colour is illegal: next to
+// it orthogonally it makes a group of 5 or more, diagonally it touches it. Otherwise
+// only a group that the turn makes an island can break R3.2 (a sandbank touches no island
+// but through a new tile), and it must touch no other tile of its colour.
+func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
+	c &= 1
+	if p.occupied(x) || p.occupied(y) || p.halo[c].has(x) || p.halo[c].has(y) {
+		return false
+	}
+	var pl plan
+	if !p.makePlan(c, x, y, &pl) {
+		return false
+	}
+	for gi := 0; gi < pl.n; gi++ {
+		g := &pl.g[gi]
+		if g.size == 4 && !p.islandClear(c, g, x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// occupied reports whether cell i holds a tile or is blocked.
+func (p *Position) occupied(i int) bool {
+	w, b := uint(i)>>6%numWords, uint(i)&63
+	return (p.tiles[0][w]|p.tiles[1][w]|p.blocked[w])>>b&1 != 0
+}
+
+// islandClear reports whether the planned island g of colour c touches no tile of its
+// colour outside it, nor the new tiles x and y, on any 8-neighbour.
+func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
+	s := p.g.s
+	t := &p.tiles[c&1]
+	for _, cell := range g.cells {
+		i := int(cell)
+		for _, q := range [8]int{i + 1, i - 1, i + s, i - s, i + s + 1, i + s - 1, i - s + 1, i - s - 1} {
+			if (t.has(q) || q == x || q == y) && !g.has(q) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
+// colour's halo that has a tile of its colour orthogonally next to it.
+func (p *Position) tileLegal(c replay.Colour, x int) bool {
+	var ids [4]int16
+	n := p.neighbourGroups(c, x, &ids)
+	size := 1
+	for _, id := range ids[:n] {
+		size += int(p.groups[id].size)
+	}
+	switch {
+	case size < 4:
+		return true
+	case size > 4:
+		return false
+	}
+	g := planned{size: 1}
+	g.cells[0] = int16(x)
+	for _, id := range ids[:n] {
+		grp := &p.groups[id]
+		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+	}
+	return p.islandClear(c, &g, x, -1)
+}
+
+// legalMask sets l to the cells where one tile of colour c is legal: empty, unblocked,
+// outside the halo of the colour's islands; of those, the cells next to a tile of the
+// colour are checked one by one, the others make a sandbank of one and are legal.
+func (p *Position) legalMask(c replay.Colour, l *bitset) {
+	c &= 1
+	geo := p.g
+	s := uint(geo.s)
+	t := &p.tiles[c]
+	var next bitset // cells next to a tile of the colour
+	for w := 0; w < geo.nw; w++ {
+		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
+		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
+		l[w] = e &^ adj
+		next[w] = adj
+	}
+	for w := 0; w < geo.nw; w++ {
+		for v := next[w]; v != 0; v &= v - 1 {
+			x := w<<6 + bits.TrailingZeros64(v)
+			if p.tileLegal(c, x) {
+				l[w] |= 1 << (uint(x) & 63)
+			}
+		}
+	}
+}
+
+// LegalTileCells appends to dst the empty cells where a single tile of colour c would be
+// legal, in replay's order (rows from the first, cells of a row from the left): the set
+// replay.Game.LegalTileCells returns.
+func (p *Position) LegalTileCells(c replay.Colour, dst []replay.Cell) []replay.Cell {
+	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+		return dst
+	}
+	var l bitset
+	p.legalMask(c, &l)
+	for w := 0; w < p.g.nw; w++ {
+		for v := l[w]; v != 0; v &= v - 1 {
+			dst = append(dst, p.g.cell[w<<6+bits.TrailingZeros64(v)])
+		}
+	}
+	return dst
+}
+
+// Mobility returns the number of cells where a single tile of colour c would be legal.
+func (p *Position) Mobility(c replay.Colour) int {
+	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+		return 0
+	}
+	var l bitset
+	p.legalMask(c, &l)
+	return count(&l, p.g.nw)
+}
