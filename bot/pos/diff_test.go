@@ -58,7 +58,7 @@ func diffGame(t testing.TB, size int, supply replay.Supply, d driver, rng *rand.
 		case policy:
 			m = p.PlayoutTurn(rng)
 		case reference:
-			m = refPolicy(g, rng, 0)
+			m = refPolicy(g, rng)
 		}
 		if err := g.Play(m); err != nil {
 			t.Fatalf("%s: replay rejects %s: %v", where, m, err)

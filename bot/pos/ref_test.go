@@ -112,9 +112,8 @@ func refBestBridge(g *replay.Game, c replay.Colour) (replay.Move, float64) {
 	return best, bestV
 }
 
-// refPolicy is sage's policy (bot/sage.go), line for line; skew, for the test that the
-// statistical comparison can fail, changes the weight of the noise.
-func refPolicy(g *replay.Game, rng *rand.Rand, skew float64) replay.Move {
+// refPolicy is sage's policy (bot/sage.go), line for line.
+func refPolicy(g *replay.Game, rng *rand.Rand) replay.Move {
 	c := g.ToMove()
 	tryBridges := rng.IntN(4) == 0
 	if tryBridges || g.Islands()[c] >= 2 {
@@ -127,7 +126,7 @@ func refPolicy(g *replay.Game, rng *rand.Rand, skew float64) replay.Move {
 	var top [5]refScored
 	n := 0
 	for _, cell := range cells {
-		v := refCellValue(g, c, cell) + rng.Float64()*(1+skew)
+		v := refCellValue(g, c, cell) + rng.Float64()
 		if n == len(top) && v <= top[n-1].value {
 			continue
 		}
