@@ -15,7 +15,7 @@ import (
 const (
 	maxStride = replay.MaxSize + 2
 	numIdx    = (replay.MaxSize+4)*maxStride + 4
-	numWords  = numIdx/64 + 2 // one spare word, read by the shifts
+	numWords  = 16 // numIdx/64 + 2 (one spare word, read by the shifts), rounded up to a power of 2
 	maxGroups = replay.MaxSize * replay.MaxSize
 )
 
@@ -135,3 +135,8 @@ func shift(b *bitset, i int, k int) uint64 {
 	}
 	return up(b, i, uint(-k))
 }
+
+// The words must hold every index and a spare one, and be a power of 2 in number, so that
+// an index taken modulo numWords needs no bounds check.
+var _ [numWords - numIdx/64 - 2]struct{}
+var _ [0]struct{} = [numWords & (numWords - 1)]struct{}{}

@@ -263,7 +263,8 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 	geo := p.g
 	s := uint(geo.s)
 	c &= 1
-	var near, class [5]bitset
+	var near [1]bitset
+	var class [5]bitset
 	var all, open bitset
 	for w := 0; w <= geo.nw; w++ {
 		all[w] = p.tiles[0][w] | p.tiles[1][w]
@@ -284,31 +285,55 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		class[3][w] = plain & one & two
 		class[4][w] = plain & four
 	}
+	// The five highest values without noise bound the fifth noisy value from below: a
+	// cell (or class) whose value plus 1 does not exceed the bound cannot enter the five,
+	// and draws no noise.
 	n := 0
+	var raw top5
+	var near1 [64]scored
+	k := 0
 	for w := 0; w < geo.nw; w++ {
 		n += bits.OnesCount64(l[w])
 		for v := near[0][w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			val := p.cellValue(c, x)
-			if val+1 <= top.floor() {
-				continue // its noise cannot lift it into the five
+			raw.insert(x, val)
+			if k < len(near1) {
+				near1[k] = scored{x, val}
+				k++
+				continue
 			}
-			top.insert(x, val+rng.Float64())
+			if val+1 > top.floor() { // more cells than near1 holds: no bound for them
+				top.insert(x, val+rng.Float64())
+			}
+		}
+	}
+	var counts [5]int
+	for f := 4; f >= 0; f-- {
+		counts[f] = count(&class[f], geo.nw)
+		for range min(counts[f], 5) {
+			raw.insert(-1, 0.3*float64(f)/4)
+		}
+	}
+	bound := raw.floor()
+	for _, e := range near1[:k] {
+		if e.v+1 > max(bound, top.floor()) {
+			top.insert(e.i, e.v+rng.Float64())
 		}
 	}
 	for f := 4; f >= 0; f-- {
 		val := 0.3 * float64(f) / 4
-		if val+1 <= top.floor() {
+		if val+1 <= max(bound, top.floor()) {
 			continue
 		}
 		m := &class[f]
-		r := count(m, geo.nw)
+		r := counts[f]
 		// The largest of r uniforms is U^(1/r); given it, the next is the largest of r-1
 		// uniforms below it, and so on.
 		u := 1.0
 		for ; r > 0; r-- {
 			u *= math.Pow(rng.Float64(), 1/float64(r))
-			if val+u <= top.floor() {
+			if val+u <= max(bound, top.floor()) {
 				break
 			}
 			x := nth(m, geo.nw, rng.IntN(r))
