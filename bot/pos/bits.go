@@ -56,6 +56,7 @@ type geom struct {
 	// first for a straight or diagonal jump).
 	jumps [8]int
 	water [8][2]int
+	walls [numIdx]uint8 // the squares of the empty board: sqWall off it
 }
 
 // geoms are the geometries of the board sizes, built at start.
@@ -64,12 +65,14 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 		g := &geom{size: n, s: n + 2}
 		for i := range g.cell {
 			g.x[i], g.y[i] = int8(i%g.s), int8(i/g.s)
+			g.walls[i] = sqWall
 		}
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
 				i := g.idx(replay.CellAt(c, r))
 				g.cell[i] = replay.CellAt(c, r)
 				g.board.set(i)
+				g.walls[i] = 0
 				g.last = i
 			}
 		}

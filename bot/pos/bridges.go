@@ -82,18 +82,28 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return 0, 0, 0, false
 	}
+	// A bridge is worth 10 or more only between two components with islands, 1.5 only
+	// from one.
+	if least >= 10 && p.icomp[c&1] < 2 || least > 0.4 && p.icomp[c&1] < 1 {
+		return 0, 0, 0, false
+	}
 	var cand [8]bitset
 	any := p.candidates(c, &cand)
 	geo := p.g
 	for w := 0; w < geo.nw; w++ {
 		for m := any[w]; m != 0; m &= m - 1 {
 			x := w<<6 + bits.TrailingZeros64(m)
+			rx, kx := p.component(x)
+			if kx == 0 && least > 1.5 {
+				continue // worth 10 or more only between islands
+			}
 			for j, d := range geo.jumps {
 				if !cand[j].has(x) {
 					continue
 				}
 				y := x + d
-				val := p.bridgeValue(x, y)
+				ry, ky := p.component(y)
+				val := valueOf(rx, kx, ry, ky)
 				if val < least || (ok && val <= v) || p.crosses(x, y) {
 					continue
 				}
@@ -170,8 +180,10 @@ func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
 	w1, w2 := replay.Water(geo.cell[x], geo.cell[y])
 	p.blocked.set(geo.idx(w1))
+	p.sq[geo.idx(w1)] |= sqBlocked
 	if w2 != replay.NoCell {
 		p.blocked.set(geo.idx(w2))
+		p.sq[geo.idx(w2)] |= sqBlocked
 	}
 	p.ends.set(x)
 	p.ends.set(y)

@@ -19,6 +19,9 @@ func (p *Position) union(c replay.Colour, g, h int16) {
 		return
 	}
 	p.score[c&1] += int(p.isl[rg]) * int(p.isl[rh])
+	if p.isl[rg] > 0 && p.isl[rh] > 0 {
+		p.icomp[c&1]--
+	}
 	p.parent[rh] = rg
 	p.isl[rg] += p.isl[rh]
 }
@@ -62,11 +65,11 @@ type plan struct {
 // neighbourGroups collects the distinct groups of colour c orthogonally next to x.
 func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
 	n := 0
-	t := &p.tiles[c&1]
+	bit := uint8(1) << (c & 1)
 	s := p.g.s
 outer:
 	for _, q := range [4]int{x + 1, x - 1, x + s, x - s} {
-		if !t.has(q) {
+		if p.sq[q]&bit == 0 {
 			continue
 		}
 		id := p.gid[q]
@@ -172,8 +175,15 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 		}
 		grp := &p.groups[id]
 		grp.cells, grp.size, grp.colour = g.cells, int8(g.size), c
+		mid := &p.mid[c]
 		for _, cell := range g.cells[:g.size] {
 			p.gid[cell] = id
+			p.sq[cell] = 1<<c | uint8(g.size)<<4
+			if g.size == 2 || g.size == 3 {
+				mid[uint(cell)>>6%numWords] |= 1 << (uint(cell) & 63)
+			} else {
+				mid[uint(cell)>>6%numWords] &^= 1 << (uint(cell) & 63)
+			}
 		}
 		p.sandbanks[c] -= g.nold
 		if g.size < 4 {
@@ -183,6 +193,9 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 		p.islands[c]++
 		p.addHalo(c, grp)
 		r := p.find(id)
+		if p.isl[r] == 0 {
+			p.icomp[c]++
+		}
 		p.score[c] += int(p.isl[r]) + 1 // T(k+1) - T(k)
 		p.isl[r]++
 	}

@@ -106,20 +106,17 @@ func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
 }
 
 // occupied reports whether cell i holds a tile or is blocked.
-func (p *Position) occupied(i int) bool {
-	w, b := uint(i)>>6%numWords, uint(i)&63
-	return (p.tiles[0][w]|p.tiles[1][w]|p.blocked[w])>>b&1 != 0
-}
+func (p *Position) occupied(i int) bool { return p.sq[i]&(sqTiles|sqBlocked) != 0 }
 
 // islandClear reports whether the planned island g of colour c touches no tile of its
 // colour outside it, nor the new tiles x and y, on any 8-neighbour.
 func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
 	s := p.g.s
-	t := &p.tiles[c&1]
+	bit := uint8(1) << (c & 1)
 	for _, cell := range g.cells {
 		i := int(cell)
 		for _, q := range [8]int{i + 1, i - 1, i + s, i - s, i + s + 1, i + s - 1, i - s + 1, i - s - 1} {
-			if (t.has(q) || q == x || q == y) && !g.has(q) {
+			if (p.sq[q]&bit != 0 || q == x || q == y) && !g.has(q) {
 				return false
 			}
 		}

@@ -16,19 +16,17 @@ func (p *Position) CellValue(c replay.Colour, cell replay.Cell) float64 {
 }
 
 func (p *Position) cellValue(c replay.Colour, x int) float64 {
-	geo := p.g
-	c &= 1
-	own, opp := &p.tiles[c], &p.tiles[c^1]
+	s := p.g.s
+	own := uint8(1) << (c & 1)
 	size, free := 1, 0
 	var seen [4]int16
 	nseen := 0
 	value := 0.0
-	for _, q := range [4]int{x + 1, x - 1, x + geo.s, x - geo.s} {
-		if !geo.board.has(q) {
-			continue
-		}
+	for _, q := range [4]int{x + 1, x - 1, x + s, x - s} {
+		sq := p.sq[q]
 		switch {
-		case own.has(q):
+		case sq&sqWall != 0:
+		case sq&own != 0:
 			id := p.gid[q]
 			dup := false
 			for _, s := range seen[:nseen] {
@@ -37,16 +35,16 @@ func (p *Position) cellValue(c replay.Colour, x int) float64 {
 			if !dup {
 				seen[nseen] = id
 				nseen++
-				size += int(p.groups[id].size)
+				size += int(sq >> 4)
 			}
-		case opp.has(q):
-			switch p.groups[p.gid[q]].size {
+		case sq&sqTiles != 0:
+			switch sq >> 4 {
 			case 3:
 				value += 2 // stand in the way of an island
 			case 2:
 				value += 0.5
 			}
-		case !p.blocked.has(q):
+		case sq&sqBlocked == 0:
 			free++
 		}
 	}
@@ -265,13 +263,15 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 	c &= 1
 	var near [1]bitset
 	var class [5]bitset
-	var all, open bitset
+	// A cell's value differs from 0.3·free/4 only next to a tile of its colour or a
+	// sandbank of 2 or 3 of the other.
+	var some, open bitset
 	for w := 0; w <= geo.nw; w++ {
-		all[w] = p.tiles[0][w] | p.tiles[1][w]
-		open[w] = geo.board[w] &^ (all[w] | p.blocked[w])
+		some[w] = p.tiles[c][w] | p.mid[c^1][w]
+		open[w] = geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w])
 	}
 	for w := 0; w < geo.nw; w++ {
-		near[0][w] = l[w] & (up(&all, w, 1) | down(&all, w, 1) | up(&all, w, s) | down(&all, w, s))
+		near[0][w] = l[w] & (up(&some, w, 1) | down(&some, w, 1) | up(&some, w, s) | down(&some, w, s))
 		plain := l[w] &^ near[0][w]
 		// The free cells around each plain cell, added bit-sliced.
 		a, b, e, f := down(&open, w, 1), up(&open, w, 1), down(&open, w, s), up(&open, w, s)

@@ -13,6 +13,13 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
+// The bits of a cell's square (Position.sq), below the group size.
+const (
+	sqBlocked uint8 = 4
+	sqWall    uint8 = 8
+	sqTiles   uint8 = 3
+)
+
 // group is a maximal set of orthogonally connected tiles of one colour. A group merged
 // into another keeps its id in the component union-find, with size 0.
 type group struct {
@@ -37,11 +44,13 @@ type head struct {
 	sandbanks   [2]int
 	bridges     [2]int
 	ngroups     int
+	icomp       [2]int // per colour, the components that hold an island
 
 	tiles   [2]bitset // per colour, its tiles
 	blocked bitset    // cells under a bridge (R4.5)
 	ends    bitset    // tiles that carry a bridge end
 	halo    [2]bitset // per colour, the 8-neighbours of its islands' cells
+	mid     [2]bitset // per colour, the tiles of its sandbanks of 2 and 3
 }
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
@@ -50,6 +59,7 @@ type head struct {
 // Position is not ready; use New or FromGame.
 type Position struct {
 	head
+	sq      [numIdx]uint8 // per cell: the tile's colour bit, sqBlocked, sqWall, and the tile's group size << 4
 	gid     [numIdx]int16 // the group of the tile on the cell (valid where a tile is)
 	partner [numIdx]int16 // the other end of the bridge whose end is on the cell (valid where ends is set)
 	groups  [maxGroups]group
@@ -67,6 +77,7 @@ func New(size int, supply replay.Supply) (Position, error) {
 		return p, fmt.Errorf("pos: unknown supply %d", supply)
 	}
 	p.g = geoms[size]
+	p.sq = p.g.walls
 	p.supply = supply
 	p.tilesLeft = [2]int{replay.TilesPerColour, replay.TilesPerColour}
 	p.bridgesLeft = replay.BridgePool
@@ -97,9 +108,11 @@ func FromGame(g *replay.Game) (Position, error) {
 			i := geo.idx(cell)
 			if col, ok := g.At(cell); ok {
 				p.tiles[col].set(i)
+				p.sq[i] = 1<<col | uint8(g.GroupSize(cell))<<4
 			}
 			if g.Blocked(cell) {
 				p.blocked.set(i)
+				p.sq[i] |= sqBlocked
 			}
 		}
 	}
@@ -138,8 +151,14 @@ func FromGame(g *replay.Game) (Position, error) {
 				}
 			}
 			p.parent[id] = id
+			if grp.size == 2 || grp.size == 3 {
+				for _, x := range grp.cells[:grp.size] {
+					p.mid[col].set(int(x))
+				}
+			}
 			if grp.size == 4 {
 				p.isl[id] = 1
+				p.icomp[col]++
 				p.islands[col]++
 				p.score[col]++
 				p.addHalo(col, grp)
@@ -195,6 +214,7 @@ func (p *Position) CopyFrom(src *Position) {
 	}
 	p.head = src.head
 	n := src.g.last + 1
+	copy(p.sq[:n], src.sq[:n])
 	copy(p.gid[:n], src.gid[:n])
 	copy(p.partner[:n], src.partner[:n])
 	k := src.ngroups
