@@ -332,7 +332,7 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		// uniforms below it, and so on.
 		u := 1.0
 		for ; r > 0; r-- {
-			u *= math.Pow(rng.Float64(), 1/float64(r))
+			u *= math.Exp(math.Log(rng.Float64()) / float64(r))
 			if val+u <= max(bound, top.floor()) {
 				break
 			}
