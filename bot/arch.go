@@ -1,0 +1,613 @@
+package bot
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/replay"
+)
+
+// Arch is sage's search on a position of the bot's own (package pos), made for playouts:
+// the same tree (turns ordered by their prior and opened by progressive widening, RAVE,
+// playouts to the end of the game with the same policy), with the tree kept from one turn
+// to the next when the opponent's reply is in it, and a root-parallel search on several
+// threads whose root statistics are summed. The design and the matches that chose it:
+// docs/bot-design.md.
+type Arch struct {
+	// Budget is the playouts per turn, over all threads, used when TimePerTurn is 0.
+	Budget int
+	// TimePerTurn, when above 0, is the budget: every thread searches until it has run out.
+	TimePerTurn time.Duration
+	// Threads is how many trees search the position at once (root parallelism).
+	Threads int
+	// Cells is how many of the best cells a node pairs up into its tile turns.
+	Cells int
+	// Widen opens 1 + Widen·√visits of a node's turns, best prior first.
+	Widen float64
+	// Explore is the UCB1 exploration constant.
+	Explore float64
+	// Rave is RAVE's equivalence (see Sage.Rave); 0 turns RAVE off.
+	Rave float64
+	// Reuse keeps the subtree of the turn played and of the reply from turn to turn.
+	Reuse bool
+
+	name   string
+	trees  []*archTree
+	opener *Greedy
+	count  atomic.Int64
+
+	// after is the game after the bot's last turn, so that the next turn can find the
+	// reply and keep its subtree; afterOK says it is set.
+	after   replay.Game
+	afterOK bool
+	played  replay.Move
+}
+
+// archTree is one thread's tree and scratch space.
+type archTree struct {
+	nodes   []sageNode
+	cands   []sageCand
+	path    []sageStep
+	root    pos.Position
+	sim     pos.Position
+	rng     *rand.Rand
+	src     *rand.PCG
+	buf     []scoredCell
+	cells   []replay.Cell
+	bridges []replay.Move
+	moves   []replay.Move
+	playedB []int32
+	touched []replay.Cell
+	forced  int32
+	// compaction buffers, swapped with nodes and cands when a subtree is kept
+	nodes2 []sageNode
+	cands2 []sageCand
+	old    []int32
+}
+
+// DefaultArchPlayouts is the arch bot's budget when none is named.
+const DefaultArchPlayouts = 1000
+
+// NewArch returns the arch bot with the options' budget: TimePerTurn when it is set,
+// otherwise Playouts (default DefaultArchPlayouts), on Threads threads (default 1).
+func NewArch(o Options) *Arch {
+	a := &Arch{Budget: o.Playouts, TimePerTurn: o.TimePerTurn, Threads: o.Threads,
+		Cells: 12, Widen: 1.5, Explore: 0.3, Rave: 300, Reuse: true}
+	if a.Budget <= 0 {
+		a.Budget = DefaultArchPlayouts
+	}
+	if a.Threads <= 0 {
+		a.Threads = 1
+	}
+	return a
+}
+
+// Name returns "arch-" and the budget, with "-tN" for N threads: "arch-1000",
+// "arch-100ms", "arch-100ms-t2".
+func (a *Arch) Name() string {
+	if a.name != "" {
+		return a.name
+	}
+	n := "arch-" + strconv.Itoa(a.Budget)
+	if a.TimePerTurn > 0 {
+		n = "arch-" + strconv.FormatInt(a.TimePerTurn.Milliseconds(), 10) + "ms"
+	}
+	if a.Threads > 1 {
+		n += "-t" + strconv.Itoa(a.Threads)
+	}
+	return n
+}
+
+// SetName names the bot in its records, for a variant of the default settings.
+func (a *Arch) SetName(name string) { a.name = name }
+
+// PlayoutsDone returns the playouts searched since the bot was made, over all threads.
+func (a *Arch) PlayoutsDone() int64 { return a.count.Load() }
+
+// Turn searches and returns the turn most visited over the threads' roots. The opening
+// turn is chosen as the greedy bot chooses it.
+func (a *Arch) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
+	if g.Turn() == 0 {
+		if a.opener == nil {
+			a.opener = NewGreedy()
+		}
+		a.afterOK = false
+		return a.opener.opening(g, rng)
+	}
+	var deadline time.Time
+	if a.TimePerTurn > 0 {
+		deadline = time.Now().Add(a.TimePerTurn)
+	}
+	root, err := pos.FromGame(g)
+	if err != nil {
+		panic("arch: " + err.Error()) // a replay.Game is always a position
+	}
+	a.grow()
+	reply, kept := a.reply(g)
+	only := false
+	for i, t := range a.trees {
+		t.src.Seed(rng.Uint64(), rng.Uint64())
+		t.root = root
+		if !kept || !t.keep(a.played, reply) {
+			t.fresh(a.Cells)
+		}
+		if i == 0 && t.nodes[0].candN == 1 {
+			only = true
+		}
+	}
+	if only {
+		m := a.trees[0].cands[a.trees[0].nodes[0].candStart].move
+		a.remember(g, m)
+		return m
+	}
+	a.search(deadline)
+	m := a.best()
+	a.remember(g, m)
+	return m
+}
+
+// grow makes the threads' trees.
+func (a *Arch) grow() {
+	for len(a.trees) < max(a.Threads, 1) {
+		src := rand.NewPCG(0, 0)
+		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024)})
+	}
+}
+
+// search runs the playouts of every thread.
+func (a *Arch) search(deadline time.Time) {
+	if len(a.trees) == 1 {
+		a.trees[0].run(a, a.Budget, deadline)
+		return
+	}
+	var wg sync.WaitGroup
+	per := a.Budget / len(a.trees)
+	for i, t := range a.trees {
+		n := per
+		if i < a.Budget%len(a.trees) {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.run(a, max(n, 1), deadline)
+		}()
+	}
+	wg.Wait()
+}
+
+// run plays budget playouts, or until the deadline when it is set.
+func (t *archTree) run(a *Arch, budget int, deadline time.Time) {
+	timed := !deadline.IsZero()
+	done := int64(0)
+	for i := 0; ; i++ {
+		if timed {
+			if i&15 == 0 && i > 0 && time.Now().After(deadline) {
+				break
+			}
+		} else if i >= budget {
+			break
+		}
+		t.playout(a)
+		done++
+	}
+	a.count.Add(done)
+}
+
+// best returns the root turn with the most visits summed over the trees, then the best
+// mean result.
+func (a *Arch) best() replay.Move {
+	best, bestN, bestQ := -1, -1.0, -1.0
+	stats := a.rootStats()
+	for i, s := range stats {
+		q := 0.0
+		if s.n > 0 {
+			q = s.w / s.n
+		}
+		if s.n > bestN || (s.n == bestN && q > bestQ) {
+			best, bestN, bestQ = i, s.n, q
+		}
+	}
+	return stats[best].move
+}
+
+// rootCand returns the index of the root's turn m, -1 when the root does not list it.
+func (t *archTree) rootCand(m replay.Move) int32 {
+	r := t.nodes[0]
+	for k := r.candStart; k < r.candStart+r.candN; k++ {
+		if sameTurn(t.cands[k].move, m) {
+			return k
+		}
+	}
+	return -1
+}
+
+// sameTurn reports whether two turns are the same, whatever the order of their cells.
+func sameTurn(a, b replay.Move) bool {
+	return a.Kind == b.Kind && ((a.A == b.A && a.B == b.B) || (a.A == b.B && a.B == b.A))
+}
+
+// remember keeps the game after the bot's turn m, to find the reply next turn.
+func (a *Arch) remember(g *replay.Game, m replay.Move) {
+	a.afterOK = false
+	if !a.Reuse {
+		return
+	}
+	a.after.CopyFrom(g)
+	if a.after.Play(m) == nil {
+		a.afterOK, a.played = true, m
+	}
+}
+
+// reply returns the opponent's turn between the game after the bot's last turn and g,
+// when g follows from it by exactly one turn.
+func (a *Arch) reply(g *replay.Game) (replay.Move, bool) {
+	if !a.afterOK || a.after.Over() || g.Turn() != a.after.Turn()+1 || g.Size() != a.after.Size() || g.Supply() != a.after.Supply() {
+		return replay.Move{}, false
+	}
+	m, ok := turnBetween(&a.after, g)
+	if !ok {
+		return replay.Move{}, false
+	}
+	var x replay.Game
+	x.CopyFrom(&a.after)
+	if x.Play(m) != nil || !samePosition(&x, g) {
+		return replay.Move{}, false
+	}
+	return m, true
+}
+
+// turnBetween finds the turn that leads from before to after, which is one turn later.
+func turnBetween(before, after *replay.Game) (replay.Move, bool) {
+	if after.Swapped() && !before.Swapped() {
+		return replay.SwapMove, true
+	}
+	c := before.ToMove()
+	if nb := after.BuiltBridges(c); len(nb) == len(before.BuiltBridges(c))+1 {
+		return nb[len(nb)-1], true
+	}
+	var tiles [2]replay.Cell
+	n := 0
+	size := before.Size()
+	for row := range size {
+		for col := range size {
+			cell := replay.CellAt(col, row)
+			_, was := before.At(cell)
+			if k, is := after.At(cell); is && !was {
+				if k != c || n == 2 {
+					return replay.Move{}, false
+				}
+				tiles[n] = cell
+				n++
+			}
+		}
+	}
+	switch n {
+	case 2:
+		return replay.TilesMove(tiles[0], tiles[1]), true
+	case 0:
+		return replay.PassMove, true
+	}
+	return replay.Move{}, false
+}
+
+// samePosition reports whether two games show the same position: tiles, blocked cells,
+// bridges, turn, swap, supply left and the end.
+func samePosition(x, y *replay.Game) bool {
+	if x.Turn() != y.Turn() || x.Swapped() != y.Swapped() || x.Over() != y.Over() || x.Size() != y.Size() ||
+		x.BridgesLeft() != y.BridgesLeft() || x.TilesLeft(replay.Light) != y.TilesLeft(replay.Light) ||
+		x.TilesLeft(replay.Dark) != y.TilesLeft(replay.Dark) {
+		return false
+	}
+	for _, c := range [2]replay.Colour{replay.Light, replay.Dark} {
+		if !slices.Equal(x.BuiltBridges(c), y.BuiltBridges(c)) {
+			return false
+		}
+	}
+	for row := range x.Size() {
+		for col := range x.Size() {
+			cell := replay.CellAt(col, row)
+			cx, ox := x.At(cell)
+			cy, oy := y.At(cell)
+			if ox != oy || (ox && cx != cy) || x.Blocked(cell) != y.Blocked(cell) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fresh starts a new tree at the root position.
+func (t *archTree) fresh(cells int) {
+	t.nodes, t.cands = t.nodes[:0], t.cands[:0]
+	t.newNode(posSeat(&t.root))
+	t.expand(0, &t.root, cells)
+}
+
+// keep makes the node after the bot's turn played and the reply the new root, keeping its
+// subtree, and reports whether the tree held it (expanded).
+func (t *archTree) keep(played, reply replay.Move) bool {
+	if len(t.nodes) == 0 {
+		return false
+	}
+	k := t.rootCand(played)
+	if k < 0 || t.cands[k].child < 0 {
+		return false
+	}
+	x := t.cands[k].child
+	nx := t.nodes[x]
+	y := int32(-1)
+	for j := nx.candStart; j < nx.candStart+nx.candN; j++ {
+		if sameTurn(t.cands[j].move, reply) {
+			y = t.cands[j].child
+			break
+		}
+	}
+	if y < 0 || !t.nodes[y].expanded {
+		return false
+	}
+	t.compact(y)
+	return true
+}
+
+// compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
+func (t *archTree) compact(y int32) {
+	nodes, cands, old := t.nodes2[:0], t.cands2[:0], t.old[:0]
+	nodes = append(nodes, t.nodes[y])
+	old = append(old, y)
+	for i := 0; i < len(nodes); i++ {
+		o := t.nodes[old[i]]
+		start := int32(len(cands))
+		for k := o.candStart; k < o.candStart+o.candN; k++ {
+			c := t.cands[k]
+			if c.child >= 0 {
+				nodes = append(nodes, t.nodes[c.child])
+				old = append(old, c.child)
+				c.child = int32(len(nodes) - 1)
+			}
+			cands = append(cands, c)
+		}
+		nodes[i].candStart = start
+	}
+	t.nodes2, t.cands2, t.old = t.nodes, t.cands, old
+	t.nodes, t.cands = nodes, cands
+}
+
+func (t *archTree) newNode(seat int) int32 {
+	t.nodes = append(t.nodes, sageNode{seat: int8(seat)})
+	return int32(len(t.nodes) - 1)
+}
+
+// posSeat returns who moves in p: the opener (0) or the responder (1).
+func posSeat(p *pos.Position) int {
+	if (p.ToMove() == replay.Light) == p.Swapped() {
+		return 1
+	}
+	return 0
+}
+
+// expand lists the node's turns in p, best prior first, as Sage.expand does.
+func (t *archTree) expand(n int32, p *pos.Position, cells int) {
+	start := len(t.cands)
+	c := p.ToMove()
+	if p.Turn() == 1 {
+		t.cands = append(t.cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
+	}
+	top := t.topCells(p, c, cells, 0.05)
+	pairs := 0
+	for i := range top {
+		for j := i + 1; j < len(top); j++ {
+			t.cands = append(t.cands, sageCand{move: replay.TilesMove(top[i].cell, top[j].cell), prior: top[i].value + top[j].value, child: -1, unchecked: true})
+		}
+	}
+	byPrior := t.cands[start:]
+	slices.SortStableFunc(byPrior, cmpPrior)
+	for k := range byPrior {
+		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
+			continue
+		}
+		byPrior[k].unchecked = false
+		if p.IsLegal(byPrior[k].move) {
+			pairs++
+			break
+		}
+		byPrior[k].n = -1
+	}
+	t.bridges = p.LegalBridges(c, t.bridges[:0])
+	for _, m := range t.bridges {
+		if v := p.BridgeValue(m); v > 0 {
+			t.cands = append(t.cands, sageCand{move: m, prior: v, child: -1})
+		}
+	}
+	if pairs == 0 {
+		if p.CanPass() {
+			t.cands = append(t.cands, sageCand{move: replay.PassMove, child: -1})
+		} else {
+			t.moves = p.LegalTurns(t.moves[:0])
+			for _, m := range t.moves {
+				if m.Kind != replay.Swap {
+					t.cands = append(t.cands, sageCand{move: m, child: -1})
+				}
+			}
+		}
+	}
+	if len(t.cands) == start {
+		t.moves = p.LegalTurns(t.moves[:0])
+		for _, m := range t.moves {
+			t.cands = append(t.cands, sageCand{move: m, child: -1})
+		}
+	}
+	slices.SortStableFunc(t.cands[start:], cmpPrior)
+	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+}
+
+// topCells returns up to n of the legal tile cells of c with the best CellValue plus a
+// little noise, best first (ties by cell), as a sort of them all would: one insertion
+// into the n best so far per cell.
+func (t *archTree) topCells(p *pos.Position, c replay.Colour, n int, noise float64) []scoredCell {
+	t.cells = p.LegalTileCells(c, t.cells[:0])
+	top := t.buf[:0]
+	for _, cell := range t.cells {
+		sc := scoredCell{cell, p.CellValue(c, cell) + noise*t.rng.Float64()}
+		if len(top) == n && !better(sc, top[n-1]) {
+			continue
+		}
+		if len(top) < n {
+			top = append(top, sc)
+		}
+		k := len(top) - 1
+		for ; k > 0 && better(sc, top[k-1]); k-- {
+			top[k] = top[k-1]
+		}
+		top[k] = sc
+	}
+	t.buf = top
+	return top
+}
+
+// better orders cells by value, best first, then by cell.
+func better(a, b scoredCell) bool {
+	return a.value > b.value || (a.value == b.value && a.cell < b.cell)
+}
+
+// choose returns the index of the turn to follow from node n, whose position is p.
+func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
+	nd := &t.nodes[n]
+	open := int32(min(float64(nd.candN), 1+a.Widen*math.Sqrt(nd.visits)))
+	logN := math.Log(nd.visits + 1)
+	best, bestU := int32(-1), math.Inf(-1)
+	for k := nd.candStart; k < nd.candStart+nd.candN && open > 0; k++ {
+		c := &t.cands[k]
+		if c.unchecked {
+			c.unchecked = false
+			if !p.IsLegal(c.move) {
+				c.n = -1
+			}
+		}
+		if c.n < 0 {
+			continue
+		}
+		open--
+		if c.n == 0 {
+			return k
+		}
+		q := c.w / c.n
+		if a.Rave > 0 && c.an > 0 {
+			beta := math.Sqrt(a.Rave / (3*c.n + a.Rave))
+			q = (1-beta)*q + beta*c.aw/c.an
+		}
+		u := q + a.Explore*math.Sqrt(logN/c.n)
+		if u > bestU {
+			best, bestU = k, u
+		}
+	}
+	return best
+}
+
+// playout runs one descent, expansion, simulation to the end and backup from the root.
+func (t *archTree) playout(a *Arch) {
+	sim := &t.sim
+	sim.CopyFrom(&t.root)
+	t.path = t.path[:0]
+	for _, c := range t.touched {
+		t.playedB[2*int(c)], t.playedB[2*int(c)+1] = 0, 0
+	}
+	t.touched = t.touched[:0]
+	ply := int32(0)
+	n := int32(0)
+	for !sim.Over() {
+		if !t.nodes[n].expanded {
+			t.expand(n, sim, a.Cells)
+		}
+		var k int32
+		if n == 0 && t.forced > 0 {
+			k = t.forced - 1
+		} else {
+			k = t.choose(a, n, sim)
+		}
+		t.path = append(t.path, sageStep{node: n, cand: k, ply: ply})
+		m := t.cands[k].move
+		t.note(a, sim, m, ply)
+		sim.Play(m)
+		ply++
+		child := t.cands[k].child
+		if child < 0 {
+			child = t.newNode(posSeat(sim))
+			t.cands[k].child = child
+			break
+		}
+		n = child
+	}
+	for !sim.Over() {
+		m := sim.PlayoutTurn(t.rng)
+		t.note(a, sim, m, ply)
+		sim.Play(m)
+		ply++
+	}
+	light := 0.5
+	switch sim.Result() {
+	case replay.LightWins:
+		light = 1
+	case replay.DarkWins:
+		light = 0
+	}
+	lightSeat := int8(0)
+	if sim.Swapped() {
+		lightSeat = 1
+	}
+	for _, st := range t.path {
+		nd := &t.nodes[st.node]
+		r := 1 - light
+		if nd.seat == lightSeat {
+			r = light
+		}
+		nd.visits++
+		c := &t.cands[st.cand]
+		c.n++
+		c.w += r
+		if a.Rave <= 0 {
+			continue
+		}
+		seat := int(nd.seat)
+		for k := nd.candStart; k < nd.candStart+nd.candN; k++ {
+			c := &t.cands[k]
+			if c.move.Kind != replay.Tiles {
+				continue
+			}
+			hits := 0
+			if p := t.playedB[2*int(c.move.A)+seat]; p > st.ply {
+				hits++
+			}
+			if p := t.playedB[2*int(c.move.B)+seat]; p > st.ply {
+				hits++
+			}
+			if hits > 0 {
+				c.an += float64(hits) / 2
+				c.aw += r * float64(hits) / 2
+			}
+		}
+	}
+}
+
+// note records the cells of a tile turn for RAVE, as Sage.note does.
+func (t *archTree) note(a *Arch, p *pos.Position, m replay.Move, ply int32) {
+	if a.Rave <= 0 || m.Kind != replay.Tiles {
+		return
+	}
+	seat := posSeat(p)
+	for _, c := range [2]replay.Cell{m.A, m.B} {
+		i := 2*int(c) + seat
+		if t.playedB[2*int(c)] == 0 && t.playedB[2*int(c)+1] == 0 {
+			t.touched = append(t.touched, c)
+		}
+		if t.playedB[i] == 0 {
+			t.playedB[i] = ply + 1
+		}
+	}
+}

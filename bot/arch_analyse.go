@@ -1,0 +1,149 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/replay"
+)
+
+// Analyse searches g with the bot's budget on all its threads, as Turn does but with a
+// tree of its own (nothing is kept from an earlier turn or for a later one), and returns
+// the root's value and its best turn, the threads' root statistics summed. When played is
+// not nil (a legal turn in g), the search also weighs it as Sage.Analyse does: playouts are
+// run through it until it has at least a quarter of the budget's visits. It does not
+// change g.
+func (a *Arch) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Analysis {
+	if g.Over() {
+		return Analysis{Light: lightValue(g)}
+	}
+	root, err := pos.FromGame(g)
+	if err != nil {
+		panic("arch: " + err.Error())
+	}
+	a.grow()
+	a.afterOK = false
+	pks := make([]int32, len(a.trees))
+	for i, t := range a.trees {
+		t.src.Seed(rng.Uint64(), rng.Uint64())
+		t.root = root
+		t.fresh(a.Cells)
+		pks[i] = -1
+		if played != nil {
+			pks[i] = t.include(*played)
+		}
+	}
+	budget := max(a.Budget, 1)
+	var deadline time.Time
+	if a.TimePerTurn > 0 {
+		deadline = time.Now().Add(a.TimePerTurn)
+	}
+	before := a.count.Load()
+	a.search(deadline)
+	merged := a.rootStats()
+	best, bestN, bestQ := -1, -1.0, -1.0
+	var w, n float64
+	for i, s := range merged {
+		if s.n <= 0 {
+			continue
+		}
+		w, n = w+s.w, n+s.n
+		if q := s.w / s.n; s.n > bestN || (s.n == bestN && q > bestQ) {
+			best, bestN, bestQ = i, s.n, q
+		}
+	}
+	v := 0.5
+	if n > 0 {
+		v = w / n
+	}
+	done := int(a.count.Load() - before)
+	out := Analysis{Light: v, BestQ: bestQ, BestN: int(max(bestN, 0)), Playouts: done}
+	if best >= 0 {
+		out.Best = merged[best].move
+	}
+	if g.ToMove() != replay.Light {
+		out.Light = 1 - v
+	}
+	if played == nil {
+		return out
+	}
+	// The playouts through the turn played, on every thread, until it has a quarter of the
+	// budget's visits in all (or of what the time allowed).
+	want := float64(max(1, budget/4))
+	if a.TimePerTurn > 0 {
+		want = float64(max(1, done/4))
+	}
+	per := want / float64(len(a.trees))
+	var wg sync.WaitGroup
+	for i, t := range a.trees {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.forced = pks[i] + 1
+			k := int64(0)
+			for t.cands[pks[i]].n < per {
+				t.playout(a)
+				k++
+			}
+			t.forced = 0
+			a.count.Add(k)
+		}()
+	}
+	wg.Wait()
+	var pw, pn float64
+	for i, t := range a.trees {
+		pw += t.cands[pks[i]].w
+		pn += t.cands[pks[i]].n
+	}
+	out.PlayedQ, out.PlayedN = pw/pn, int(pn)
+	out.Playouts = int(a.count.Load() - before)
+	if best >= 0 && sameTurn(merged[best].move, *played) {
+		out.BestQ, out.BestN = out.PlayedQ, out.PlayedN
+	}
+	return out
+}
+
+// include makes sure the root lists m, checked legal, and returns its index.
+func (t *archTree) include(m replay.Move) int32 {
+	if k := t.rootCand(m); k >= 0 {
+		t.cands[k].unchecked = false
+		if t.cands[k].n < 0 {
+			t.cands[k].n = 0
+		}
+		return k
+	}
+	// The root's turns are the last ones listed: m joins them.
+	root := &t.nodes[0]
+	t.cands = append(t.cands, sageCand{move: m, child: -1})
+	k := root.candStart + root.candN
+	root.candN++
+	return k
+}
+
+// rootTurn is a root turn's statistics summed over the threads.
+type rootTurn struct {
+	move replay.Move
+	n, w float64
+}
+
+// rootStats sums the root turns' visits and wins over the threads, in the first tree's
+// order.
+func (a *Arch) rootStats() []rootTurn {
+	t0 := a.trees[0]
+	r0 := t0.nodes[0]
+	out := make([]rootTurn, 0, r0.candN)
+	for k := r0.candStart; k < r0.candStart+r0.candN; k++ {
+		c := t0.cands[k]
+		s := rootTurn{move: c.move, n: max(c.n, 0), w: c.w}
+		for _, t := range a.trees[1:] {
+			if j := t.rootCand(c.move); j >= 0 && t.cands[j].n > 0 {
+				s.n += t.cands[j].n
+				s.w += t.cands[j].w
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
