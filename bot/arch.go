@@ -72,7 +72,7 @@ type archTree struct {
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
-const DefaultArchPlayouts = 1000
+const DefaultArchPlayouts = 500
 
 // NewArch returns the arch bot with the options' budget: TimePerTurn when it is set,
 // otherwise Playouts (default DefaultArchPlayouts), on Threads threads (default 1).

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -23,7 +25,7 @@ func cpuTime() time.Duration {
 // core-second: the measure of the engine's speed.
 func BenchmarkSelfplayPlayouts(b *testing.B) {
 	for _, size := range []int{8, 10, 12} {
-		for _, name := range []string{"sage-25", "arch-25"} {
+		for _, name := range benchBots {
 			b.Run(fmt.Sprintf("%s/%dx%d", name, size, size), func(b *testing.B) {
 				x, y := mustNew(b, name, Options{}), mustNew(b, name, Options{})
 				rng := rand.New(rand.NewPCG(5, uint64(size)))
@@ -41,5 +43,14 @@ func BenchmarkSelfplayPlayouts(b *testing.B) {
 				b.ReportMetric(float64(games)/secs, "games/cpu-s")
 			})
 		}
+	}
+}
+
+// benchBots are the bots BenchmarkSelfplayPlayouts compares (-selfplay.bots to change).
+var benchBots = []string{"sage-25", "arch-25"}
+
+func init() {
+	if v := os.Getenv("PONTE_BENCH_BOTS"); v != "" {
+		benchBots = strings.Split(v, ",")
 	}
 }

@@ -56,7 +56,7 @@ func TestArchNames(t *testing.T) {
 		o          Options
 		bad        bool
 	}{
-		{name: "arch", want: "arch-1000"},
+		{name: "arch", want: "arch-500"},
 		{name: "arch", o: Options{Playouts: 50, Threads: 2}, want: "arch-50-t2"},
 		{name: "arch-400", want: "arch-400"},
 		{name: "arch-400", o: Options{Threads: 2}, want: "arch-400-t2"},
