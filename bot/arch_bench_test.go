@@ -2,9 +2,9 @@ package bot
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
-	"math/rand/v2"
 	"syscall"
 	"testing"
 	"time"
