@@ -3,6 +3,7 @@ package pos
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/ponte/ponte/replay"
@@ -108,4 +109,29 @@ func TestPlayoutAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("a playout allocates %.1f times, want 0", allocs)
 	}
+}
+
+// TestSharedReads runs the queries of two goroutines on one position (under -race, a
+// write would show).
+func TestSharedReads(t *testing.T) {
+	root, err := FromGame(benchStart(t, 10, 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for k := range 2 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(k), 5))
+			var moves []replay.Move
+			for range 200 {
+				root.PlayoutTurn(rng)
+				moves = root.LegalTurns(moves[:0])
+				for _, m := range root.LegalBridges(root.ToMove(), nil) {
+					root.BridgeValue(m)
+				}
+				root.CanPass()
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -11,6 +11,15 @@ func (p *Position) find(g int16) int16 {
 	return g
 }
 
+// root is find without shortening the paths, for the queries: they change nothing, so
+// goroutines may share a position that none of them plays on.
+func (p *Position) root(g int16) int16 {
+	for p.parent[g] != g {
+		g = p.parent[g]
+	}
+	return g
+}
+
 // union joins the components of groups g and h of colour c; components of k1 and k2
 // islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2.
 func (p *Position) union(c replay.Colour, g, h int16) {

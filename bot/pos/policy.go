@@ -82,7 +82,7 @@ func (p *Position) component(i int) (int, int) {
 	if !p.hasTile(i) {
 		return -1, 0
 	}
-	r := p.find(p.gid[i])
+	r := p.root(p.gid[i])
 	return int(r), int(p.isl[r])
 }
 

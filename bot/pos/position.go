@@ -55,8 +55,9 @@ type head struct {
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
 // of R6 and the score, whose turn it is, the supply left and the pass state. It is a plain
-// value: q := *p copies it, and CopyFrom copies only what the board size uses. The zero
-// Position is not ready; use New or FromGame.
+// value: q := *p copies it, and CopyFrom copies only what the board size uses. Only Play
+// and CopyFrom change a position (the queries, PlayoutTurn included, only read it), so
+// goroutines may share a position that none of them plays on. The zero Position is not ready; use New or FromGame.
 type Position struct {
 	head
 	sq      [numIdx]uint8 // per cell: the tile's colour bit, sqBlocked, sqWall, and the tile's group size << 4
