@@ -277,7 +277,7 @@ func TestSelfplayUsage(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"unknown light bot", []string{"--light", "alphazero"}, `--light: unknown bot "alphazero" (known: random, greedy, mcts, sage, or mcts-N and sage-N for a budget of N playouts, sage-Nms for N milliseconds a turn)`},
+		{"unknown light bot", []string{"--light", "alphazero"}, `--light: unknown bot "alphazero" (known: random, greedy, mcts, sage, arch, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)`},
 		{"unknown dark bot", []string{"--dark", "Random"}, `--dark: unknown bot "Random"`},
 		{"size too small", []string{"--size", "4"}, "--size must be from 5 to 26, not 4"},
 		{"size too large", []string{"--size", "27"}, "--size must be from 5 to 26, not 27"},
