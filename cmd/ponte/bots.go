@@ -28,6 +28,11 @@ type botsOptions struct {
 	json       bool
 	quiet      bool
 
+	time      bool
+	botsSet   bool
+	positions int
+	rounds    int
+
 	play    bool
 	bots    string
 	games   int
@@ -55,6 +60,14 @@ come from fits of resampled ladders (--bootstraps). A bot that never scored has
 no lower end (null in --json) and the rule of three's bound as its upper end;
 the same, mirrored, for one that never conceded (docs/bots.md).
 
+The ladder's ms/turn of a bot is the mean over the blocks it played, each timed
+when it was played, so bots timed under different loads are not comparable.
+--time measures every bot of the table (or of --bots, when given) now, in one
+pass: each bot is asked for a turn on the same --positions positions (from
+seeded games of greedy against itself, at turns 1 to 40), the bots taking turns
+position by position, --rounds times; the table then shows the median ms per
+turn with its quartiles, the playouts per turn, and the machine and its load.
+
 --play plays the ladder: each bot of --bots against the next --reach ones, in
 blocks of --block games (pairs of games on random openings, as ponte match plays
 them), until each pairing has --games games, and appends a line to --ladder
@@ -66,9 +79,11 @@ Exit status: 0 done, 2 a usage error or a ladder that cannot be read or
 written, 130 interrupted, 3 an internal error (a bug).`,
 		Example: `  ponte bots
   ponte bots --json
+  ponte bots --time --positions 20 --rounds 3
   ponte bots --play --ladder match/ladder.jsonl --games 200`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.botsSet = cmd.Flags().Changed("bots")
 			if opts.play {
 				return runLadder(s, opts)
 			}
@@ -83,6 +98,9 @@ written, 130 interrupted, 3 an internal error (a bug).`,
 	f.IntVar(&opts.bootstraps, "bootstraps", 400, "fits of resampled ladders for the intervals")
 	f.BoolVar(&opts.json, "json", false, "print the ratings as a JSON array")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVar(&opts.time, "time", false, "measure every bot's time per turn now, in one interleaved pass")
+	f.IntVar(&opts.positions, "positions", 20, "--time: the positions each bot is timed on")
+	f.IntVar(&opts.rounds, "rounds", 3, "--time: how many times each bot is asked on each position")
 	f.BoolVar(&opts.play, "play", false, "play the ladder's missing games and append them to --ladder")
 	f.StringVar(&opts.bots, "bots", defaultLadderBots, "--play: the bots, weakest first, comma-separated")
 	f.IntVarP(&opts.games, "games", "n", 200, "--play: the games of each pairing")
@@ -119,6 +137,9 @@ func runBots(s *streams, opts *botsOptions) error {
 	if err != nil {
 		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
 		return &exitError{exitUsage}
+	}
+	if opts.time {
+		return runBotTiming(s, opts, fit)
 	}
 	if opts.json {
 		return json.NewEncoder(s.out).Encode(fit.Ratings)

@@ -81,3 +81,49 @@ func TestBotsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsTime: --time measures the bots named in one pass and prints them with the
+// machine; --json gives every bot its timing and its rating where the ladder has one.
+func TestBotsTime(t *testing.T) {
+	out, errOut, status := runPonte(t, "", "bots", "--time", "--positions", "3", "--rounds", "2", "--bots", "greedy,random,sage-10", "--quiet")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"measured now, in one pass", "3 positions × 2 rounds", "GOMAXPROCS", "sage-10", "ms/turn (median)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	out, errOut, status = runPonte(t, "", "bots", "--time", "--positions", "2", "--rounds", "1", "--bots", "greedy,sage-10", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var rep struct {
+		Machine struct {
+			GoMaxProcs int `json:"gomaxprocs"`
+		} `json:"machine"`
+		Bots []struct {
+			Name            string   `json:"name"`
+			Turns           int      `json:"turns"`
+			MsPerTurn       float64  `json:"ms_per_turn"`
+			PlayoutsPerTurn *float64 `json:"playouts_per_turn"`
+			Rating          *float64 `json:"rating"`
+		} `json:"bots"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Bots) != 2 || rep.Bots[0].Name != "greedy" || rep.Bots[0].Turns != 2 || rep.Bots[0].Rating == nil ||
+		rep.Bots[1].PlayoutsPerTurn == nil || *rep.Bots[1].PlayoutsPerTurn != 10 || rep.Machine.GoMaxProcs < 1 {
+		t.Fatalf("%s", out)
+	}
+	for _, args := range [][]string{
+		{"bots", "--time", "--positions", "0"},
+		{"bots", "--time", "--rounds", "100000", "--positions", "100000"},
+		{"bots", "--time", "--bots", "nosuch"},
+	} {
+		if _, _, status := runPonte(t, "", args...); status != 2 {
+			t.Errorf("%v: status %d, want 2", args, status)
+		}
+	}
+}
