@@ -2,10 +2,11 @@ package stats
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
+	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
 
@@ -59,18 +60,17 @@ func (m *memSource) TurnSummaries(_ context.Context, from, to int64, fn func(*st
 // same opening up to symmetry, give the swap rate, the opener's score, one opening class
 // and the means by turn that the rows say.
 func TestComputeOverRows(t *testing.T) {
-	str := func(s string) sql.NullString { return sql.NullString{String: s, Valid: true} }
 	src := &memSource{sums: map[int64][]byte{}}
 	// a1,b1 and e1,d1 are one opening class on 5×5 (a mirror image).
 	for i, g := range []struct {
 		swapped bool
-		result  string
+		result  replay.Result
 		a, b    string
-	}{{false, "1-0", "a1", "b1"}, {true, "1-0", "e1", "d1"}, {true, "0-1", "a1", "b1"}, {false, "1/2-1/2", "e1", "d1"}} {
+	}{{false, replay.LightWins, "a1", "b1"}, {true, replay.LightWins, "e1", "d1"}, {true, replay.DarkWins, "a1", "b1"}, {false, replay.Draw, "e1", "d1"}} {
 		id := int64(i + 1)
 		src.games = append(src.games, store.LegalGame{ID: id, Size: 5, Swapped: g.swapped, Turns: 2,
-			Result: str(g.result), Termination: str("resign"), Claimed: str(g.result),
-			OpeningA: str(g.a), OpeningB: str(g.b), Light: str("Ann"), Dark: str("Bob"), Opener: str("Ann"), Format: "ponte"})
+			Result: g.result, Termination: game.Resign, Claimed: g.result,
+			OpeningA: g.a, OpeningB: g.b, Light: "Ann", Dark: "Bob", Opener: "Ann", Format: "ponte"})
 		var b []byte
 		for turn := range 2 {
 			var err error

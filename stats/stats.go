@@ -451,38 +451,9 @@ func newBoardTally() *boardTally {
 	}
 }
 
-// The results as stored.
-var lightWins, darkWins, draw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
 
 // gameRow is what the statistics read of one legal game.
 type gameRow = store.LegalGame
-
-// final is the game's known result: the computed one when the game is over, else the one
-// claimed by a record that ended by resignation, on time or by an agreed draw; "" when
-// unknown.
-func final(g *gameRow) string {
-	if g.Over {
-		return g.Result.String
-	}
-	if t, _ := game.ParseTermination(g.Termination.String); t.ClaimsResult() {
-		if r, ok := replay.ParseResult(g.Claimed.String); ok && r != replay.NoResult {
-			return g.Claimed.String
-		}
-	}
-	return ""
-}
-
-// ending is how the game ended: normal, resign, time, abandoned, agreement (a draw agreed
-// before the end), or unfinished (a record that stops before the end without saying why).
-func ending(g *gameRow) string {
-	switch {
-	case g.Over:
-		return game.Normal.String()
-	case g.Termination.Valid && g.Termination.String != game.Normal.String():
-		return g.Termination.String
-	}
-	return game.Unfinished
-}
 
 // selected is the legal games of the population the report covers, as games() read them:
 // their ids in ascending order and the board size of each. It is sized by the games read,
@@ -627,10 +598,10 @@ func gamesIn(ctx context.Context, src Source, f Filter, pop string, boards map[s
 		}
 		if g.Over && (own == pop || pop == PopulationAll) {
 			for c, text := range g.Components {
-				if !text.Valid {
+				if !g.HasComponents[c] {
 					return fmt.Errorf("games.id %d is finished but has no %s: %w", id, [2]string{"components_light", "components_dark"}[c], ErrEdited)
 				}
-				if err := addComponents(text.String, boards[pop][g.Size].comps); err != nil {
+				if err := addComponents(text, boards[pop][g.Size].comps); err != nil {
 					return fmt.Errorf("games.id %d: %w", id, err)
 				}
 			}
@@ -705,10 +676,10 @@ func (t *openingTally) merge(o *openingTally) {
 func (b *boardTally) add(g *gameRow) {
 	b.games++
 	b.formats[g.Format]++
-	b.endings[ending(g)]++
-	if res := final(g); res != "" {
+	b.endings[g.Ending()]++
+	if res := g.Final(); res != replay.NoResult {
 		b.decided++
-		if g.Turns >= 2 && g.OpeningA.Valid && g.OpeningB.Valid {
+		if g.Turns >= 2 && g.OpeningA != "" && g.OpeningB != "" {
 			b.addOpening(g, res)
 		}
 	}
@@ -728,30 +699,30 @@ func (b *boardTally) add(g *gameRow) {
 	b.bridges[g.Bridge[1]]++
 	b.length[g.Turns]++
 	b.sumLength += g.Turns
-	b.tieBreaks[g.TieBreak.String]++
+	b.tieBreaks[g.TieBreak]++
 }
 
 // addOpening counts a decided game that reached turn 2 in the swap and opening tallies.
-func (b *boardTally) addOpening(g *gameRow, res string) {
-	m, err := replay.ParseMove(g.OpeningA.String+","+g.OpeningB.String, g.Size)
+func (b *boardTally) addOpening(g *gameRow, res replay.Result) {
+	m, err := replay.ParseMove(g.OpeningA+","+g.OpeningB, g.Size)
 	if err != nil {
 		return // a legal game's opening always parses; nothing to count otherwise
 	}
 	var openerScore float64
 	switch res {
-	case draw:
+	case replay.Draw:
 		openerScore = 0.5
 		b.draws.add(1)
 		b.light.add(0)
 		b.dark.add(0)
-	case lightWins:
+	case replay.LightWins:
 		b.draws.add(0)
 		b.light.add(1)
 		b.dark.add(0)
 		if !g.Swapped { // the opener ends as Light unless the second player swapped
 			openerScore = 1
 		}
-	case darkWins:
+	case replay.DarkWins:
 		b.draws.add(0)
 		b.light.add(0)
 		b.dark.add(1)
@@ -789,7 +760,7 @@ func (b *boardTally) addOpening(g *gameRow, res string) {
 	edge, apart := distances(m.A, m.B, g.Size)
 	addTo(b.edge, edge, sw, openerScore)
 	addTo(b.apart, apart, sw, openerScore)
-	if month, ok := monthOf(g.Date.String); ok && g.Date.Valid {
+	if month, ok := monthOf(g.Date); ok {
 		addTo(b.months, month, sw, openerScore)
 	} else {
 		b.undated++

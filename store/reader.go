@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/replay"
 )
 
 // Reader reads the stored games of a database opened with [OpenReader]: the one way the
@@ -162,23 +163,36 @@ func (r *Reader) IDs(ctx context.Context) (lo, hi int64, ok bool, err error) {
 	return l.Int64, h.Int64, l.Valid, nil
 }
 
-// LegalGame is what the statistics read of one legal game. A text column that may be
-// NULL is a sql.NullString.
+// LegalGame is what the statistics read of one legal game. A text column that is NULL
+// reads as "".
 type LegalGame struct {
 	ID                     int64
 	Size                   int
-	Swapped, Over, Bot     bool // Bot: the game has a bot player (game.IsBot)
-	Result, TieBreak       sql.NullString
-	Termination, Claimed   sql.NullString // the record's Termination and result
-	Score, Islands, Bridge [2]int         // [light, dark], as the replay ends
+	Swapped, Over, Bot     bool               // Bot: the game has a bot player (game.IsBot)
+	Result                 replay.Result      // the computed result; NoResult while not over
+	TieBreak               string             // what decided it (R7); "" while not over
+	Termination            game.Termination   // the record's Termination (Unstated for a word it does not know)
+	Claimed                replay.Result      // the result the record claims
+	Score, Islands, Bridge [2]int             // [light, dark], as the replay ends
 	Margin, Turns          int
-	OpeningA, OpeningB     sql.NullString
-	// Components are games.components_light and _dark, read for a finished game only.
-	Components          [2]sql.NullString
-	Light, Dark, Opener sql.NullString
-	Date                sql.NullString
+	OpeningA, OpeningB     string // the cells of turn 1; "" when none
+	// Components are games.components_light and _dark, read for a finished game only;
+	// HasComponents[c] is false when a finished game's are NULL (only an edit makes them so).
+	Components          [2]string
+	HasComponents       [2]bool
+	Light, Dark, Opener string
+	Date                string
 	Format              string
 }
+
+// Final is the game's known result (game.Final): the computed one when it is over, else
+// the one claimed by a record that ended by resignation, on time or by an agreed draw.
+func (g *LegalGame) Final() replay.Result {
+	return game.Final(g.Over, g.Result, g.Termination, g.Claimed)
+}
+
+// Ending is how the game ended (game.Ending).
+func (g *LegalGame) Ending() string { return game.Ending(g.Over, g.Termination) }
 
 // LegalGames calls fn with each legal game f selects whose id is from … to, in the order
 // of their ids. The row passed is reused for the next game. With f.Population people or
@@ -208,12 +222,21 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 	}
 	defer rows.Close()
 	var g LegalGame
+	var result, termination, claimed sql.NullString
+	var text [9]sql.NullString // tiebreak, opening_a, opening_b, components ×2, light, dark, opener, date
 	for rows.Next() {
-		if err := rows.Scan(&g.ID, &g.Size, &g.Swapped, &g.Over, &g.Result, &g.TieBreak, &g.Termination, &g.Claimed,
+		if err := rows.Scan(&g.ID, &g.Size, &g.Swapped, &g.Over, &result, &text[0], &termination, &claimed,
 			&g.Score[0], &g.Score[1], &g.Islands[0], &g.Islands[1], &g.Bridge[0], &g.Bridge[1], &g.Margin, &g.Turns,
-			&g.OpeningA, &g.OpeningB, &g.Components[0], &g.Components[1], &g.Light, &g.Dark, &g.Opener, &g.Date, &g.Format, &g.Bot); err != nil {
+			&text[1], &text[2], &text[3], &text[4], &text[5], &text[6], &text[7], &text[8], &g.Format, &g.Bot); err != nil {
 			return fmt.Errorf("games: %w", err)
 		}
+		g.Result, _ = replay.ParseResult(result.String)
+		g.Termination, _ = game.ParseTermination(termination.String)
+		g.Claimed, _ = replay.ParseResult(claimed.String)
+		g.TieBreak, g.OpeningA, g.OpeningB = text[0].String, text[1].String, text[2].String
+		g.Components = [2]string{text[3].String, text[4].String}
+		g.HasComponents = [2]bool{text[3].Valid, text[4].Valid}
+		g.Light, g.Dark, g.Opener, g.Date = text[5].String, text[6].String, text[7].String, text[8].String
 		if err := fn(&g); err != nil {
 			return err
 		}
