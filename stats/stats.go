@@ -451,7 +451,6 @@ func newBoardTally() *boardTally {
 	}
 }
 
-
 // gameRow is what the statistics read of one legal game.
 type gameRow = store.LegalGame
 

@@ -168,12 +168,12 @@ func (r *Reader) IDs(ctx context.Context) (lo, hi int64, ok bool, err error) {
 type LegalGame struct {
 	ID                     int64
 	Size                   int
-	Swapped, Over, Bot     bool               // Bot: the game has a bot player (game.IsBot)
-	Result                 replay.Result      // the computed result; NoResult while not over
-	TieBreak               string             // what decided it (R7); "" while not over
-	Termination            game.Termination   // the record's Termination (Unstated for a word it does not know)
-	Claimed                replay.Result      // the result the record claims
-	Score, Islands, Bridge [2]int             // [light, dark], as the replay ends
+	Swapped, Over, Bot     bool             // Bot: the game has a bot player (game.IsBot)
+	Result                 replay.Result    // the computed result; NoResult while not over
+	TieBreak               string           // what decided it (R7); "" while not over
+	Termination            game.Termination // the record's Termination (Unstated for a word it does not know)
+	Claimed                replay.Result    // the result the record claims
+	Score, Islands, Bridge [2]int           // [light, dark], as the replay ends
 	Margin, Turns          int
 	OpeningA, OpeningB     string // the cells of turn 1; "" when none
 	// Components are games.components_light and _dark, read for a finished game only;
