@@ -13,7 +13,7 @@ import (
 // memSource is a Source of rows held in memory: the statistics without a database.
 type memSource struct {
 	games []store.LegalGame
-	sums  map[int64][]byte
+	sums  map[int64][]turnsum.Turn
 }
 
 func (m *memSource) Tally(context.Context, store.Filter) (store.Tally, error) {
@@ -48,7 +48,7 @@ func (m *memSource) LegalGames(_ context.Context, _ store.Filter, from, to int64
 func (m *memSource) TurnSummaries(_ context.Context, from, to int64, fn func(*store.TurnSummary) error) error {
 	for _, g := range m.games {
 		if s, ok := m.sums[g.ID]; ok && g.ID >= from && g.ID <= to {
-			if err := fn(&store.TurnSummary{Game: g.ID, ByTurn: s, Blob: true}); err != nil {
+			if err := fn(&store.TurnSummary{Game: g.ID, Turns: s}); err != nil {
 				return err
 			}
 		}
@@ -60,7 +60,7 @@ func (m *memSource) TurnSummaries(_ context.Context, from, to int64, fn func(*st
 // same opening up to symmetry, give the swap rate, the opener's score, one opening class
 // and the means by turn that the rows say.
 func TestComputeOverRows(t *testing.T) {
-	src := &memSource{sums: map[int64][]byte{}}
+	src := &memSource{sums: map[int64][]turnsum.Turn{}}
 	// a1,b1 and e1,d1 are one opening class on 5×5 (a mirror image).
 	for i, g := range []struct {
 		swapped bool
@@ -71,12 +71,9 @@ func TestComputeOverRows(t *testing.T) {
 		src.games = append(src.games, store.LegalGame{ID: id, Size: 5, Swapped: g.swapped, Turns: 2,
 			Result: g.result, Termination: game.Resign, Claimed: g.result,
 			OpeningA: g.a, OpeningB: g.b, Light: "Ann", Dark: "Bob", Opener: "Ann", Format: "ponte"})
-		var b []byte
+		var b []turnsum.Turn
 		for turn := range 2 {
-			var err error
-			if b, err = turnsum.Append(b, &turnsum.Turn{IslandsFormed: turn, Mobility: [2]int{10 + i, 20}}); err != nil {
-				t.Fatal(err)
-			}
+			b = append(b, turnsum.Turn{IslandsFormed: turn, Mobility: [2]int{10 + i, 20}})
 		}
 		src.sums[id] = b
 	}

@@ -3,11 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -62,8 +64,8 @@ func (r *Reader) Tally(ctx context.Context, f Filter) (Tally, error) {
 
 // RuleCount is how many games first broke one rule.
 type RuleCount struct {
-	Rule  string
-	Games int
+	Rule  string `json:"rule"`
+	Games int    `json:"games"`
 }
 
 // ByRule counts the games f selects that are not legal by the first rule they broke, most
@@ -78,10 +80,10 @@ func (r *Reader) ByRule(ctx context.Context, f Filter) ([]RuleCount, error) {
 // FormatCount is how many games were read from one format, from how many files, and how
 // many of them are legal.
 type FormatCount struct {
-	Format string
-	Files  int // source files (zip entries count one each)
-	Games  int
-	Legal  int
+	Format string `json:"format"`
+	Files  int    `json:"files"` // source files (zip entries count one each)
+	Games  int    `json:"games"`
+	Legal  int    `json:"legal"`
 }
 
 // ByFormat counts the games f selects by the format they were read from, most first (then
@@ -97,17 +99,17 @@ func (r *Reader) ByFormat(ctx context.Context, f Filter) ([]FormatCount, error) 
 
 // IllegalGame is a stored game that is not legal, with where and why.
 type IllegalGame struct {
-	ID      int64  // games.id
-	GameID  string // the stable game id
-	Source  string
-	Line    int // where the error is (the game's line when unknown)
-	Col     int
-	Rule    string
-	Turn    int // 0 when the error is not at a turn
-	Message string
-	Event   string
-	Light   string
-	Dark    string
+	ID      int64  `json:"id"`      // games.id
+	GameID  string `json:"game_id"` // the stable game id
+	Source  string `json:"source"`
+	Line    int    `json:"line"` // where the error is (the game's line when unknown)
+	Col     int    `json:"col"`
+	Rule    string `json:"rule"`
+	Turn    int    `json:"turn,omitempty"` // 0 when the error is not at a turn
+	Message string `json:"message"`
+	Event   string `json:"event,omitempty"`
+	Light   string `json:"light,omitempty"`
+	Dark    string `json:"dark,omitempty"`
 }
 
 // IllegalGames returns the first limit games f selects that are not legal, in the order
@@ -247,19 +249,34 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 	return nil
 }
 
-// TurnSummary is one game's row of game_turns as the statistics read it: ByTurn is the
-// summary of its turns in the layout of internal/turnsum (5 bytes a turn), valid only
-// during the call it is passed to; Blob is false when the column holds another type (only
-// an edit makes one).
+// TurnSummary is what the statistics sum of one game's turns (game_turns.by_turn), one
+// Turn for each turn played legally, in turn order; Turns is valid only during the call it
+// is passed to.
 type TurnSummary struct {
-	Game   int64
-	ByTurn []byte
-	Blob   bool
+	Game  int64
+	Turns []turnsum.Turn
 }
+
+// TurnsError is a game's row of game_turns whose summary cannot be read: only an edit of
+// the database makes one.
+type TurnsError struct {
+	Game int64
+	Err  error
+}
+
+func (e *TurnsError) Error() string {
+	return fmt.Sprintf("game %d: game_turns.by_turn: %v", e.Game, e.Err)
+}
+
+func (e *TurnsError) Unwrap() error { return e.Err }
+
+// errNotBlob is a summary stored as another type than a blob.
+var errNotBlob = errors.New("not a blob")
 
 // TurnSummaries calls fn with the turn summary of each game whose id is from … to that
 // has one, in the order of the ids. SQLite reads the summaries from their index,
-// game_turns_by_turn, not from the table's pages, which hold the turns' texts too.
+// game_turns_by_turn, not from the table's pages, which hold the turns' texts too. A
+// summary that cannot be read stops it with a *TurnsError.
 func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*TurnSummary) error) error {
 	rows, err := r.db.QueryContext(ctx, `SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
 	if err != nil {
@@ -268,11 +285,22 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 	defer rows.Close()
 	var t TurnSummary
 	var sum sql.RawBytes
+	var blob bool
+	var sc turnsum.Scanner
 	for rows.Next() {
-		if err := rows.Scan(&t.Game, &sum, &t.Blob); err != nil {
+		if err := rows.Scan(&t.Game, &sum, &blob); err != nil {
 			return err
 		}
-		t.ByTurn = sum
+		if !blob {
+			return &TurnsError{t.Game, errNotBlob}
+		}
+		t.Turns = t.Turns[:0]
+		for sc.Reset(sum); sc.Next(); {
+			t.Turns = append(t.Turns, *sc.Turn())
+		}
+		if err := sc.Err(); err != nil {
+			return &TurnsError{t.Game, err}
+		}
 		if err := fn(&t); err != nil {
 			return err
 		}
