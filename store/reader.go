@@ -294,9 +294,13 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 		if !blob {
 			return &TurnsError{t.Game, errNotBlob}
 		}
-		t.Turns = t.Turns[:0]
+		n, err := turnsum.Len(sum)
+		if err != nil {
+			return &TurnsError{t.Game, err}
+		}
+		t.Turns = slices.Grow(t.Turns[:0], n)[:n]
 		for sc.Reset(sum); sc.Next(); {
-			t.Turns = append(t.Turns, *sc.Turn())
+			t.Turns[sc.N()-1] = *sc.Turn()
 		}
 		if err := sc.Err(); err != nil {
 			return &TurnsError{t.Game, err}
