@@ -2,6 +2,8 @@ package game
 
 import (
 	"testing"
+
+	"github.com/ponte/ponte/replay"
 )
 
 func TestTermination(t *testing.T) {
@@ -23,14 +25,14 @@ func TestTermination(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		over bool
-		term string
+		term Termination
 		want string
 	}{
-		{true, "", "normal"}, {true, "resign", "normal"}, {false, "resign", "resign"}, {false, "normal", Unfinished},
-		{false, "", Unfinished}, {false, "agreement", "agreement"},
+		{true, Unstated, "normal"}, {true, Resign, "normal"}, {false, Resign, "resign"}, {false, Normal, Unfinished},
+		{false, Unstated, Unfinished}, {false, Agreement, "agreement"}, {false, Abandoned, "abandoned"}, {false, Time, "time"},
 	} {
 		if got := Ending(tc.over, tc.term); got != tc.want {
-			t.Errorf("Ending(%v, %q) = %q, want %q", tc.over, tc.term, got, tc.want)
+			t.Errorf("Ending(%v, %v) = %q, want %q", tc.over, tc.term, got, tc.want)
 		}
 	}
 	if !Resign.ClaimsResult() || !Time.ClaimsResult() || !Agreement.ClaimsResult() || Normal.ClaimsResult() || Abandoned.ClaimsResult() {
@@ -65,5 +67,30 @@ func TestIsBot(t *testing.T) {
 	}
 	if ParseBots("  ") != nil {
 		t.Error("ParseBots of a blank list is not nil")
+	}
+}
+
+func TestFinal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		over     bool
+		computed replay.Result
+		term     Termination
+		claimed  replay.Result
+		want     replay.Result
+	}{
+		{"over", true, replay.LightWins, Unstated, replay.DarkWins, replay.LightWins},
+		{"over, resign claimed", true, replay.Draw, Resign, replay.DarkWins, replay.Draw},
+		{"resign", false, replay.NoResult, Resign, replay.DarkWins, replay.DarkWins},
+		{"time", false, replay.NoResult, Time, replay.LightWins, replay.LightWins},
+		{"agreement", false, replay.NoResult, Agreement, replay.Draw, replay.Draw},
+		{"abandoned", false, replay.NoResult, Abandoned, replay.LightWins, replay.NoResult},
+		{"normal, not over", false, replay.NoResult, Normal, replay.LightWins, replay.NoResult},
+		{"unstated", false, replay.NoResult, Unstated, replay.DarkWins, replay.NoResult},
+		{"resign, no claim", false, replay.NoResult, Resign, replay.NoResult, replay.NoResult},
+	} {
+		if got := Final(tc.over, tc.computed, tc.term, tc.claimed); got != tc.want {
+			t.Errorf("%s: Final = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

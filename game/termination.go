@@ -52,12 +52,12 @@ var Endings = [...]string{"normal", "resign", "time", "abandoned", "agreement", 
 
 // Ending is how a game ended: "normal" when it is over by the rules, else its record's
 // termination when it states one other than normal, else Unfinished.
-func Ending(over bool, termination string) string {
+func Ending(over bool, t Termination) string {
 	switch {
 	case over:
 		return Normal.String()
-	case termination != "" && termination != Normal.String():
-		return termination
+	case t != Unstated && t != Normal:
+		return t.String()
 	}
 	return Unfinished
 }

@@ -45,7 +45,7 @@ func pageGames(ctx context.Context, db *store.Reader, f store.Filter, limit int,
 // load reads g's turns 1 … maxMoveRows and its first maxTags tags.
 func load(ctx context.Context, q *store.Details, g *game) error {
 	err := q.Turns(ctx, g.ID, func(t *store.Turn) {
-		for _, p := range []*string{&t.Colour, &t.Kind, &t.A, &t.B, &t.BridgeShape.String} {
+		for _, p := range []*string{&t.Colour, &t.Kind, &t.A, &t.B, &t.BridgeShape} {
 			*p = cutText(*p, maxText)
 		}
 		g.TurnRows = append(g.TurnRows, *t)

@@ -99,9 +99,9 @@ func gamePage(g *game, script template.JS) *gamePageData {
 			r.Note = turnNote(t)
 			r.Score, r.Islands, r.Sandbanks = pair(t.Score), pair(t.Islands), pair(t.Sandbanks)
 			r.Dead, r.Mobility, r.Created = pair(t.Dead), pair(t.Mobility), t.DeadCreated[0]+t.DeadCreated[1]
-			if t.ThinkMS.Valid {
+			if t.ThinkMS > 0 {
 				d.HasThink = true
-				r.Think = strconv.FormatFloat(float64(t.ThinkMS.Int64)/1000, 'f', 1, 64) + " s"
+				r.Think = strconv.FormatFloat(float64(t.ThinkMS)/1000, 'f', 1, 64) + " s"
 			}
 		} else if !g.Legal && turn == g.ErrorTurn {
 			r.Illegal = true
@@ -174,18 +174,18 @@ func resultText(g *game) string {
 func turnNote(t store.Turn) string {
 	switch t.Kind {
 	case "tiles":
-		if t.GroupA.Valid && t.GroupB.Valid {
-			if t.GroupA.Int64 == t.GroupB.Int64 && t.IslandsFormed <= 1 {
-				return fmt.Sprintf("group %d", t.GroupA.Int64)
+		if t.GroupA > 0 && t.GroupB > 0 {
+			if t.GroupA == t.GroupB && t.IslandsFormed <= 1 {
+				return fmt.Sprintf("group %d", t.GroupA)
 			}
-			return fmt.Sprintf("groups %d, %d", t.GroupA.Int64, t.GroupB.Int64)
+			return fmt.Sprintf("groups %d, %d", t.GroupA, t.GroupB)
 		}
 	case "bridge":
-		s := t.BridgeShape.String
-		if t.BridgeEndA.Valid && t.BridgeEndB.Valid {
-			s += fmt.Sprintf(" %d–%d", t.BridgeEndA.Int64, t.BridgeEndB.Int64)
+		s := t.BridgeShape
+		if t.BridgeEndA > 0 && t.BridgeEndB > 0 {
+			s += fmt.Sprintf(" %d–%d", t.BridgeEndA, t.BridgeEndB)
 		}
-		if t.BridgeMerged.Valid && t.BridgeMerged.Bool {
+		if t.BridgeMerged {
 			s += ", joins"
 		}
 		return s

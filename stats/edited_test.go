@@ -135,7 +135,7 @@ func TestEditedValues(t *testing.T) {
 		{"a turn missing", "UPDATE game_turns SET by_turn = substr(by_turn, 1, 370) WHERE game = 3", "game 3 has 74 turns in game_turns.by_turn, but 75 played legally (games.turns)"},
 		{"turns past the game's", "UPDATE games SET turns = 70 WHERE id = 3", "game 3 has 75 turns in game_turns.by_turn, but 70 played legally (games.turns)"},
 		{"unused bits set", "UPDATE game_turns SET by_turn = CAST(substr(by_turn, 1, 9) || x'ff' || substr(by_turn, 11) AS BLOB) WHERE game = 3", "game 3: game_turns.by_turn: turn 2, byte 6: bits 38–39 of the record"},
-		{"not a blob", "UPDATE game_turns SET by_turn = 12345 WHERE game = 3", "game 3: game_turns.by_turn is not a blob"},
+		{"not a blob", "UPDATE game_turns SET by_turn = 12345 WHERE game = 3", "game 3: game_turns.by_turn: not a blob"},
 		{"no summary", "DELETE FROM game_turns WHERE game = 3", "game 3 has 75 turns played legally (games.turns) but no row in game_turns"},
 		{"the last game's summary missing", "DELETE FROM game_turns WHERE game = (SELECT max(id) FROM games WHERE legal AND turns > 0)", "turns played legally (games.turns) but no row in game_turns"},
 		{"a huge game", "UPDATE game_turns SET by_turn = zeroblob(5 * 40000) WHERE game = 3; UPDATE games SET turns = 40000 WHERE id = 3", "game 3 has 40000 turns, more than the 32767 summed"},

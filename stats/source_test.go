@@ -2,17 +2,18 @@ package stats
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
+	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
 
 // memSource is a Source of rows held in memory: the statistics without a database.
 type memSource struct {
 	games []store.LegalGame
-	sums  map[int64][]byte
+	sums  map[int64][]turnsum.Turn
 }
 
 func (m *memSource) Tally(context.Context, store.Filter) (store.Tally, error) {
@@ -47,7 +48,7 @@ func (m *memSource) LegalGames(_ context.Context, _ store.Filter, from, to int64
 func (m *memSource) TurnSummaries(_ context.Context, from, to int64, fn func(*store.TurnSummary) error) error {
 	for _, g := range m.games {
 		if s, ok := m.sums[g.ID]; ok && g.ID >= from && g.ID <= to {
-			if err := fn(&store.TurnSummary{Game: g.ID, ByTurn: s, Blob: true}); err != nil {
+			if err := fn(&store.TurnSummary{Game: g.ID, Turns: s}); err != nil {
 				return err
 			}
 		}
@@ -59,24 +60,20 @@ func (m *memSource) TurnSummaries(_ context.Context, from, to int64, fn func(*st
 // same opening up to symmetry, give the swap rate, the opener's score, one opening class
 // and the means by turn that the rows say.
 func TestComputeOverRows(t *testing.T) {
-	str := func(s string) sql.NullString { return sql.NullString{String: s, Valid: true} }
-	src := &memSource{sums: map[int64][]byte{}}
+	src := &memSource{sums: map[int64][]turnsum.Turn{}}
 	// a1,b1 and e1,d1 are one opening class on 5×5 (a mirror image).
 	for i, g := range []struct {
 		swapped bool
-		result  string
+		result  replay.Result
 		a, b    string
-	}{{false, "1-0", "a1", "b1"}, {true, "1-0", "e1", "d1"}, {true, "0-1", "a1", "b1"}, {false, "1/2-1/2", "e1", "d1"}} {
+	}{{false, replay.LightWins, "a1", "b1"}, {true, replay.LightWins, "e1", "d1"}, {true, replay.DarkWins, "a1", "b1"}, {false, replay.Draw, "e1", "d1"}} {
 		id := int64(i + 1)
 		src.games = append(src.games, store.LegalGame{ID: id, Size: 5, Swapped: g.swapped, Turns: 2,
-			Result: str(g.result), Termination: str("resign"), Claimed: str(g.result),
-			OpeningA: str(g.a), OpeningB: str(g.b), Light: str("Ann"), Dark: str("Bob"), Opener: str("Ann"), Format: "ponte"})
-		var b []byte
+			Result: g.result, Termination: game.Resign, Claimed: g.result,
+			OpeningA: g.a, OpeningB: g.b, Light: "Ann", Dark: "Bob", Opener: "Ann", Format: "ponte"})
+		var b []turnsum.Turn
 		for turn := range 2 {
-			var err error
-			if b, err = turnsum.Append(b, &turnsum.Turn{IslandsFormed: turn, Mobility: [2]int{10 + i, 20}}); err != nil {
-				t.Fatal(err)
-			}
+			b = append(b, turnsum.Turn{IslandsFormed: turn, Mobility: [2]int{10 + i, 20}})
 		}
 		src.sums[id] = b
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
@@ -65,34 +64,15 @@ type SourceCount struct {
 	Games  int    `json:"games"`
 }
 
-// RuleCount is how many games first broke one rule.
-type RuleCount struct {
-	Rule  string `json:"rule"`
-	Games int    `json:"games"`
-}
+// RuleCount is how many games first broke one rule: the store's row, which carries its
+// JSON names.
+type RuleCount = store.RuleCount
 
 // FormatCount is how many games were read from one format, and how many of them are legal.
-type FormatCount struct {
-	Format string `json:"format"`
-	Files  int    `json:"files"` // source files (zip entries count one each)
-	Games  int    `json:"games"`
-	Legal  int    `json:"legal"`
-}
+type FormatCount = store.FormatCount
 
 // IllegalGame is a game that is not legal, with where and why.
-type IllegalGame struct {
-	ID      int64  `json:"id"`      // games.id
-	GameID  string `json:"game_id"` // the stable game id
-	Source  string `json:"source"`
-	Line    int    `json:"line"` // where the error is (the game's line when unknown)
-	Col     int    `json:"col"`
-	Rule    string `json:"rule"`
-	Turn    int    `json:"turn,omitempty"` // 0 when the error is not at a turn
-	Message string `json:"message"`
-	Event   string `json:"event,omitempty"`
-	Light   string `json:"light,omitempty"`
-	Dark    string `json:"dark,omitempty"`
-}
+type IllegalGame = store.IllegalGame
 
 // Board is every statistic of the legal games of one population on one board size.
 type Board struct {
@@ -373,28 +353,15 @@ func verification(ctx context.Context, src Source, f Filter, opts Options, v *Ve
 	if err != nil {
 		return err
 	}
-	v.ByRule = convert(rules, func(x store.RuleCount) RuleCount { return RuleCount(x) })
+	v.ByRule = rules
 	formats, err := src.ByFormat(ctx, f)
 	if err != nil {
 		return err
 	}
-	v.ByFormat = convert(formats, func(x store.FormatCount) FormatCount { return FormatCount(x) })
+	v.ByFormat = formats
 	illegal, err := src.IllegalGames(ctx, f, opts.MaxIllegal)
-	v.IllegalGames = convert(illegal, func(x store.IllegalGame) IllegalGame { return IllegalGame(x) })
+	v.IllegalGames = illegal
 	return err
-}
-
-// convert converts the rows of the store into the report's of the same fields (which
-// the report gives JSON names); nil stays nil.
-func convert[S, T any](in []S, as func(S) T) []T {
-	if in == nil {
-		return nil
-	}
-	out := make([]T, len(in))
-	for i, x := range in {
-		out[i] = as(x)
-	}
-	return out
 }
 
 // boardTally accumulates the per-game statistics of one board size and population.
@@ -451,38 +418,8 @@ func newBoardTally() *boardTally {
 	}
 }
 
-// The results as stored.
-var lightWins, darkWins, draw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
-
 // gameRow is what the statistics read of one legal game.
 type gameRow = store.LegalGame
-
-// final is the game's known result: the computed one when the game is over, else the one
-// claimed by a record that ended by resignation, on time or by an agreed draw; "" when
-// unknown.
-func final(g *gameRow) string {
-	if g.Over {
-		return g.Result.String
-	}
-	if t, _ := game.ParseTermination(g.Termination.String); t.ClaimsResult() {
-		if r, ok := replay.ParseResult(g.Claimed.String); ok && r != replay.NoResult {
-			return g.Claimed.String
-		}
-	}
-	return ""
-}
-
-// ending is how the game ended: normal, resign, time, abandoned, agreement (a draw agreed
-// before the end), or unfinished (a record that stops before the end without saying why).
-func ending(g *gameRow) string {
-	switch {
-	case g.Over:
-		return game.Normal.String()
-	case g.Termination.Valid && g.Termination.String != game.Normal.String():
-		return g.Termination.String
-	}
-	return game.Unfinished
-}
 
 // selected is the legal games of the population the report covers, as games() read them:
 // their ids in ascending order and the board size of each. It is sized by the games read,
@@ -627,10 +564,10 @@ func gamesIn(ctx context.Context, src Source, f Filter, pop string, boards map[s
 		}
 		if g.Over && (own == pop || pop == PopulationAll) {
 			for c, text := range g.Components {
-				if !text.Valid {
+				if !g.HasComponents[c] {
 					return fmt.Errorf("games.id %d is finished but has no %s: %w", id, [2]string{"components_light", "components_dark"}[c], ErrEdited)
 				}
-				if err := addComponents(text.String, boards[pop][g.Size].comps); err != nil {
+				if err := addComponents(text, boards[pop][g.Size].comps); err != nil {
 					return fmt.Errorf("games.id %d: %w", id, err)
 				}
 			}
@@ -705,10 +642,10 @@ func (t *openingTally) merge(o *openingTally) {
 func (b *boardTally) add(g *gameRow) {
 	b.games++
 	b.formats[g.Format]++
-	b.endings[ending(g)]++
-	if res := final(g); res != "" {
+	b.endings[g.Ending()]++
+	if res := g.Final(); res != replay.NoResult {
 		b.decided++
-		if g.Turns >= 2 && g.OpeningA.Valid && g.OpeningB.Valid {
+		if g.Turns >= 2 && g.OpeningA != "" && g.OpeningB != "" {
 			b.addOpening(g, res)
 		}
 	}
@@ -728,30 +665,30 @@ func (b *boardTally) add(g *gameRow) {
 	b.bridges[g.Bridge[1]]++
 	b.length[g.Turns]++
 	b.sumLength += g.Turns
-	b.tieBreaks[g.TieBreak.String]++
+	b.tieBreaks[g.TieBreak]++
 }
 
 // addOpening counts a decided game that reached turn 2 in the swap and opening tallies.
-func (b *boardTally) addOpening(g *gameRow, res string) {
-	m, err := replay.ParseMove(g.OpeningA.String+","+g.OpeningB.String, g.Size)
+func (b *boardTally) addOpening(g *gameRow, res replay.Result) {
+	m, err := replay.ParseMove(g.OpeningA+","+g.OpeningB, g.Size)
 	if err != nil {
 		return // a legal game's opening always parses; nothing to count otherwise
 	}
 	var openerScore float64
 	switch res {
-	case draw:
+	case replay.Draw:
 		openerScore = 0.5
 		b.draws.add(1)
 		b.light.add(0)
 		b.dark.add(0)
-	case lightWins:
+	case replay.LightWins:
 		b.draws.add(0)
 		b.light.add(1)
 		b.dark.add(0)
 		if !g.Swapped { // the opener ends as Light unless the second player swapped
 			openerScore = 1
 		}
-	case darkWins:
+	case replay.DarkWins:
 		b.draws.add(0)
 		b.light.add(0)
 		b.dark.add(1)
@@ -789,7 +726,7 @@ func (b *boardTally) addOpening(g *gameRow, res string) {
 	edge, apart := distances(m.A, m.B, g.Size)
 	addTo(b.edge, edge, sw, openerScore)
 	addTo(b.apart, apart, sw, openerScore)
-	if month, ok := monthOf(g.Date.String); ok && g.Date.Valid {
+	if month, ok := monthOf(g.Date); ok {
 		addTo(b.months, month, sw, openerScore)
 	} else {
 		b.undated++
@@ -901,11 +838,8 @@ func bins(m map[int]int) []Bin {
 }
 
 // byTurn sums the features of the selected games' turns by board size and turn number, in
-// one pass over game_turns in the order of its key (a game's turns are one row there, with
-// by_turn the summary of what is summed here, which turnsum.Scanner reads without
-// allocating; SQLite reads the summaries from their index, game_turns_by_turn, not from the
-// table's pages, which hold the turns texts too), split into ranges of the selected games
-// read in parallel.
+// one pass over the store's turn summaries in the order of the games (Reader.TurnSummaries,
+// which decodes them), split into ranges of the selected games read in parallel.
 func byTurn(ctx context.Context, src Source, sel *selected) (map[int][]TurnStat, error) {
 	parts := runtime.NumCPU()
 	n := len(sel.ids)
@@ -993,21 +927,15 @@ func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns
 		}
 		return nil
 	}
-	var sc turnsum.Scanner
 	err := src.TurnSummaries(ctx, ids[0], ids[len(ids)-1], func(ts *store.TurnSummary) error {
-		game, sum := ts.Game, ts.ByTurn
+		game, n := ts.Game, len(ts.Turns)
 		if err := skip(game, false); err != nil {
 			return err
 		}
 		if next == len(ids) || ids[next] != game {
 			return nil // a game the filter leaves out, or one not legal
 		}
-		n, err := turnsum.Len(sum)
 		switch {
-		case !ts.Blob:
-			return fmt.Errorf("game %d: game_turns.by_turn is not a blob: %w", game, ErrEdited)
-		case err != nil:
-			return fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
 		case n != int(turns[next]):
 			return fmt.Errorf("game %d has %d turns in game_turns.by_turn, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
 		case n > maxTurn:
@@ -1018,8 +946,8 @@ func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns
 		for len(a) < n {
 			a = append(a, turnSum{})
 		}
-		for sc.Reset(sum); sc.Next(); {
-			t, p := &a[sc.N()-1], sc.Turn()
+		for i := range ts.Turns {
+			t, p := &a[i], &ts.Turns[i]
 			t.n++
 			t.islands += p.IslandsFormed
 			if p.Bridge {
@@ -1030,12 +958,12 @@ func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns
 			t.mobDark += p.Mobility[1]
 		}
 		bySize[size] = a
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("game %d: game_turns.by_turn: %v: %w", game, err, ErrEdited)
-		}
 		next++
 		return nil
 	})
+	if bad := (*store.TurnsError)(nil); errors.As(err, &bad) {
+		return nil, fmt.Errorf("%v: %w", bad, ErrEdited)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -94,11 +94,11 @@ func (t *ratingTally) add(g *gameRow, score float64) {
 	if g.Swapped {
 		responder, opposite = g.Light, g.Dark
 	}
-	if !opener.Valid || !responder.Valid || opener.String == "" || responder.String == "" || opposite.String != opener.String {
+	if opener == "" || responder == "" || opposite != opener {
 		t.unnamed++
 		return
 	}
-	o, r := t.index(opener.String), t.index(responder.String)
+	o, r := t.index(opener), t.index(responder)
 	if o == r {
 		t.self++
 	}

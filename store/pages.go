@@ -35,7 +35,8 @@ type Game struct {
 	Supply                  string
 	ClaimedResult           string
 	Termination             string
-	ClaimedScore            [2]sql.NullInt64
+	ClaimedScore            [2]int // the Score tag's scores, when Scored
+	Scored                  bool   // the record has a Score tag
 	Legal, Unreadable       bool
 	ErrorRule               string
 	ErrorTurn               int
@@ -60,17 +61,17 @@ type Turn struct {
 	Colour, Kind       string
 	A, B               string
 	IslandsFormed      int
-	GroupA, GroupB     sql.NullInt64
-	BridgeShape        sql.NullString
-	BridgeEndA         sql.NullInt64
-	BridgeEndB         sql.NullInt64
-	BridgeMerged       sql.NullBool
+	GroupA, GroupB     int    // a tiles turn's group sizes; 0 for another turn
+	BridgeShape        string // a bridge turn's shape; "" for another turn
+	BridgeEndA         int    // a bridge turn's group sizes at its ends; 0 for another turn
+	BridgeEndB         int
+	BridgeMerged       bool // a bridge turn joined two components
 	LargestComponent   int
 	Score              [2]int
 	Islands, Sandbanks [2]int
 	Dead, DeadCreated  [2]int
 	Mobility           [2]int
-	ThinkMS            sql.NullInt64 // the mover's think time, when the record has it (boardspace)
+	ThinkMS            int64 // the mover's think time, when the record has it (boardspace); 0 when not
 }
 
 // textCol is the SQL of a text column as a page reads it: NULL as ”, and cut one
@@ -98,10 +99,11 @@ func gameColumns(lim PageLimits) string {
 func scanGame(rows *sql.Rows) (*Game, error) {
 	g := &Game{}
 	var raw []byte
+	var score [2]sql.NullInt64
 	err := rows.Scan(&g.ID, &g.GameID, &g.Source, &g.FileIndex, &g.Line, &g.Format, &g.Event, &g.Site,
 		&g.Date, &g.Round, &g.RecordID, &g.Light, &g.Dark,
 		&g.Opener, &g.Swapped, &g.Size, &g.Supply, &g.ClaimedResult, &g.Termination,
-		&g.ClaimedScore[0], &g.ClaimedScore[1], &g.Legal, &g.Unreadable, &g.ErrorRule, &g.ErrorTurn,
+		&score[0], &score[1], &g.Legal, &g.Unreadable, &g.ErrorRule, &g.ErrorTurn,
 		&g.ErrorLine, &g.ErrorCol, &g.ErrorMessage, &g.Turns, &g.Over,
 		&g.Result, &g.Winner, &g.TieBreak, &g.Score[0], &g.Score[1],
 		&g.Islands[0], &g.Islands[1], &g.Bridges[0], &g.Bridges[1], &g.Margin,
@@ -110,6 +112,8 @@ func scanGame(rows *sql.Rows) (*Game, error) {
 		return nil, err
 	}
 	g.Raw = string(raw)
+	g.ClaimedScore = [2]int{int(score[0].Int64), int(score[1].Int64)}
+	g.Scored = score[0].Valid && score[1].Valid
 	return g, nil
 }
 
@@ -187,9 +191,10 @@ func (r *Reader) Details(ctx context.Context, lim PageLimits) (*Details, error) 
 	var err error
 	textCol := func(col string) string { return textCol(col, lim.Text) }
 	if q.turns, err = r.db.PrepareContext(ctx, `SELECT turn, `+textCol("colour")+`, `+textCol("kind")+`, `+textCol("a")+`, `+textCol("b")+`,
-		islands_formed, group_a, group_b, `+textCol("bridge_shape")+`, bridge_end_a, bridge_end_b, bridge_merged, largest_component,
+		islands_formed, coalesce(group_a, 0), coalesce(group_b, 0), `+textCol("bridge_shape")+`,
+		coalesce(bridge_end_a, 0), coalesce(bridge_end_b, 0), coalesce(bridge_merged, 0), largest_component,
 		score_light, score_dark, islands_light, islands_dark, sandbanks_light, sandbanks_dark,
-		dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark, think_ms
+		dead_light, dead_dark, dead_created_light, dead_created_dark, mobility_light, mobility_dark, coalesce(think_ms, 0)
 		FROM turns WHERE game = ? AND turn BETWEEN 1 AND `+strconv.Itoa(lim.Turns)+` ORDER BY turn LIMIT `+strconv.Itoa(lim.Turns)); err != nil {
 		return nil, fmt.Errorf("turns: %w", err)
 	}
@@ -224,14 +229,12 @@ func (q *Details) Turns(ctx context.Context, game int64, fn func(*Turn)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var t Turn
-		var shape string
 		if err := rows.Scan(&t.Turn, &t.Colour, &t.Kind, &t.A, &t.B, &t.IslandsFormed,
-			&t.GroupA, &t.GroupB, &shape, &t.BridgeEndA, &t.BridgeEndB, &t.BridgeMerged, &t.LargestComponent,
+			&t.GroupA, &t.GroupB, &t.BridgeShape, &t.BridgeEndA, &t.BridgeEndB, &t.BridgeMerged, &t.LargestComponent,
 			&t.Score[0], &t.Score[1], &t.Islands[0], &t.Islands[1], &t.Sandbanks[0], &t.Sandbanks[1],
 			&t.Dead[0], &t.Dead[1], &t.DeadCreated[0], &t.DeadCreated[1], &t.Mobility[0], &t.Mobility[1], &t.ThinkMS); err != nil {
 			return err
 		}
-		t.BridgeShape = sql.NullString{String: shape, Valid: shape != ""}
 		fn(&t)
 	}
 	return rows.Err()

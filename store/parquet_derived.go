@@ -285,35 +285,28 @@ func (dv *deriver) opening(g *GameRow) *string {
 	return s
 }
 
-// finalResult is the result ponte stats knows for g (stats' final, for legal
-// games only): the computed result when over, else the result claimed by a record that
-// ended by resignation, on time or by an agreed draw; nil when unknown or not legal.
+// finalResult is the result ponte stats knows for g (game.Final, for legal games only);
+// nil when unknown or not legal.
 func finalResult(g *GameRow) *string {
 	if !g.Legal {
 		return nil
 	}
-	if g.Over {
-		return knownResult(g.Result)
+	var computed, term string
+	if g.Result != nil {
+		computed = *g.Result
 	}
-	if g.Termination == nil {
-		return nil
+	if g.Termination != nil {
+		term = *g.Termination
 	}
-	if t, _ := game.ParseTermination(*g.Termination); t.ClaimsResult() {
-		return knownResult(&g.ClaimedResult)
-	}
-	return nil
-}
-
-func knownResult(r *string) *string {
-	if r == nil {
-		return nil
-	}
-	switch *r {
-	case resultLight:
+	r, _ := replay.ParseResult(computed)
+	t, _ := game.ParseTermination(term)
+	c, _ := replay.ParseResult(g.ClaimedResult)
+	switch game.Final(g.Over, r, t, c) {
+	case replay.LightWins:
 		return &resultLight
-	case resultDark:
+	case replay.DarkWins:
 		return &resultDark
-	case resultDraw:
+	case replay.Draw:
 		return &resultDraw
 	}
 	return nil

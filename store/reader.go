@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/turnsum"
+	"github.com/ponte/ponte/replay"
 )
 
 // Reader reads the stored games of a database opened with [OpenReader]: the one way the
@@ -61,8 +64,8 @@ func (r *Reader) Tally(ctx context.Context, f Filter) (Tally, error) {
 
 // RuleCount is how many games first broke one rule.
 type RuleCount struct {
-	Rule  string
-	Games int
+	Rule  string `json:"rule"`
+	Games int    `json:"games"`
 }
 
 // ByRule counts the games f selects that are not legal by the first rule they broke, most
@@ -77,10 +80,10 @@ func (r *Reader) ByRule(ctx context.Context, f Filter) ([]RuleCount, error) {
 // FormatCount is how many games were read from one format, from how many files, and how
 // many of them are legal.
 type FormatCount struct {
-	Format string
-	Files  int // source files (zip entries count one each)
-	Games  int
-	Legal  int
+	Format string `json:"format"`
+	Files  int    `json:"files"` // source files (zip entries count one each)
+	Games  int    `json:"games"`
+	Legal  int    `json:"legal"`
 }
 
 // ByFormat counts the games f selects by the format they were read from, most first (then
@@ -96,17 +99,17 @@ func (r *Reader) ByFormat(ctx context.Context, f Filter) ([]FormatCount, error) 
 
 // IllegalGame is a stored game that is not legal, with where and why.
 type IllegalGame struct {
-	ID      int64  // games.id
-	GameID  string // the stable game id
-	Source  string
-	Line    int // where the error is (the game's line when unknown)
-	Col     int
-	Rule    string
-	Turn    int // 0 when the error is not at a turn
-	Message string
-	Event   string
-	Light   string
-	Dark    string
+	ID      int64  `json:"id"`      // games.id
+	GameID  string `json:"game_id"` // the stable game id
+	Source  string `json:"source"`
+	Line    int    `json:"line"` // where the error is (the game's line when unknown)
+	Col     int    `json:"col"`
+	Rule    string `json:"rule"`
+	Turn    int    `json:"turn,omitempty"` // 0 when the error is not at a turn
+	Message string `json:"message"`
+	Event   string `json:"event,omitempty"`
+	Light   string `json:"light,omitempty"`
+	Dark    string `json:"dark,omitempty"`
 }
 
 // IllegalGames returns the first limit games f selects that are not legal, in the order
@@ -162,23 +165,36 @@ func (r *Reader) IDs(ctx context.Context) (lo, hi int64, ok bool, err error) {
 	return l.Int64, h.Int64, l.Valid, nil
 }
 
-// LegalGame is what the statistics read of one legal game. A text column that may be
-// NULL is a sql.NullString.
+// LegalGame is what the statistics read of one legal game. A text column that is NULL
+// reads as "".
 type LegalGame struct {
 	ID                     int64
 	Size                   int
-	Swapped, Over, Bot     bool // Bot: the game has a bot player (game.IsBot)
-	Result, TieBreak       sql.NullString
-	Termination, Claimed   sql.NullString // the record's Termination and result
-	Score, Islands, Bridge [2]int         // [light, dark], as the replay ends
+	Swapped, Over, Bot     bool             // Bot: the game has a bot player (game.IsBot)
+	Result                 replay.Result    // the computed result; NoResult while not over
+	TieBreak               string           // what decided it (R7); "" while not over
+	Termination            game.Termination // the record's Termination (Unstated for a word it does not know)
+	Claimed                replay.Result    // the result the record claims
+	Score, Islands, Bridge [2]int           // [light, dark], as the replay ends
 	Margin, Turns          int
-	OpeningA, OpeningB     sql.NullString
-	// Components are games.components_light and _dark, read for a finished game only.
-	Components          [2]sql.NullString
-	Light, Dark, Opener sql.NullString
-	Date                sql.NullString
+	OpeningA, OpeningB     string // the cells of turn 1; "" when none
+	// Components are games.components_light and _dark, read for a finished game only;
+	// HasComponents[c] is false when a finished game's are NULL (only an edit makes them so).
+	Components          [2]string
+	HasComponents       [2]bool
+	Light, Dark, Opener string
+	Date                string
 	Format              string
 }
+
+// Final is the game's known result (game.Final): the computed one when it is over, else
+// the one claimed by a record that ended by resignation, on time or by an agreed draw.
+func (g *LegalGame) Final() replay.Result {
+	return game.Final(g.Over, g.Result, g.Termination, g.Claimed)
+}
+
+// Ending is how the game ended (game.Ending).
+func (g *LegalGame) Ending() string { return game.Ending(g.Over, g.Termination) }
 
 // LegalGames calls fn with each legal game f selects whose id is from … to, in the order
 // of their ids. The row passed is reused for the next game. With f.Population people or
@@ -208,12 +224,21 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 	}
 	defer rows.Close()
 	var g LegalGame
+	var result, termination, claimed sql.NullString
+	var text [9]sql.NullString // tiebreak, opening_a, opening_b, components ×2, light, dark, opener, date
 	for rows.Next() {
-		if err := rows.Scan(&g.ID, &g.Size, &g.Swapped, &g.Over, &g.Result, &g.TieBreak, &g.Termination, &g.Claimed,
+		if err := rows.Scan(&g.ID, &g.Size, &g.Swapped, &g.Over, &result, &text[0], &termination, &claimed,
 			&g.Score[0], &g.Score[1], &g.Islands[0], &g.Islands[1], &g.Bridge[0], &g.Bridge[1], &g.Margin, &g.Turns,
-			&g.OpeningA, &g.OpeningB, &g.Components[0], &g.Components[1], &g.Light, &g.Dark, &g.Opener, &g.Date, &g.Format, &g.Bot); err != nil {
+			&text[1], &text[2], &text[3], &text[4], &text[5], &text[6], &text[7], &text[8], &g.Format, &g.Bot); err != nil {
 			return fmt.Errorf("games: %w", err)
 		}
+		g.Result, _ = replay.ParseResult(result.String)
+		g.Termination, _ = game.ParseTermination(termination.String)
+		g.Claimed, _ = replay.ParseResult(claimed.String)
+		g.TieBreak, g.OpeningA, g.OpeningB = text[0].String, text[1].String, text[2].String
+		g.Components = [2]string{text[3].String, text[4].String}
+		g.HasComponents = [2]bool{text[3].Valid, text[4].Valid}
+		g.Light, g.Dark, g.Opener, g.Date = text[5].String, text[6].String, text[7].String, text[8].String
 		if err := fn(&g); err != nil {
 			return err
 		}
@@ -224,19 +249,34 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 	return nil
 }
 
-// TurnSummary is one game's row of game_turns as the statistics read it: ByTurn is the
-// summary of its turns in the layout of internal/turnsum (5 bytes a turn), valid only
-// during the call it is passed to; Blob is false when the column holds another type (only
-// an edit makes one).
+// TurnSummary is what the statistics sum of one game's turns (game_turns.by_turn), one
+// Turn for each turn played legally, in turn order; Turns is valid only during the call it
+// is passed to.
 type TurnSummary struct {
-	Game   int64
-	ByTurn []byte
-	Blob   bool
+	Game  int64
+	Turns []turnsum.Turn
 }
+
+// TurnsError is a game's row of game_turns whose summary cannot be read: only an edit of
+// the database makes one.
+type TurnsError struct {
+	Game int64
+	Err  error
+}
+
+func (e *TurnsError) Error() string {
+	return fmt.Sprintf("game %d: game_turns.by_turn: %v", e.Game, e.Err)
+}
+
+func (e *TurnsError) Unwrap() error { return e.Err }
+
+// errNotBlob is a summary stored as another type than a blob.
+var errNotBlob = errors.New("not a blob")
 
 // TurnSummaries calls fn with the turn summary of each game whose id is from … to that
 // has one, in the order of the ids. SQLite reads the summaries from their index,
-// game_turns_by_turn, not from the table's pages, which hold the turns' texts too.
+// game_turns_by_turn, not from the table's pages, which hold the turns' texts too. A
+// summary that cannot be read stops it with a *TurnsError.
 func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*TurnSummary) error) error {
 	rows, err := r.db.QueryContext(ctx, `SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
 	if err != nil {
@@ -245,11 +285,26 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 	defer rows.Close()
 	var t TurnSummary
 	var sum sql.RawBytes
+	var blob bool
+	var sc turnsum.Scanner
 	for rows.Next() {
-		if err := rows.Scan(&t.Game, &sum, &t.Blob); err != nil {
+		if err := rows.Scan(&t.Game, &sum, &blob); err != nil {
 			return err
 		}
-		t.ByTurn = sum
+		if !blob {
+			return &TurnsError{t.Game, errNotBlob}
+		}
+		n, err := turnsum.Len(sum)
+		if err != nil {
+			return &TurnsError{t.Game, err}
+		}
+		t.Turns = slices.Grow(t.Turns[:0], n)[:n]
+		for sc.Reset(sum); sc.Next(); {
+			t.Turns[sc.N()-1] = *sc.Turn()
+		}
+		if err := sc.Err(); err != nil {
+			return &TurnsError{t.Game, err}
+		}
 		if err := fn(&t); err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -28,8 +28,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-
-	_ "modernc.org/sqlite"
 
 	"github.com/ponte/ponte/store"
 )
@@ -72,26 +70,20 @@ var queries = []struct{ Name, SQL string }{
 // too (not the derived ones of games.parquet, nor tags.parquet's game_id). To answer,
 // DuckDB decodes every string of the file; SQLite's length counts characters as DuckDB's
 // does when the text is valid UTF-8.
-func textQueries(db *sql.DB) ([]struct{ Name, SQL string }, error) {
+func textQueries(ctx context.Context, r *store.Reader) ([]struct{ Name, SQL string }, error) {
 	var out []struct{ Name, SQL string }
 	for _, t := range []struct {
 		name string
 		row  any
 	}{{"games", store.GameRow{}}, {"turns", store.TurnRow{}}, {"tags", store.TagRow{}}} {
-		inTable := map[string]bool{}
-		rows, err := db.Query("SELECT name FROM pragma_table_info(?)", t.name)
+		names, err := r.Columns(ctx, t.name)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		inTable := map[string]bool{}
+		for _, name := range names {
 			inTable[name] = true
 		}
-		rows.Close()
 		typ := reflect.TypeOf(t.row)
 		var cols []string
 		for i := range typ.NumField() {
@@ -123,27 +115,28 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: duckdb-check DATABASE | duckdb-check -generate DIR")
 		os.Exit(2)
 	}
-	db, err := sql.Open("sqlite", "file:"+flag.Arg(0)+"?mode=ro")
+	ctx := context.Background()
+	r, err := store.OpenReader(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defer db.Close()
+	defer r.Close()
 	type answer struct {
 		Name  string `json:"name"`
 		SQL   string `json:"sql"`
 		Value any    `json:"value"`
 	}
-	texts, err := textQueries(db)
+	texts, err := textQueries(ctx, r)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	var out []answer
 	for _, q := range append(queries, texts...) {
-		var v any
-		if err := db.QueryRow(q.SQL).Scan(&v); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", q.SQL, err)
+		v, err := r.Value(ctx, q.SQL)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		out = append(out, answer{q.Name, q.SQL, v})
