@@ -306,8 +306,9 @@ func (p *Player) sync(g *replay.Game, rng *rand.Rand) error {
 	m := p.mirror
 	if m == nil || m.Size() != g.Size() || m.Supply() != g.Supply() || m.Turn() >= g.Turn() || g.Turn()-m.Turn() > 2 || !p.follow(g, false) {
 		if g.Turn() > 2 {
+			err := p.fail(fmt.Errorf("cannot follow the game: its turn %d is not one turn of each colour after the engine's", g.Turn()))
 			p.mirror = nil
-			return p.fail(fmt.Errorf("cannot follow the game: %d turns were played since the engine's last", g.Turn()))
+			return err
 		}
 		if err := p.newGame(g, rng); err != nil {
 			return err
