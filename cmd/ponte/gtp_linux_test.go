@@ -74,3 +74,24 @@ func TestMatchGTPNoOrphans(t *testing.T) {
 		})
 	}
 }
+
+// An engine that dies at its first genmove stops the match with exit status 3 and an
+// error naming the engine, the turn and the end of its standard error.
+func TestMatchGTPEngineDies(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "engine.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+while read -r line; do
+  case "$line" in
+    protocol_version) printf '= 2\n\n' ;;
+    list_commands) printf '= boardsize\nclear_board\nplay\ngenmove\n\n' ;;
+    genmove*) echo "out of cheese" >&2; exit 1 ;;
+    *) printf '=\n\n' ;;
+  esac
+done
+`), 0o755)
+	out, errOut, status := runPonte(t, "", "match", "gtp:sh "+script, "greedy", "--games", "2", "--size", "6")
+	if status != exitInternal || out != "" ||
+		!strings.Contains(errOut, "ponte match: game 1: engine gtp:sh "+script+" at turn 3: genmove dark: the engine ended before it answered (exit status 1); its standard error ends: \"out of cheese\"") {
+		t.Errorf("exit %d: %q %q", status, out, errOut)
+	}
+}
