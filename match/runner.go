@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -21,11 +22,26 @@ type PlayoutCounter interface {
 	PlayoutsDone() int64
 }
 
+// Failer is what a bot that plays through something that can fail, an engine in another
+// process, implements: after a game, a match checks Err and fails with its error.
+type Failer interface {
+	Err() error
+}
+
+// closeBot closes a bot that holds something, such as an engine's process (io.Closer),
+// when its game ends.
+func closeBot(b bot.Bot) {
+	if c, ok := b.(io.Closer); ok {
+		c.Close()
+	}
+}
+
 // Config is a match: bot A against bot B on Pairs openings, each played twice with the
 // seats exchanged.
 type Config struct {
 	A, B string
-	// NewBot makes a bot by name, once per game (bot.New with the match's options).
+	// NewBot makes a bot by name, once per game (bot.New with the match's options). A bot
+	// that is an io.Closer is closed at the end of its game.
 	NewBot func(name string) (bot.Bot, error)
 	Size   int
 	Supply replay.Supply
@@ -322,10 +338,12 @@ func playGame(cfg *Config, i, k int, opening replay.Move) (*bot.Game, [2]Usage, 
 	if err != nil {
 		return nil, usage, err
 	}
+	defer closeBot(a)
 	b, err := cfg.NewBot(cfg.B)
 	if err != nil {
 		return nil, usage, err
 	}
+	defer closeBot(b)
 	sa, sb := &seat{Bot: a}, &seat{Bot: b}
 	opener, responder := sa, sb
 	if k == 1 {
@@ -334,6 +352,12 @@ func playGame(cfg *Config, i, k int, opening replay.Move) (*bot.Game, [2]Usage, 
 	opener.opening = &opening
 	n := 2*i - 1 + k
 	g, err := bot.Play(opener, responder, cfg.Size, cfg.Supply, gameRand(cfg.Seed, n))
+	for _, x := range []bot.Bot{a, b} {
+		if f, ok := x.(Failer); ok && f.Err() != nil {
+			err = f.Err() // what went wrong, rather than the turn it made the bot play
+			break
+		}
+	}
 	if err != nil {
 		return nil, usage, fmt.Errorf("game %d: %w", n, err)
 	}

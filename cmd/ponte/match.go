@@ -15,6 +15,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/gtp"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/replay"
@@ -61,6 +62,15 @@ and playouts per turn are reported, to check a comparison at equal time.
 the match and the bots. A progress bar is shown on standard error when it is a
 terminal.
 
+A player "gtp:COMMAND LINE" is an engine in another process that speaks the Go
+Text Protocol (docs/protocol.md), such as another build of ponte: "gtp:./ponte-old
+gtp --bot sage-50". The command line is split into words as a shell splits them
+(quotes and backslashes), without a shell. Each game starts the engine and
+closes it at its end; its time per turn is measured from the match, round trips
+included. An engine that dies, answers garbage, takes over a minute to answer or
+plays an illegal turn stops the match with an error naming it and the turn
+(exit status 3).
+
 Ctrl-C stops the match: the pairs finished so far are counted, written to --out
 and reported, and the exit status is 130.
 
@@ -69,7 +79,8 @@ output that cannot be written, 130 interrupted, 3 an internal error (a bug,
 such as a bot that played an illegal turn).`,
 		Example: `  ponte match mcts-400 greedy --games 200
   ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
-  ponte match greedy random --games 40 --size 8 --json`,
+  ponte match greedy random --games 40 --size 8 --json
+  ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMatch(s, opts, args[0], args[1])
@@ -96,14 +107,16 @@ such as a bot that played an illegal turn).`,
 func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 	o := bot.Options{Playouts: opts.playouts, Workers: 1}
 	cfg := &match.Config{A: a, B: b, Size: opts.size, Seed: opts.seed, Workers: opts.workers,
-		NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
+		NewBot: func(name string) (bot.Bot, error) { return newPlayer(name, o) }}
 	if opts.playouts < 1 {
 		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
 	}
 	for _, name := range []string{a, b} {
-		if _, err := cfg.NewBot(name); err != nil {
+		p, err := cfg.NewBot(name) // an engine is started, asked for its commands and closed
+		if err != nil {
 			return nil, err
 		}
+		closeBot(p)
 	}
 	if opts.games < 2 || opts.games%2 != 0 {
 		return nil, fmt.Errorf("--games must be an even number from 2, the games of whole pairs, not %d", opts.games)
@@ -130,6 +143,38 @@ func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 		cfg.SPRT = t
 	}
 	return cfg, nil
+}
+
+// gtpPrefix marks a player that is an engine in another process: "gtp:COMMAND LINE".
+const gtpPrefix = "gtp:"
+
+// engineTimeout is how long a match waits for an engine's answer to one command.
+const engineTimeout = gtp.DefaultTimeout
+
+// newPlayer makes a match's player: a bot by its name, or for "gtp:COMMAND LINE" an
+// engine started from the command line (split as a shell splits words, gtp.Split, with no
+// shell run), which speaks GTP on its standard input and output (docs/protocol.md).
+func newPlayer(name string, o bot.Options) (bot.Bot, error) {
+	line, ok := strings.CutPrefix(name, gtpPrefix)
+	if !ok {
+		return newBot(name, o)
+	}
+	argv, err := gtp.Split(line)
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", name, err)
+	}
+	p, err := gtp.Start(name, argv, engineTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// closeBot closes a player that holds an engine's process.
+func closeBot(b bot.Bot) {
+	if c, ok := b.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // parseSPRT reads --sprt "ELO0,ELO1".
@@ -206,6 +251,9 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 	case writeErr != nil:
 		fmt.Fprintln(s.err, "ponte match:", safeErr(writeErr))
 		return &exitError{exitUsage}
+	case runErr != nil && !interruptedRun && errors.As(runErr, new(*gtp.EngineError)):
+		fmt.Fprintf(s.err, "ponte match: %s\n", safeErr(runErr))
+		return &exitError{exitInternal}
 	case runErr != nil && !interruptedRun:
 		fmt.Fprintf(s.err, "ponte match: %s (a bug in the bot: please report it)\n", safeErr(runErr))
 		return &exitError{exitInternal}

@@ -150,6 +150,7 @@ bug in ponte: please report it).`,
 	root.AddCommand(newAnnotateCmd(s))
 	root.AddCommand(newExportCmd(s))
 	root.AddCommand(newMatchCmd(s))
+	root.AddCommand(newGTPCmd(s))
 	root.AddCommand(newBotsCmd(s))
 	root.AddCommand(newAtlasCmd(s))
 	addCompletions(root)
