@@ -363,7 +363,7 @@ func (e *Engine) genmove(colour string) result {
 	if r := e.toMove(colour); r.err {
 		return r
 	}
-	if s, isSage := e.cfg.Bot.(*bot.Sage); isSage {
+	if s, clocked := e.cfg.Bot.(bot.Clocked); clocked {
 		defer e.clock.budget(s, e.game.ToMove())()
 	}
 	m := e.cfg.Bot.Turn(e.game, e.rng)
@@ -378,9 +378,9 @@ func (e *Engine) analyze(args []string) result {
 	if len(args) != 1 {
 		return arity("ponte-analyze", "a colour")
 	}
-	s, isSage := e.cfg.Bot.(*bot.Sage)
-	if !isSage {
-		return fail("%s does not search: ponte-analyze needs a sage bot", e.cfg.Bot.Name())
+	s, reads := e.cfg.Bot.(bot.Analyser)
+	if !reads {
+		return fail("%s does not search: ponte-analyze needs a sage or arch bot", e.cfg.Bot.Name())
 	}
 	if r := e.toMove(args[0]); r.err {
 		return r
@@ -538,12 +538,11 @@ func (k *clock) turnBudget(c replay.Colour) (time.Duration, bool) {
 }
 
 // budget sets s's time per turn from the clock for c's turn, and returns what restores it.
-func (k *clock) budget(s *bot.Sage, c replay.Colour) func() {
+func (k *clock) budget(s bot.Clocked, c replay.Colour) func() {
 	d, set := k.turnBudget(c)
 	if !set {
 		return func() {}
 	}
-	old := s.TimePerTurn
-	s.TimePerTurn = d
-	return func() { s.TimePerTurn = old }
+	old := s.SetTimePerTurn(d)
+	return func() { s.SetTimePerTurn(old) }
 }

@@ -208,7 +208,7 @@ func TestOverlongLine(t *testing.T) {
 // ponte-analyze needs a bot that searches.
 func TestAnalyzeNeedsSearch(t *testing.T) {
 	got := serve(t, newTestEngine(t, "greedy"), "ponte-analyze light\n")
-	if got != "? greedy does not search: ponte-analyze needs a sage bot\n\n" {
+	if got != "? greedy does not search: ponte-analyze needs a sage or arch bot\n\n" {
 		t.Errorf("%q", got)
 	}
 	got = serve(t, newTestEngine(t, "sage-20"), "play light d4,e5\nponte-analyze dark\n")
