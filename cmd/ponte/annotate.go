@@ -145,23 +145,19 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 		return fmt.Errorf("--games %d: want 0 or more", opts.games)
 	}
 	if _, err := os.Stat(opts.db); err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: no database %s: store games first with ponte ingest --db %s FILES\n", safe(opts.db), safe(opts.db))
-		return &exitError{exitUsage}
+		return usagef("no database %s: store games first with ponte ingest --db %s FILES", safe(opts.db), safe(opts.db))
 	}
 	db, err := store.Open(opts.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer db.Close()
 	res, err := annotateGames(s, db, opts, shard, shards)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: %s\n", safeErr(err))
-		var b *bugError
-		if errors.As(err, &b) {
-			return &exitError{exitInternal}
+		if _, ok := errors.AsType[*bugError](err); ok {
+			return internalError(err)
 		}
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(s.err, "ponte annotate: interrupted: %d %s read and kept; run the same command again to go on\n", res.Games, plural(res.Games, "game", "games"))
@@ -456,8 +452,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	}
 	db, err := store.Open(in.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer db.Close()
 	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
@@ -468,8 +463,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	ao.mergeOnly = games == 0
 	res, err := annotateGames(s, db, ao, 1, 1)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(s.err, "ponte analyze: interrupted: %d %s read by the engine and kept; run the same command again to go on\n", res.Games, plural(res.Games, "game", "games"))

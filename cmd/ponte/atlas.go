@@ -243,8 +243,7 @@ func toStored(g atlas.Game) store.AtlasGame {
 func openAtlasDB(s *streams, command, path string, create bool) (*store.AtlasDB, error) {
 	adb, err := store.OpenAtlas(path, create)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	return adb, nil
 }
@@ -307,8 +306,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	text, _ := json.Marshal(cfg)
 	if err := adb.SetAtlasMeta(s.ctx, "config", string(text)); err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	classes, err := atlas.Classes(cfg.Size)
 	if err != nil {
@@ -316,8 +314,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	d, err := loadAtlas(s.ctx, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	var played atomic.Int64
 	var bar *stage
@@ -349,16 +346,14 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	interruptedRun := runErr != nil && s.ctx.Err() != nil
 	if runErr != nil && !interruptedRun && !errors.Is(runErr, atlas.ErrWaiting) {
-		fmt.Fprintf(s.err, "ponte atlas run: %s\n", safeErr(runErr))
 		if strings.Contains(runErr.Error(), "illegal turn") {
-			return &exitError{exitInternal}
+			return internalError(runErr)
 		}
-		return &exitError{exitUsage}
+		return usage(runErr)
 	}
 	a := cfg.Estimate(classes, d)
 	if err := saveClasses(context.WithoutCancel(s.ctx), adb, a); err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	if err := printAtlas(s.out, a, opts.json); err != nil {
 		return err
@@ -475,13 +470,11 @@ interrupted.`,
 					}
 					stored = theirs
 				} else if theirs != stored {
-					fmt.Fprintf(s.err, "ponte atlas merge: %s: an atlas of other settings than %s's\n", safe(path), safe(opts.db))
-					return &exitError{exitUsage}
+					return usagef("%s: an atlas of other settings than %s's", safe(path), safe(opts.db))
 				}
 				n, err := adb.MergeAtlas(s.ctx, path)
 				if err != nil {
-					fmt.Fprintf(s.err, "ponte atlas merge: %s\n", safeErr(err))
-					return &exitError{exitUsage}
+					return usage(err)
 				}
 				if !opts.json {
 					fmt.Fprintf(s.err, "%s: %d %s added\n", safe(path), n, plural(n, "game", "games"))
@@ -522,8 +515,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	opts.changed = nil
 	cfg, err := atlasConfig(s.ctx, opts, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	classes, err := atlas.Classes(cfg.Size)
 	if err != nil {
@@ -531,8 +523,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	}
 	d, err := loadAtlas(s.ctx, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas: %s: %s\n", safe(adb.Path()), safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", safe(adb.Path()), safeErr(err))
 	}
 	a := cfg.Estimate(classes, d)
 	a.Strength = ladderStrength(cfg)
@@ -543,8 +534,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	}
 	if opts.parquet != "" {
 		if err := writeAtlasParquet(s.ctx, adb, a, opts.parquet); err != nil {
-			fmt.Fprintf(s.err, "ponte atlas show: %s\n", safeErr(err))
-			return &exitError{exitUsage}
+			return usage(err)
 		}
 	}
 	return printAtlas(s.out, a, opts.json)
@@ -611,8 +601,7 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 			}
 			out, err := createOutput(s.ctx, args[0], s.out)
 			if err != nil {
-				fmt.Fprintln(s.err, "ponte atlas export:", safeErr(err))
-				return &exitError{exitUsage}
+				return usage(err)
 			}
 			defer out.abort()
 			w := ingest.NewWriter(out.w, formatFromName(args[0]))
@@ -624,7 +613,7 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 				}
 				rec, err := cfg.Record(byID[g.Class], ag)
 				if err != nil {
-					return &exitError{exitInternal}
+					return internalError(errors.New("a stored game the rules refuse"))
 				}
 				n++
 				return w.Write(rec)
@@ -635,17 +624,15 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 			if err == nil {
 				err = out.commit()
 			}
-			var ee *exitError
 			switch {
 			case s.ctx.Err() != nil:
 				fmt.Fprintln(s.err, "ponte atlas export: interrupted: nothing written")
 				return interrupted
-			case errors.As(err, &ee):
-				fmt.Fprintln(s.err, "ponte atlas export: a stored game the rules refuse")
-				return err
 			case err != nil:
-				fmt.Fprintln(s.err, "ponte atlas export:", safeErr(err))
-				return &exitError{exitUsage}
+				if _, ok := errors.AsType[*failure](err); ok {
+					return err
+				}
+				return usage(err)
 			}
 			fmt.Fprintf(s.err, "%d %s written to %s\n", n, plural(n, "game", "games"), safe(out.name()))
 			return nil

@@ -112,8 +112,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		return interrupted
 	}
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer out.abort()
 	if !opts.quiet {
@@ -204,8 +203,7 @@ func runExport(s *streams, opts *exportOptions) error {
 			if s.stopped("export", exportStopped(out, written)) {
 				return interrupted
 			}
-			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-			return &exitError{exitUsage}
+			return usage(err)
 		}
 	}
 	if s.stopped("export", exportStopped(out, written)) {
@@ -217,8 +215,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 	}
 	if writeErr != nil {
-		fmt.Fprintln(s.err, "ponte export:", safeErr(writeErr))
-		return &exitError{exitUsage}
+		return usage(writeErr)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)
