@@ -6,10 +6,7 @@
 package bot
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ponte/ponte/replay"
@@ -61,40 +58,17 @@ func New(name string, o Options) (Bot, error) {
 	case "sage":
 		return NewSage(o), nil
 	}
-	if budget, ok := strings.CutPrefix(name, "sage-"); ok {
-		return newSageNamed(name, budget, o)
+	n, err := parseName(name)
+	if err != nil {
+		return nil, err
 	}
-	if budget, ok := strings.CutPrefix(name, "mcts-"); ok {
-		n, err := strconv.Atoi(budget)
-		if err != nil || n < 1 || n > MaxPlayouts || strconv.Itoa(n) != budget {
-			return nil, fmt.Errorf("bot %q: the budget after mcts- must be a number of playouts from 1 to %d", name, MaxPlayouts)
-		}
-		o.Playouts = n
+	if n.kind == "mcts" {
+		o.Playouts = n.playouts
 		return NewMCTS(o), nil
 	}
-	return nil, fmt.Errorf("unknown bot %q (known: %s, or mcts-N and sage-N for a budget of N playouts, sage-Nms for N milliseconds a turn)", name, strings.Join(Names, ", "))
+	o.Playouts, o.TimePerTurn = n.playouts, n.perTurn
+	return NewSage(o), nil
 }
 
 // MaxTimePerTurn bounds the sage bot's budget in time.
 const MaxTimePerTurn = time.Hour
-
-// newSageNamed makes the sage bot of a name with its budget: "sage-1000" (playouts) or
-// "sage-100ms" (milliseconds a turn), whatever the options say.
-func newSageNamed(name, budget string, o Options) (Bot, error) {
-	ms, timed := strings.CutSuffix(budget, "ms")
-	text := budget
-	if timed {
-		text = ms
-	}
-	n, err := strconv.Atoi(text)
-	if err != nil || n < 1 || strconv.Itoa(n) != text ||
-		(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
-		return nil, fmt.Errorf("bot %q: the budget after sage- must be a number of playouts from 1 to %d, or of milliseconds with ms (sage-100ms) up to %d", name, MaxPlayouts, MaxTimePerTurn.Milliseconds())
-	}
-	if timed {
-		o.Playouts, o.TimePerTurn = 0, time.Duration(n)*time.Millisecond
-	} else {
-		o.Playouts, o.TimePerTurn = n, 0
-	}
-	return NewSage(o), nil
-}

@@ -29,7 +29,7 @@ import (
 type atlasOptions struct {
 	db           string
 	size         int
-	supply       string
+	supply       replay.Supply
 	bot          string
 	seed         uint64
 	first, max   int
@@ -78,9 +78,10 @@ The method, its planted-truth test and the distributed runs: docs/atlas.md.`,
 func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	d := atlas.DefaultConfig()
 	f := cmd.Flags()
-	f.IntVar(&opts.size, "size", d.Size, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
-	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
-	f.StringVar(&opts.bot, "bot", "sage-100", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms")
+	opts.size, opts.bot = d.Size, "sage-100"
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
+	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")
 	f.IntVar(&opts.first, "first", d.First, "games per class in the first round")
 	f.IntVar(&opts.max, "max", d.Max, "the most games per class (rounds double the open classes' games up to it)")
@@ -90,7 +91,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	f.IntVar(&opts.candidates, "candidates", d.Candidates, "the best openings for the opener that the confirmation plays again")
 	f.IntVar(&opts.confirm, "confirm", d.ConfirmGames, "games per candidate in the confirmation, on fresh seeds")
 	f.BoolVar(&opts.stability, "stability", false, "re-estimate a panel of classes at 4× the budget (--stability-bot)")
-	f.StringVar(&opts.stabilityBot, "stability-bot", "", "the stability check's bot (default: --bot with 4× its budget)")
+	f.Var(botFlag(&opts.stabilityBot), "stability-bot", "the stability check's bot (default: --bot with 4× its budget)")
 	f.IntVar(&opts.panel, "panel", d.PanelSize, "classes in the stability check's panel (half nearest ½, half at random)")
 	f.IntVar(&opts.panelGames, "panel-games", d.PanelGames, "games per class of the panel")
 }
@@ -180,11 +181,7 @@ func sameSetting(name string, a, b *atlas.Config) bool {
 // configFromFlags makes the config of the flags; check says whether it must be complete
 // (a new atlas), else only the flags given are used.
 func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
-	supply, ok := replay.ParseSupply(opts.supply)
-	if !ok || opts.supply == "" {
-		return nil, fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
-	}
-	c := &atlas.Config{Size: opts.size, Supply: supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
+	c := &atlas.Config{Size: opts.size, Supply: opts.supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
 		Margin: opts.margin, Spending: atlas.Spending{Alpha: opts.alpha, Rest: opts.rest}, Candidates: opts.candidates,
 		ConfirmGames: opts.confirm, PanelSize: opts.panel, PanelGames: opts.panelGames}
 	if opts.stability {
