@@ -116,33 +116,7 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 			if err != nil {
 				return nil, err
 			}
-			// The games depend on the board, the bots and the seed alone: those must
-			// agree. The rules of the rounds may change (a larger --max extends an atlas).
-			for _, name := range []string{"size", "supply", "bot", "seed"} {
-				if opts.changed(name) && !sameSetting(name, given, &c) {
-					return nil, fmt.Errorf("--%s: %s holds an atlas of other games (ponte atlas show prints its settings): use another --db", name, adb.Path())
-				}
-			}
-			if opts.changed("stability") || opts.changed("stability-bot") {
-				if c.StabilityBot != "" && given.StabilityBot != "" && c.StabilityBot != given.StabilityBot {
-					return nil, fmt.Errorf("--stability-bot: %s holds a stability check with %s: use another --db", adb.Path(), c.StabilityBot)
-				}
-				c.StabilityBot = given.StabilityBot
-			}
-			for name, set := range map[string]func(){
-				"first": func() { c.First = given.First }, "max": func() { c.Max = given.Max },
-				"margin": func() { c.Margin = given.Margin }, "alpha": func() { c.Spending.Alpha = given.Spending.Alpha },
-				"rest": func() { c.Spending.Rest = given.Spending.Rest }, "candidates": func() { c.Candidates = given.Candidates },
-				"confirm": func() { c.ConfirmGames = given.ConfirmGames }, "panel": func() { c.PanelSize = given.PanelSize },
-				"panel-games": func() { c.PanelGames = given.PanelGames },
-			} {
-				if opts.changed(name) {
-					set()
-				}
-			}
-			if err := c.Check(); err != nil {
-				return nil, err
-			}
+			return c.Resume(given, adb.Path(), opts.changed)
 		}
 		return &c, nil
 	}
@@ -150,32 +124,6 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 		return nil, fmt.Errorf("%s holds no atlas: make one with ponte atlas run --db %s", adb.Path(), adb.Path())
 	}
 	return configFromFlags(opts, true)
-}
-
-func sameSetting(name string, a, b *atlas.Config) bool {
-	switch name {
-	case "size":
-		return a.Size == b.Size
-	case "supply":
-		return a.Supply == b.Supply
-	case "bot":
-		return a.Bot == b.Bot
-	case "seed":
-		return a.Seed == b.Seed
-	case "first":
-		return a.First == b.First
-	case "max":
-		return a.Max == b.Max
-	case "margin":
-		return a.Margin == b.Margin
-	case "alpha", "rest":
-		return a.Spending == b.Spending
-	case "candidates":
-		return a.Candidates == b.Candidates
-	case "confirm":
-		return a.ConfirmGames == b.ConfirmGames
-	}
-	return a.StabilityBot == b.StabilityBot && a.PanelSize == b.PanelSize && a.PanelGames == b.PanelGames
 }
 
 // configFromFlags makes the config of the flags; check says whether it must be complete
@@ -202,7 +150,7 @@ func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
 		if name == "" {
 			continue
 		}
-		if _, err := newBot(name, bot.Options{Workers: 1}); err != nil {
+		if err := bot.ParseName(name); err != nil {
 			return nil, err
 		}
 	}
