@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/pipeline"
 )
 
 // Runner plays an atlas's rounds.
@@ -58,61 +58,40 @@ func (r *Runner) Run(ctx context.Context, d *Data) error {
 	}
 }
 
+// play plays units on the project's pipeline and saves the games in the units' order.
+// When ctx ends, the games begun are finished and saved, and those not begun are not
+// played.
 func (r *Runner) play(ctx context.Context, units []Unit, byID map[int]Class, d *Data) error {
 	type done struct {
 		g   Game
 		err error
 	}
-	jobs := make(chan Unit)
-	results := make(chan done)
-	stop := make(chan struct{})
-	go func() {
-		defer bug.Recover()
-		defer close(jobs)
-		for _, u := range units {
-			select {
-			case jobs <- u:
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range max(1, r.Workers) {
-		wg.Go(func() {
-			defer bug.Recover()
-			for u := range jobs {
-				g, _, err := r.Config.Play(u, byID[u.Class], r.NewBot)
-				select {
-				case results <- done{g, err}:
-				case <-stop:
-					return
+	workers := max(1, r.Workers)
+	p := pipeline.Pipeline[Unit, done]{
+		Workers:  workers,
+		MaxItems: workers,
+		NewWorker: func() func(Unit) done {
+			return func(u Unit) done {
+				if err := ctx.Err(); err != nil {
+					return done{err: err}
 				}
+				g, _, err := r.Config.Play(u, byID[u.Class], r.NewBot)
+				return done{g, err}
 			}
-		})
+		},
 	}
-	go func() {
-		defer bug.Recover()
-		wg.Wait()
-		close(results)
-	}()
-	var err error
 	saved := 0
-	for res := range results {
-		if err != nil {
-			continue
+	err := p.Run(ctx, slices.Values(units), func(res done) error {
+		if res.err != nil {
+			return res.err
 		}
-		if err = res.err; err == nil {
-			if err = r.Save(res.g); err == nil {
-				d.Add(res.g)
-				saved++
-				continue
-			}
+		if err := r.Save(res.g); err != nil {
+			return err
 		}
-		close(stop)
-	}
+		d.Add(res.g)
+		saved++
+		return nil
+	})
 	if err == nil && saved < len(units) {
 		err = ctx.Err()
 		if err == nil {

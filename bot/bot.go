@@ -8,8 +8,6 @@ package bot
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ponte/ponte/replay"
@@ -51,9 +49,9 @@ var Names = []string{"random", "greedy", "mcts", "sage", "arch"}
 // of days.
 const MaxPlayouts = 1_000_000
 
-// New returns the bot called name: random, greedy, mcts or sage (with the options'
-// budget), mcts-N or sage-N (with a budget of N playouts, whatever the options say), or
-// sage-Nms (N milliseconds a turn).
+// New returns the bot called name: random, greedy, mcts, sage or arch (with the options'
+// budget), mcts-N, sage-N or arch-N (with a budget of N playouts, whatever the options
+// say), sage-Nms or arch-Nms (N milliseconds a turn), arch-…-tK (on K threads).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
@@ -67,81 +65,30 @@ func New(name string, o Options) (Bot, error) {
 	case "arch":
 		return NewArch(o), nil
 	}
-	if budget, ok := strings.CutPrefix(name, "arch-"); ok {
-		return newArchNamed(name, budget, o)
+	n, err := parseName(name)
+	if err != nil {
+		return nil, err
 	}
-	if budget, ok := strings.CutPrefix(name, "sage-"); ok {
-		return newSageNamed(name, budget, o)
-	}
-	if budget, ok := strings.CutPrefix(name, "mcts-"); ok {
-		n, err := strconv.Atoi(budget)
-		if err != nil || n < 1 || n > MaxPlayouts || strconv.Itoa(n) != budget {
-			return nil, fmt.Errorf("bot %q: the budget after mcts- must be a number of playouts from 1 to %d", name, MaxPlayouts)
-		}
-		o.Playouts = n
+	if n.kind == "mcts" {
+		o.Playouts = n.playouts
 		return NewMCTS(o), nil
 	}
-	return nil, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)", name, strings.Join(Names, ", "))
+	if n.kind == "arch" {
+		if n.threads > 0 {
+			o.Threads = n.threads
+		}
+		if o.Threads > MaxThreads {
+			return nil, fmt.Errorf("bot %q: at most %d threads, not %d", name, MaxThreads, o.Threads)
+		}
+		o.Playouts, o.TimePerTurn = n.playouts, n.perTurn
+		return NewArch(o), nil
+	}
+	o.Playouts, o.TimePerTurn = n.playouts, n.perTurn
+	return NewSage(o), nil
 }
 
 // MaxTimePerTurn bounds the sage bot's budget in time.
 const MaxTimePerTurn = time.Hour
 
-// newSageNamed makes the sage bot of a name with its budget: "sage-1000" (playouts) or
-// "sage-100ms" (milliseconds a turn), whatever the options say.
-func newSageNamed(name, budget string, o Options) (Bot, error) {
-	ms, timed := strings.CutSuffix(budget, "ms")
-	text := budget
-	if timed {
-		text = ms
-	}
-	n, err := strconv.Atoi(text)
-	if err != nil || n < 1 || strconv.Itoa(n) != text ||
-		(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
-		return nil, fmt.Errorf("bot %q: the budget after sage- must be a number of playouts from 1 to %d, or of milliseconds with ms (sage-100ms) up to %d", name, MaxPlayouts, MaxTimePerTurn.Milliseconds())
-	}
-	if timed {
-		o.Playouts, o.TimePerTurn = 0, time.Duration(n)*time.Millisecond
-	} else {
-		o.Playouts, o.TimePerTurn = n, 0
-	}
-	return NewSage(o), nil
-}
-
 // MaxThreads bounds the arch bot's threads.
 const MaxThreads = 256
-
-// newArchNamed makes the arch bot of a name with its budget, "arch-1000" (playouts) or
-// "arch-100ms" (milliseconds a turn), and its threads, "arch-1000-t2", whatever the options
-// say; without -tK the options' Threads count.
-func newArchNamed(name, budget string, o Options) (Bot, error) {
-	bad := func() (Bot, error) {
-		return nil, fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", name, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
-	}
-	if b, th, ok := strings.Cut(budget, "-t"); ok {
-		k, err := strconv.Atoi(th)
-		if err != nil || k < 1 || k > MaxThreads || strconv.Itoa(k) != th {
-			return bad()
-		}
-		budget, o.Threads = b, k
-	}
-	if o.Threads > MaxThreads {
-		return bad()
-	}
-	ms, timed := strings.CutSuffix(budget, "ms")
-	text := budget
-	if timed {
-		text = ms
-	}
-	n, err := strconv.Atoi(text)
-	if err != nil || n < 1 || strconv.Itoa(n) != text ||
-		(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
-		return bad()
-	}
-	if timed {
-		o.Playouts, o.TimePerTurn = 0, time.Duration(n)*time.Millisecond
-	} else {
-		o.Playouts, o.TimePerTurn = n, 0
-	}
-	return NewArch(o), nil
-}

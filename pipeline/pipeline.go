@@ -13,7 +13,8 @@
 //
 // A command that reads an archive and works on each game (an opening atlas, annotations)
 // passes the records as the source, replays on the workers, and adds up or writes in
-// emit; see the example.
+// emit; see the example. Detached runs a reading loop that a command stops waiting for
+// when it is interrupted, even on an input that waits for ever.
 package pipeline
 
 import (

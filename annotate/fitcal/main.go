@@ -11,10 +11,12 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -93,5 +95,8 @@ var FittedCheck = Check{
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(write, out, 0o666)
+	return outfile.WriteFile(context.Background(), write, func(w io.Writer) error {
+		_, err := w.Write(out)
+		return err
+	})
 }

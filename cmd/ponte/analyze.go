@@ -51,8 +51,7 @@ the same command again to finish), 3 an internal error (a bug).`,
 				// The README's first command, run in the repository. Elsewhere there
 				// is no sample_data: say what to do rather than which file is missing.
 				if _, err := os.Stat("sample_data"); err != nil {
-					fmt.Fprintln(s.err, "ponte analyze: no sample_data folder here: run it in the ponte repository, or name your archives: ponte analyze PATH...")
-					return &exitError{exitUsage}
+					return usagef("no sample_data folder here: run it in the ponte repository, or name your archives: ponte analyze PATH...")
 				}
 				args = []string{"sample_data"}
 				if opts.evals == "" && !cmd.Flags().Changed("evals") {

@@ -9,17 +9,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/annotate"
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -101,32 +96,7 @@ an internal error (a bug).`,
 }
 
 // annotateResult is the summary of ponte annotate (--json).
-type annotateResult struct {
-	Bot          string  `json:"bot"`
-	Playouts     int     `json:"playouts"`
-	Games        int     `json:"games"`     // games read by this run
-	Positions    int64   `json:"positions"` // positions searched
-	Merged       int64   `json:"merged"`    // rows added by --merge
-	Stored       int64   `json:"stored"`    // rows stored by this run, merged ones included
-	Rows         int64   `json:"rows"`      // rows of turn_evals now
-	Seconds      float64 `json:"seconds"`   // the time spent reading games
-	PositionsPS  float64 `json:"positions_per_second"`
-	Recalibrated int64   `json:"recalibrated"` // rows whose chances --recalibrate changed
-	Parquet      string  `json:"parquet,omitempty"`
-	Interrupted  bool    `json:"interrupted"`
-}
-
-// inShard reports whether the game of stable id gameID is in shard i of n.
-func inShard(gameID string, i, n int) bool {
-	if n == 1 {
-		return true
-	}
-	v, err := strconv.ParseUint(gameID[:min(8, len(gameID))], 16, 64)
-	if err != nil {
-		return i == 1
-	}
-	return int(v%uint64(n)) == i-1
-}
+type annotateResult = annotate.Result
 
 func runAnnotate(s *streams, opts *annotateOptions) error {
 	if err := opts.filter.Validate(); err != nil {
@@ -145,23 +115,19 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 		return fmt.Errorf("--games %d: want 0 or more", opts.games)
 	}
 	if _, err := os.Stat(opts.db); err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: no database %s: store games first with ponte ingest --db %s FILES\n", safe(opts.db), safe(opts.db))
-		return &exitError{exitUsage}
+		return usagef("no database %s: store games first with ponte ingest --db %s FILES", safe(opts.db), safe(opts.db))
 	}
 	db, err := store.Open(opts.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer db.Close()
 	res, err := annotateGames(s, db, opts, shard, shards)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte annotate: %s\n", safeErr(err))
-		var b *bugError
-		if errors.As(err, &b) {
-			return &exitError{exitInternal}
+		if _, ok := errors.AsType[*annotate.BugError](err); ok {
+			return internalError(err)
 		}
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(s.err, "ponte annotate: interrupted: %d %s read and kept; run the same command again to go on\n", res.Games, plural(res.Games, "game", "games"))
@@ -175,11 +141,6 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	}
 	return nil
 }
-
-// bugError is a turn the engine could not replay: a stored legal game that is not.
-type bugError struct{ err error }
-
-func (b *bugError) Error() string { return b.err.Error() }
 
 func annotateSummary(r *annotateResult) string {
 	var b strings.Builder
@@ -201,184 +162,17 @@ func annotateSummary(r *annotateResult) string {
 	return b.String()
 }
 
-// annotateGames merges, reads the games still to read, stores their rows a game at a time
-// and writes turn_evals.parquet.
+// annotateGames runs annotate.Run with the options' settings and a progress bar.
 func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shards int) (*annotateResult, error) {
-	ctx := s.ctx
-	probe := annotate.NewEngine(opts.budget, annotate.Fitted)
-	res := &annotateResult{Bot: probe.Bot(), Playouts: opts.budget}
-	for _, path := range opts.merge {
-		err := store.ReadEvalsParquet(path, func(rows []store.TurnEval) error {
-			n, err := db.SaveEvals(ctx, rows)
-			res.Merged += n
-			res.Stored += n
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("--merge %s: %w", path, err)
-		}
-	}
-	if opts.recal {
-		n, err := db.RecalibrateEvals(ctx, res.Bot, func(r *store.TurnEval, size int) {
-			t := annotate.Turn{Turn: int(r.Turn), Colour: replay.Light, RawBefore: r.RawBefore, RawAfter: r.RawAfter,
-				OverAfter: r.OverAfter, BestQ: r.BestQ, PlayedQ: r.PlayedQ, BestN: int(r.BestN), PlayedN: int(r.PlayedN)}
-			if r.Colour == "dark" {
-				t.Colour = replay.Dark
-			}
-			annotate.Fitted.Apply(&t, size)
-			r.Before, r.After, r.Loss, r.Mark = t.Before, t.After, t.Loss, nil
-			if m := t.Mark.String(); m != "" {
-				r.Mark = &m
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		res.Recalibrated = n
-	}
-	var all []store.EvalGame
-	var err error
-	if !opts.mergeOnly {
-		if all, err = db.GamesToAnnotate(ctx, opts.filter, res.Bot); err != nil {
-			return nil, err
-		}
-	}
-	var todo []store.EvalGame
-	var positions int64
-	for _, g := range all {
-		if opts.games > 0 && len(todo) == opts.games {
-			break
-		}
-		if inShard(g.GameID, shard, shards) {
-			todo = append(todo, g)
-			positions += int64(g.Turns) + 1
-		}
-	}
-	bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
-		return newCountBar(p, "annotate", positions, "positions", nil)
-	})
-	start := time.Now()
-	var done atomic.Int64
-	type result struct {
-		g    store.EvalGame
-		rows []store.TurnEval
-		err  error
-	}
-	jobs := make(chan store.EvalGame)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range min(opts.workers, max(len(todo), 1)) {
-		wg.Add(1)
-		go func() {
-			defer bug.Recover()
-			defer wg.Done()
-			e := annotate.NewEngine(opts.budget, annotate.Fitted)
-			for g := range jobs {
-				rows, err := annotateOne(ctx, e, g, func(int) { bar.set(done.Add(1)) })
-				results <- result{g, rows, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, g := range todo {
-			select {
-			case jobs <- g:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	var firstErr error
-	for r := range results {
-		switch {
-		case r.err != nil && ctx.Err() != nil:
-			// Interrupted in the middle of the game: nothing of it is kept.
-		case r.err != nil:
-			if firstErr == nil {
-				firstErr = r.err
-			}
-		case firstErr == nil:
-			n, err := db.SaveEvals(context.WithoutCancel(ctx), r.rows)
-			if err != nil {
-				firstErr = err
-				continue
-			}
-			res.Stored += n
-			res.Games++
-		}
-	}
-	bar.end(firstErr == nil && ctx.Err() == nil)
-	res.Seconds = time.Since(start).Seconds()
-	res.Positions = done.Load()
-	if res.Seconds > 0 {
-		res.PositionsPS = float64(res.Positions) / res.Seconds
-	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	res.Interrupted = ctx.Err() != nil
-	if res.Rows, err = db.CountEvals(context.WithoutCancel(ctx)); err != nil {
-		return nil, err
-	}
-	if !opts.noParquet {
-		dir := opts.parquet
-		if dir == "" {
-			dir = store.ParquetDirFor(opts.db)
-		}
-		if info, err := os.Stat(dir); err == nil && info.IsDir() {
-			path := store.EvalsParquetPath(dir)
-			if _, err := db.WriteEvalsParquet(context.WithoutCancel(ctx), path); err != nil {
-				return nil, err
-			}
-			res.Parquet = path
-		} else if opts.parquet != "" {
-			return nil, fmt.Errorf("--parquet %s: not a folder", opts.parquet)
-		}
-	}
-	return res, nil
-}
-
-// annotateOne reads one game and returns its rows.
-func annotateOne(ctx context.Context, e *annotate.Engine, g store.EvalGame, progress annotate.Progress) ([]store.TurnEval, error) {
-	supply, ok := replay.ParseSupply(g.Supply)
-	if !ok {
-		return nil, fmt.Errorf("game %d: supply %q", g.ID, g.Supply)
-	}
-	moves := strings.Fields(g.Moves)
-	if len(moves) < g.Turns {
-		return nil, &bugError{fmt.Errorf("game %d: %d moves stored for %d legal turns", g.ID, len(moves), g.Turns)}
-	}
-	turns, err := e.Analyse(annotate.Game{GameID: g.GameID, Size: g.Size, Supply: supply, Moves: moves[:g.Turns]},
-		ctx.Err, progress)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, &bugError{err}
-	}
-	return evalRows(e, g.GameID, turns), nil
-}
-
-// evalRows are the rows of a game's turns.
-func evalRows(e *annotate.Engine, gameID string, turns []annotate.Turn) []store.TurnEval {
-	rows := make([]store.TurnEval, len(turns))
-	for i, t := range turns {
-		r := store.TurnEval{GameID: gameID, Turn: int32(t.Turn), Bot: e.Bot(), Playouts: int32(e.Playouts()),
-			Colour: strings.ToLower(t.Colour.String()), Played: t.Played,
-			RawBefore: t.RawBefore, RawAfter: t.RawAfter, OverAfter: t.OverAfter, BestQ: t.BestQ, PlayedQ: t.PlayedQ,
-			BestN: int32(t.BestN), PlayedN: int32(t.PlayedN), Before: t.Before, After: t.After, Loss: t.Loss}
-		if t.Best != "" {
-			best := t.Best
-			r.Best = &best
-		}
-		if m := t.Mark.String(); m != "" {
-			r.Mark = &m
-		}
-		rows[i] = r
-	}
-	return rows
+	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Budget: opts.budget, Workers: opts.workers,
+		Games: opts.games, Shard: shard, Shards: shards, Merge: opts.merge, MergeOnly: opts.mergeOnly,
+		Recalibrate: opts.recal, Filter: opts.filter, Parquet: opts.parquet, NoParquet: opts.noParquet,
+		Start: func(positions int64) (func(int64), func(bool)) {
+			bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
+				return newCountBar(p, "annotate", positions, "positions", nil)
+			})
+			return bar.set, bar.end
+		}})
 }
 
 // playerAccuracy is the accuracy of the players of the games f selects in population,
@@ -456,8 +250,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	}
 	db, err := store.Open(in.db)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer db.Close()
 	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
@@ -468,8 +261,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	ao.mergeOnly = games == 0
 	res, err := annotateGames(s, db, ao, 1, 1)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte analyze: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	if res.Interrupted {
 		fmt.Fprintf(s.err, "ponte analyze: interrupted: %d %s read by the engine and kept; run the same command again to go on\n", res.Games, plural(res.Games, "game", "games"))

@@ -29,7 +29,7 @@ import (
 type atlasOptions struct {
 	db           string
 	size         int
-	supply       string
+	supply       replay.Supply
 	bot          string
 	seed         uint64
 	first, max   int
@@ -78,9 +78,10 @@ The method, its planted-truth test and the distributed runs: docs/atlas.md.`,
 func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	d := atlas.DefaultConfig()
 	f := cmd.Flags()
-	f.IntVar(&opts.size, "size", d.Size, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
-	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
-	f.StringVar(&opts.bot, "bot", "sage-100", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms")
+	opts.size, opts.bot = d.Size, "sage-100"
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
+	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")
 	f.IntVar(&opts.first, "first", d.First, "games per class in the first round")
 	f.IntVar(&opts.max, "max", d.Max, "the most games per class (rounds double the open classes' games up to it)")
@@ -90,7 +91,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	f.IntVar(&opts.candidates, "candidates", d.Candidates, "the best openings for the opener that the confirmation plays again")
 	f.IntVar(&opts.confirm, "confirm", d.ConfirmGames, "games per candidate in the confirmation, on fresh seeds")
 	f.BoolVar(&opts.stability, "stability", false, "re-estimate a panel of classes at 4× the budget (--stability-bot)")
-	f.StringVar(&opts.stabilityBot, "stability-bot", "", "the stability check's bot (default: --bot with 4× its budget)")
+	f.Var(botFlag(&opts.stabilityBot), "stability-bot", "the stability check's bot (default: --bot with 4× its budget)")
 	f.IntVar(&opts.panel, "panel", d.PanelSize, "classes in the stability check's panel (half nearest ½, half at random)")
 	f.IntVar(&opts.panelGames, "panel-games", d.PanelGames, "games per class of the panel")
 }
@@ -115,33 +116,7 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 			if err != nil {
 				return nil, err
 			}
-			// The games depend on the board, the bots and the seed alone: those must
-			// agree. The rules of the rounds may change (a larger --max extends an atlas).
-			for _, name := range []string{"size", "supply", "bot", "seed"} {
-				if opts.changed(name) && !sameSetting(name, given, &c) {
-					return nil, fmt.Errorf("--%s: %s holds an atlas of other games (ponte atlas show prints its settings): use another --db", name, adb.Path())
-				}
-			}
-			if opts.changed("stability") || opts.changed("stability-bot") {
-				if c.StabilityBot != "" && given.StabilityBot != "" && c.StabilityBot != given.StabilityBot {
-					return nil, fmt.Errorf("--stability-bot: %s holds a stability check with %s: use another --db", adb.Path(), c.StabilityBot)
-				}
-				c.StabilityBot = given.StabilityBot
-			}
-			for name, set := range map[string]func(){
-				"first": func() { c.First = given.First }, "max": func() { c.Max = given.Max },
-				"margin": func() { c.Margin = given.Margin }, "alpha": func() { c.Spending.Alpha = given.Spending.Alpha },
-				"rest": func() { c.Spending.Rest = given.Spending.Rest }, "candidates": func() { c.Candidates = given.Candidates },
-				"confirm": func() { c.ConfirmGames = given.ConfirmGames }, "panel": func() { c.PanelSize = given.PanelSize },
-				"panel-games": func() { c.PanelGames = given.PanelGames },
-			} {
-				if opts.changed(name) {
-					set()
-				}
-			}
-			if err := c.Check(); err != nil {
-				return nil, err
-			}
+			return c.Resume(given, adb.Path(), opts.changed)
 		}
 		return &c, nil
 	}
@@ -151,40 +126,10 @@ func atlasConfig(ctx context.Context, opts *atlasOptions, adb *store.AtlasDB) (*
 	return configFromFlags(opts, true)
 }
 
-func sameSetting(name string, a, b *atlas.Config) bool {
-	switch name {
-	case "size":
-		return a.Size == b.Size
-	case "supply":
-		return a.Supply == b.Supply
-	case "bot":
-		return a.Bot == b.Bot
-	case "seed":
-		return a.Seed == b.Seed
-	case "first":
-		return a.First == b.First
-	case "max":
-		return a.Max == b.Max
-	case "margin":
-		return a.Margin == b.Margin
-	case "alpha", "rest":
-		return a.Spending == b.Spending
-	case "candidates":
-		return a.Candidates == b.Candidates
-	case "confirm":
-		return a.ConfirmGames == b.ConfirmGames
-	}
-	return a.StabilityBot == b.StabilityBot && a.PanelSize == b.PanelSize && a.PanelGames == b.PanelGames
-}
-
 // configFromFlags makes the config of the flags; check says whether it must be complete
 // (a new atlas), else only the flags given are used.
 func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
-	supply, ok := replay.ParseSupply(opts.supply)
-	if !ok || opts.supply == "" {
-		return nil, fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
-	}
-	c := &atlas.Config{Size: opts.size, Supply: supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
+	c := &atlas.Config{Size: opts.size, Supply: opts.supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
 		Margin: opts.margin, Spending: atlas.Spending{Alpha: opts.alpha, Rest: opts.rest}, Candidates: opts.candidates,
 		ConfirmGames: opts.confirm, PanelSize: opts.panel, PanelGames: opts.panelGames}
 	if opts.stability {
@@ -205,7 +150,7 @@ func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
 		if name == "" {
 			continue
 		}
-		if _, err := newBot(name, bot.Options{Workers: 1}); err != nil {
+		if err := bot.ParseName(name); err != nil {
 			return nil, err
 		}
 	}
@@ -243,8 +188,7 @@ func toStored(g atlas.Game) store.AtlasGame {
 func openAtlasDB(s *streams, command, path string, create bool) (*store.AtlasDB, error) {
 	adb, err := store.OpenAtlas(path, create)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	return adb, nil
 }
@@ -307,8 +251,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	text, _ := json.Marshal(cfg)
 	if err := adb.SetAtlasMeta(s.ctx, "config", string(text)); err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	classes, err := atlas.Classes(cfg.Size)
 	if err != nil {
@@ -316,8 +259,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	d, err := loadAtlas(s.ctx, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	var played atomic.Int64
 	var bar *stage
@@ -349,16 +291,14 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	interruptedRun := runErr != nil && s.ctx.Err() != nil
 	if runErr != nil && !interruptedRun && !errors.Is(runErr, atlas.ErrWaiting) {
-		fmt.Fprintf(s.err, "ponte atlas run: %s\n", safeErr(runErr))
 		if strings.Contains(runErr.Error(), "illegal turn") {
-			return &exitError{exitInternal}
+			return internalError(runErr)
 		}
-		return &exitError{exitUsage}
+		return usage(runErr)
 	}
 	a := cfg.Estimate(classes, d)
 	if err := saveClasses(context.WithoutCancel(s.ctx), adb, a); err != nil {
-		fmt.Fprintf(s.err, "ponte atlas run: %s: %s\n", opts.db, safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	if err := printAtlas(s.out, a, opts.json); err != nil {
 		return err
@@ -475,13 +415,11 @@ interrupted.`,
 					}
 					stored = theirs
 				} else if theirs != stored {
-					fmt.Fprintf(s.err, "ponte atlas merge: %s: an atlas of other settings than %s's\n", safe(path), safe(opts.db))
-					return &exitError{exitUsage}
+					return usagef("%s: an atlas of other settings than %s's", safe(path), safe(opts.db))
 				}
 				n, err := adb.MergeAtlas(s.ctx, path)
 				if err != nil {
-					fmt.Fprintf(s.err, "ponte atlas merge: %s\n", safeErr(err))
-					return &exitError{exitUsage}
+					return usage(err)
 				}
 				if !opts.json {
 					fmt.Fprintf(s.err, "%s: %d %s added\n", safe(path), n, plural(n, "game", "games"))
@@ -522,8 +460,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	opts.changed = nil
 	cfg, err := atlasConfig(s.ctx, opts, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas: %s\n", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	classes, err := atlas.Classes(cfg.Size)
 	if err != nil {
@@ -531,8 +468,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	}
 	d, err := loadAtlas(s.ctx, adb)
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte atlas: %s: %s\n", safe(adb.Path()), safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", safe(adb.Path()), safeErr(err))
 	}
 	a := cfg.Estimate(classes, d)
 	a.Strength = ladderStrength(cfg)
@@ -543,8 +479,7 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB, save bool) er
 	}
 	if opts.parquet != "" {
 		if err := writeAtlasParquet(s.ctx, adb, a, opts.parquet); err != nil {
-			fmt.Fprintf(s.err, "ponte atlas show: %s\n", safeErr(err))
-			return &exitError{exitUsage}
+			return usage(err)
 		}
 	}
 	return printAtlas(s.out, a, opts.json)
@@ -611,8 +546,7 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 			}
 			out, err := createOutput(s.ctx, args[0], s.out)
 			if err != nil {
-				fmt.Fprintln(s.err, "ponte atlas export:", safeErr(err))
-				return &exitError{exitUsage}
+				return usage(err)
 			}
 			defer out.abort()
 			w := ingest.NewWriter(out.w, formatFromName(args[0]))
@@ -624,7 +558,7 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 				}
 				rec, err := cfg.Record(byID[g.Class], ag)
 				if err != nil {
-					return &exitError{exitInternal}
+					return internalError(errors.New("a stored game the rules refuse"))
 				}
 				n++
 				return w.Write(rec)
@@ -635,17 +569,15 @@ Exit status: 0 written, 2 a usage error or an output that cannot be written,
 			if err == nil {
 				err = out.commit()
 			}
-			var ee *exitError
 			switch {
 			case s.ctx.Err() != nil:
 				fmt.Fprintln(s.err, "ponte atlas export: interrupted: nothing written")
 				return interrupted
-			case errors.As(err, &ee):
-				fmt.Fprintln(s.err, "ponte atlas export: a stored game the rules refuse")
-				return err
 			case err != nil:
-				fmt.Fprintln(s.err, "ponte atlas export:", safeErr(err))
-				return &exitError{exitUsage}
+				if _, ok := errors.AsType[*failure](err); ok {
+					return err
+				}
+				return usage(err)
 			}
 			fmt.Fprintf(s.err, "%d %s written to %s\n", n, plural(n, "game", "games"), safe(out.name()))
 			return nil

@@ -21,32 +21,27 @@ func openStored(s *streams, command, path string) (*store.Reader, error) {
 	db, err := store.OpenReader(path)
 	if errors.Is(err, store.ErrNoDatabase) && command == "analyze" {
 		// Its ingest stored nothing in a database it made, and removed it.
-		fmt.Fprintf(s.err, "ponte analyze: %s\n", firstRun(command, path))
-		return nil, &exitError{exitUsage}
+		return nil, usagef("%s", firstRun(command, path))
 	}
 	if errors.Is(err, store.ErrNoDatabase) {
 		where := safe(path)
 		if filepath.Dir(path) == "." {
 			where += " here"
 		}
-		fmt.Fprintf(s.err, "ponte %s: no database %s: %s\n", command, where, firstRun(command, path))
-		return nil, &exitError{exitUsage}
+		return nil, usagef("no database %s: %s", where, firstRun(command, path))
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	// Not cancelled with the command: an interrupt is told by what reads the games next.
 	games, err := db.HasGames(context.WithoutCancel(s.ctx))
 	if err != nil {
 		db.Close()
-		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(path), safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usagef("%s: %s", safe(path), safeErr(err))
 	}
 	if !games {
 		db.Close()
-		fmt.Fprintf(s.err, "ponte %s: %s holds no games: %s\n", command, safe(path), firstRun(command, path))
-		return nil, &exitError{exitUsage}
+		return nil, usagef("%s holds no games: %s", safe(path), firstRun(command, path))
 	}
 	return db, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
@@ -112,8 +113,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		return interrupted
 	}
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer out.abort()
 	if !opts.quiet {
@@ -169,10 +169,10 @@ func runExport(s *streams, opts *exportOptions) error {
 			write(rec)
 			return writeErr
 		}
-		var d detached // stops at once when interrupted, even on an input that waits for ever
-		d.run(s.ctx, func() error {
+		var d pipeline.Detached // stops at once when interrupted, even on an input that waits for ever
+		d.Run(s.ctx, func() error {
 			for rec, err := range records(s.ctx, opts.paths, s.in, s.limits) {
-				if d.step(func() error { return step(rec, err) }) != nil {
+				if d.Step(func() error { return step(rec, err) }) != nil {
 					break
 				}
 			}
@@ -204,8 +204,7 @@ func runExport(s *streams, opts *exportOptions) error {
 			if s.stopped("export", exportStopped(out, written)) {
 				return interrupted
 			}
-			fmt.Fprintln(s.err, "ponte export:", safeErr(err))
-			return &exitError{exitUsage}
+			return usage(err)
 		}
 	}
 	if s.stopped("export", exportStopped(out, written)) {
@@ -217,8 +216,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 	}
 	if writeErr != nil {
-		fmt.Fprintln(s.err, "ponte export:", safeErr(writeErr))
-		return &exitError{exitUsage}
+		return usage(writeErr)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)

@@ -169,8 +169,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		db, err = store.Open(opts.db)
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	// A database this run made and stored nothing in (the run failed, or found no game)
 	// is not left behind; one that was there before is always kept.
@@ -178,8 +177,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if dir := parquetDir(opts); dir != "" && !opts.parquetOnly { // OpenParquetOnly has claimed its folder
 		// Another database's Parquet folder is refused before anything is stored.
 		if err := db.ClaimParquet(dir); err != nil {
-			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
-			return nil, &exitError{exitUsage}
+			return nil, usage(err)
 		}
 	}
 
@@ -192,8 +190,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	bar.end(err == nil && !sum.Interrupted)
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
-		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	for _, n := range sum.Notices {
 		fmt.Fprintf(s.err, "ponte %s: note: %s\n", opts.command(), safe(n))
@@ -236,8 +233,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 			st, err = writeParquet(s.err, opts.quiet, db, dir)
 		}
 		if err != nil {
-			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
-			return nil, &exitError{exitUsage}
+			return nil, usage(err)
 		}
 		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st, UpToDate: current}
 	}

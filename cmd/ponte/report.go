@@ -125,12 +125,10 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, interrupted
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s: %s\n", command, safe(opts.db), safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if opts.loaded, err = loadAtlases(ctx, opts.atlases); err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: cmp.Or(opts.maxGames, -1), Title: opts.title, Filter: opts.filter,
@@ -140,8 +138,7 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, interrupted
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte %s: %s\n", command, safeErr(err))
-		return nil, &exitError{exitUsage}
+		return nil, usage(err)
 	}
 	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), stats: r}, nil
 }

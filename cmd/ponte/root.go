@@ -16,32 +16,6 @@ import (
 	"github.com/ponte/ponte/internal/bug"
 )
 
-// Exit statuses: one contract for every command (README, "Exit status").
-const (
-	exitOK = 0 // done: findings such as illegal games are reported, not failures
-	// exitFindings is verify's alone: it found illegal or unreadable games, its job.
-	exitFindings = 1
-	// exitUsage is a usage error, or a path, database or folder that cannot be used.
-	exitUsage = 2
-	// exitInternal is a bug: a panic recovered and reported (bug.ExitStatus).
-	exitInternal = bug.ExitStatus
-	// exitInterrupted is Ctrl-C (SIGINT), after the command printed what was done: the
-	// shells' 128 + 2.
-	exitInterrupted = 130
-	// exitTerminated is SIGTERM (timeout, systemd, docker stop), handled as SIGINT: 128 + 15.
-	exitTerminated = 143
-)
-
-// exitError carries an exit status up to main without printing anything more: the
-// command has already said what went wrong.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
-// interrupted is the exit error of a command stopped by Ctrl-C or SIGTERM, after it said
-// so; execute turns it into the signal's status (130 or 143).
-var interrupted = &exitError{exitInterrupted}
-
 // streams are the command's standard streams, replaced by buffers in tests, and its
 // context, cancelled by the first SIGINT (Ctrl-C) or SIGTERM (a second one kills at once).
 type streams struct {
@@ -249,21 +223,5 @@ func execute(s *streams, root *cobra.Command, args []string) (status int) {
 		fmt.Fprintf(s.err, "%s: cannot write standard output: %s\n", cmd.CommandPath(), safeErr(s.out.err))
 		return exitUsage
 	}
-	var ee *exitError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ee):
-		if ee.code == exitInterrupted {
-			return interruptStatus(s.ctx)
-		}
-		return ee.code
-	case errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
-		fmt.Fprintf(s.err, "%s: interrupted\n", cmd.CommandPath())
-		return interruptStatus(s.ctx)
-	}
-	// A usage error: the command's name first, as the command's own errors have it.
-	fmt.Fprintf(s.err, "%s: %s\n", cmd.CommandPath(), safeErr(err))
-	fmt.Fprintf(s.err, "Run '%s --help' for usage.\n", cmd.CommandPath())
-	return exitUsage
+	return exitStatus(s, cmd, err)
 }

@@ -118,12 +118,10 @@ func runStats(s *streams, opts *statsOptions) error {
 		return interrupted
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
-		fmt.Fprintf(s.err, "ponte stats: %s: %s\n", safe(opts.db), safeErr(err))
-		return &exitError{exitUsage}
+		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if opts.json {
 		enc := json.NewEncoder(s.out)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/verdict"
 )
 
@@ -125,10 +126,10 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		}
 		return nil
 	}
-	var d detached // the run stops at once when interrupted, even on an input that waits for ever
-	err := d.run(s.ctx, func() error {
+	var d pipeline.Detached // the run stops at once when interrupted, even on an input that waits for ever
+	err := d.Run(s.ctx, func() error {
 		return verdict.CheckWithin(records, opts.workers, s.limits.MaxInFlight, func(v verdict.Verdict, err error) error {
-			return d.step(func() error { return emitVerdict(v, err) })
+			return d.Step(func() error { return emitVerdict(v, err) })
 		})
 	})
 	if errors.Is(err, context.Canceled) {

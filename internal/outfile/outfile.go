@@ -1,8 +1,9 @@
-// Package outfile opens the files ponte writes without replacing what their path names.
+// Package outfile is ponte's one atomic write: every file ponte writes goes through it.
 //
 // A path where nothing is, or where a regular file is, is written under a temporary name
-// beside it and renamed over it once complete (Commit), so that a reader never meets half
-// a file and a failed run leaves the old one whole. Anything else is written through: a
+// in the target's folder, synced, renamed over it once complete (Commit) and the folder
+// synced, so that a reader never meets half a file, a failed run leaves the old one whole
+// and a crash after Commit keeps the new one. Anything else is written through: a
 // device such as /dev/null, a FIFO, a terminal. A symbolic link is followed and its target
 // written, so the link stays a link. "-" and the names of standard output
 // (/dev/stdout, /dev/fd/1, /proc/self/fd/1) are standard output itself, for the caller
@@ -16,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -24,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // IsStdout reports whether path names standard output: "-", /dev/stdout, /dev/fd/1 or
@@ -187,8 +190,9 @@ func (o *File) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Commit completes the file: syncs it, closes it and renames it over its target, or
-// closes the file written through.
+// Commit completes the file: syncs it, closes it, renames it over its target and syncs
+// the target's folder (so the rename outlives a crash), or closes the file written
+// through.
 func (o *File) Commit() error {
 	if o.done {
 		return errors.New("outfile: Commit after Commit or Abort")
@@ -203,6 +207,9 @@ func (o *File) Commit() error {
 	}
 	if err == nil && o.tmp != "" {
 		err = os.Rename(o.tmp, o.target)
+		if err == nil {
+			err = syncDir(filepath.Dir(o.target))
+		}
 	}
 	if o.tmp != "" {
 		if err != nil {
@@ -228,6 +235,37 @@ func (o *File) Abort() {
 		os.Remove(o.tmp)
 		inUse.Delete(o.tmp)
 	}
+}
+
+// WriteFile writes path whole with write (see Create): the target is replaced only when
+// write and Commit succeed, and left as it was otherwise.
+func WriteFile(ctx context.Context, path string, write func(w io.Writer) error) error {
+	f, err := Create(ctx, path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// syncDir syncs the folder dir, so that a rename in it is on disk. A file system that
+// cannot sync a folder (EINVAL, as some network ones) is not an error: it keeps no more.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
+		err = nil
+	}
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // inUse are the temporary files this process is writing now.

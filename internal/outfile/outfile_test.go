@@ -2,6 +2,7 @@ package outfile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -203,5 +204,64 @@ func TestStaleTemporaryFilesAreRemoved(t *testing.T) {
 		if _, err := os.Lstat(p); err != nil {
 			t.Errorf("%s was removed: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		name  string
+		write func(w io.Writer) error
+		err   error
+		want  string
+	}{
+		{"succeeds", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }, nil, "new"},
+		{"fails half way", func(w io.Writer) error { io.WriteString(w, "ha"); return boom }, boom, "old"},
+		{"fails at once", func(io.Writer) error { return boom }, boom, "old"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "games.ponte")
+			if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			err := WriteFile(context.Background(), path, tc.write)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("WriteFile: %v, want %v", err, tc.err)
+			}
+			if got := readFile(t, path); got != tc.want {
+				t.Errorf("the file holds %q, want %q", got, tc.want)
+			}
+			if names := entries(t, dir); len(names) != 1 {
+				t.Errorf("the folder holds %v, want the file alone", names)
+			}
+			if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+				t.Errorf("the file's mode is %v (%v), want 0640 kept", fi.Mode(), err)
+			}
+		})
+	}
+}
+
+// TestFailedRenameLeavesTheTarget: a Commit whose rename fails (the target became a
+// folder that is not empty) reports it, leaves the target and removes the temporary file.
+func TestFailedRenameLeavesTheTarget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	f, err := Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "new")
+	if err := os.MkdirAll(filepath.Join(path, "kept"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit over a folder that is not empty succeeded")
+	}
+	if fi, err := os.Stat(filepath.Join(path, "kept")); err != nil || !fi.IsDir() {
+		t.Errorf("the target folder was changed: %v", err)
+	}
+	if names := entries(t, dir); len(names) != 1 {
+		t.Errorf("the folder holds %v, want the target alone", names)
 	}
 }

@@ -1,0 +1,84 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// name is a bot's name read: its kind (one of Names) and, for "mcts-N", "sage-N",
+// "sage-Nms", "arch-N" and "arch-Nms", its budget, and for "arch-…-tK" its threads.
+type name struct {
+	kind     string
+	playouts int           // N of mcts-N, sage-N and arch-N; 0 otherwise
+	perTurn  time.Duration // N ms of sage-Nms and arch-Nms; 0 otherwise
+	budget   bool          // the name carries a budget
+	threads  int           // K of arch-…-tK; 0 otherwise
+}
+
+// ParseName reports whether name is a bot New knows, without making the bot: nil, or the
+// error New would return.
+func ParseName(name string) error {
+	_, err := parseName(name)
+	return err
+}
+
+// parseName reads a bot's name (see New).
+func parseName(s string) (name, error) {
+	if slices.Contains(Names, s) {
+		return name{kind: s}, nil
+	}
+	if budget, ok := strings.CutPrefix(s, "sage-"); ok {
+		ms, timed := strings.CutSuffix(budget, "ms")
+		text := budget
+		if timed {
+			text = ms
+		}
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 1 || strconv.Itoa(n) != text ||
+			(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+			return name{}, fmt.Errorf("bot %q: the budget after sage- must be a number of playouts from 1 to %d, or of milliseconds with ms (sage-100ms) up to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds())
+		}
+		if timed {
+			return name{kind: "sage", perTurn: time.Duration(n) * time.Millisecond, budget: true}, nil
+		}
+		return name{kind: "sage", playouts: n, budget: true}, nil
+	}
+	if budget, ok := strings.CutPrefix(s, "arch-"); ok {
+		bad := fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
+		out := name{kind: "arch", budget: true}
+		if b, th, ok := strings.Cut(budget, "-t"); ok {
+			k, err := strconv.Atoi(th)
+			if err != nil || k < 1 || k > MaxThreads || strconv.Itoa(k) != th {
+				return name{}, bad
+			}
+			budget, out.threads = b, k
+		}
+		ms, timed := strings.CutSuffix(budget, "ms")
+		text := budget
+		if timed {
+			text = ms
+		}
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 1 || strconv.Itoa(n) != text ||
+			(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+			return name{}, bad
+		}
+		if timed {
+			out.perTurn = time.Duration(n) * time.Millisecond
+		} else {
+			out.playouts = n
+		}
+		return out, nil
+	}
+	if budget, ok := strings.CutPrefix(s, "mcts-"); ok {
+		n, err := strconv.Atoi(budget)
+		if err != nil || n < 1 || n > MaxPlayouts || strconv.Itoa(n) != budget {
+			return name{}, fmt.Errorf("bot %q: the budget after mcts- must be a number of playouts from 1 to %d", s, MaxPlayouts)
+		}
+		return name{kind: "mcts", playouts: n, budget: true}, nil
+	}
+	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)", s, strings.Join(Names, ", "))
+}
