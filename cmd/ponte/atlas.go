@@ -78,10 +78,10 @@ The method, its planted-truth test and the distributed runs: docs/atlas.md.`,
 func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	d := atlas.DefaultConfig()
 	f := cmd.Flags()
-	opts.size, opts.bot = d.Size, "sage-100"
+	opts.size, opts.bot = d.Size, "arch-100"
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
-	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms")
+	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")
 	f.IntVar(&opts.first, "first", d.First, "games per class in the first round")
 	f.IntVar(&opts.max, "max", d.Max, "the most games per class (rounds double the open classes' games up to it)")

@@ -29,6 +29,7 @@ type matchOptions struct {
 	seed        uint64
 	workers     int
 	playouts    int
+	threads     int
 	sprt        string
 	alpha, beta float64
 	out         string
@@ -93,6 +94,7 @@ such as a bot that played an illegal turn).`,
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the openings and the games")
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
 	f.IntVar(&opts.playouts, "playouts", 400, `the budget of a bot named "mcts"`)
+	f.IntVar(&opts.threads, "threads", 1, "the threads an arch bot searches one position with (its name gets -tK)")
 	f.StringVar(&opts.sprt, "sprt", "", `run an SPRT of H0 "A is stronger by ELO0" against H1 "by ELO1": "ELO0,ELO1"`)
 	f.Float64Var(&opts.alpha, "alpha", 0.05, "the SPRT's chance of accepting H1 when H0 holds")
 	f.Float64Var(&opts.beta, "beta", 0.05, "the SPRT's chance of accepting H0 when H1 holds")
@@ -105,16 +107,22 @@ such as a bot that played an illegal turn).`,
 // checkMatch checks the options and makes the match's configuration; an error is a usage
 // error.
 func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
-	o := bot.Options{Playouts: opts.playouts, Workers: 1}
+	o := bot.Options{Playouts: opts.playouts, Workers: 1, Threads: opts.threads}
 	cfg := &match.Config{A: a, B: b, Size: opts.size, Seed: opts.seed, Workers: opts.workers,
 		NewBot: func(name string) (bot.Bot, error) { return newPlayer(name, o) }}
+	if opts.threads < 1 || opts.threads > bot.MaxThreads {
+		return nil, fmt.Errorf("--threads must be from 1 to %d, not %d", bot.MaxThreads, opts.threads)
+	}
 	if opts.playouts < 1 {
 		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
 	}
-	for _, name := range []string{a, b} {
-		p, err := cfg.NewBot(name) // an engine is started, asked for its commands and closed
+	for _, name := range [2]*string{&cfg.A, &cfg.B} {
+		p, err := cfg.NewBot(*name) // an engine is started, asked for its commands and closed
 		if err != nil {
 			return nil, err
+		}
+		if _, isArch := p.(*bot.Arch); isArch {
+			*name = p.Name() // with --threads: arch-500-t2
 		}
 		closeBot(p)
 	}

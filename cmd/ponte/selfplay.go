@@ -31,6 +31,7 @@ type selfplayOptions struct {
 	format      string
 	formatSet   bool // --format was given; else the format comes from the name of --out
 	playouts    int
+	threads     int
 	workers     int
 	quiet       bool
 }
@@ -81,6 +82,7 @@ played an illegal turn).`,
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
 	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	f.IntVar(&opts.playouts, "playouts", 400, "the mcts bot's simulated games per turn")
+	f.IntVar(&opts.threads, "threads", 1, "the threads an arch bot searches one position with (its name gets -tK)")
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
 	return cmd
@@ -98,7 +100,10 @@ type selfplaySetup struct {
 
 // checkSelfplay checks the options; an error is a usage error.
 func checkSelfplay(opts *selfplayOptions) (*selfplaySetup, error) {
-	su := &selfplaySetup{bots: bot.Options{Playouts: opts.playouts, Workers: 1}}
+	if opts.threads < 1 || opts.threads > bot.MaxThreads {
+		return nil, fmt.Errorf("--threads must be from 1 to %d, not %d", bot.MaxThreads, opts.threads)
+	}
+	su := &selfplaySetup{bots: bot.Options{Playouts: opts.playouts, Workers: 1, Threads: opts.threads}}
 	if opts.games < 1 {
 		return nil, fmt.Errorf("--games must be at least 1, not %d", opts.games)
 	}
