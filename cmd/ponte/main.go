@@ -11,6 +11,7 @@
 //	ponte match A B [flags]              bot A against bot B in game pairs: which is stronger
 //	ponte bots [flags]                   the bots with their budget and rating from the ladder
 //	ponte atlas run|plan|merge|show|export   the opening atlas
+//	ponte gtp [--bot B]                  the engine over a text protocol on standard input and output
 //
 // A command parses its flags, calls one function of a package and renders the result;
 // it returns its error, which exitStatus (exit.go) alone prints and maps to the status.

@@ -373,7 +373,7 @@ func TestSelfplayBotError(t *testing.T) {
 // the next one to emit, and stops early when emit says so or the context ends.
 func TestPlayGames(t *testing.T) {
 	opts := &selfplayOptions{games: 60, light: "random", dark: "random", size: 6, seed: 1, workers: 3}
-	su, err := checkSelfplay(&selfplayOptions{games: 1, light: "random", dark: "random", size: 6, supply: "unlimited", playouts: 1, workers: 1, out: "-"})
+	su, err := checkSelfplay(&selfplayOptions{games: 1, light: "random", dark: "random", size: 6, supply: "unlimited", playouts: 1, threads: 1, workers: 1, out: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
