@@ -31,20 +31,11 @@ func parseName(s string) (name, error) {
 		return name{kind: s}, nil
 	}
 	if budget, ok := strings.CutPrefix(s, "sage-"); ok {
-		ms, timed := strings.CutSuffix(budget, "ms")
-		text := budget
-		if timed {
-			text = ms
-		}
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 1 || strconv.Itoa(n) != text ||
-			(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+		n, perTurn, ok := parseBudget(budget)
+		if !ok {
 			return name{}, fmt.Errorf("bot %q: the budget after sage- must be a number of playouts from 1 to %d, or of milliseconds with ms (sage-100ms) up to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds())
 		}
-		if timed {
-			return name{kind: "sage", perTurn: time.Duration(n) * time.Millisecond, budget: true}, nil
-		}
-		return name{kind: "sage", playouts: n, budget: true}, nil
+		return name{kind: "sage", playouts: n, perTurn: perTurn, budget: true}, nil
 	}
 	if budget, ok := strings.CutPrefix(s, "arch-"); ok {
 		bad := fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
@@ -56,20 +47,9 @@ func parseName(s string) (name, error) {
 			}
 			budget, out.threads = b, k
 		}
-		ms, timed := strings.CutSuffix(budget, "ms")
-		text := budget
-		if timed {
-			text = ms
-		}
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 1 || strconv.Itoa(n) != text ||
-			(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+		var ok bool
+		if out.playouts, out.perTurn, ok = parseBudget(budget); !ok {
 			return name{}, bad
-		}
-		if timed {
-			out.perTurn = time.Duration(n) * time.Millisecond
-		} else {
-			out.playouts = n
 		}
 		return out, nil
 	}
@@ -81,4 +61,22 @@ func parseName(s string) (name, error) {
 		return name{kind: "mcts", playouts: n, budget: true}, nil
 	}
 	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)", s, strings.Join(Names, ", "))
+}
+
+// parseBudget reads a budget: N playouts (1 to MaxPlayouts) or Nms, N milliseconds a turn
+// (up to MaxTimePerTurn); one of the two results is 0.
+func parseBudget(text string) (playouts int, perTurn time.Duration, ok bool) {
+	ms, timed := strings.CutSuffix(text, "ms")
+	if timed {
+		text = ms
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || strconv.Itoa(n) != text ||
+		(!timed && n > MaxPlayouts) || (timed && time.Duration(n)*time.Millisecond > MaxTimePerTurn) {
+		return 0, 0, false
+	}
+	if timed {
+		return 0, time.Duration(n) * time.Millisecond, true
+	}
+	return n, 0, true
 }
