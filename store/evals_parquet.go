@@ -63,4 +63,3 @@ func (d *DB) WriteEvalsParquet(ctx context.Context, path string) (int64, error) 
 	}
 	return writeEvalsParquet(ctx, d.db, path)
 }
-
