@@ -83,3 +83,35 @@ func (v botValue) Set(s string) error {
 }
 
 func (botValue) Type() string { return "bot" }
+
+// maxCount is the largest value a count flag takes (games, rounds, positions): 2^20. Work
+// is streamed, but a count is also a promise of time, and a value past this is a typing
+// mistake, refused before any work.
+const maxCount = 1 << 20
+
+// countValue is a count flag bounded from lo to hi, checked when the flag is parsed.
+type countValue struct {
+	p      *int
+	lo, hi int
+}
+
+// countFlag is the count flag that sets *p to a value from lo to hi.
+func countFlag(p *int, lo, hi int) countValue { return countValue{p, lo, hi} }
+
+func (v countValue) String() string {
+	if v.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v countValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < v.lo || n > v.hi {
+		return fmt.Errorf("a whole number from %d to %d", v.lo, v.hi)
+	}
+	*v.p = n
+	return nil
+}
+
+func (countValue) Type() string { return "int" }
