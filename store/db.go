@@ -16,9 +16,10 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// ErrBusy is returned when another process is writing to the database: another
-// `ponte ingest` (refused at once), or any other writer holding SQLite's write lock longer
-// than the busy timeout.
+// ErrBusy is returned when another process is writing to the database: another ponte
+// command holding its lock (ingest, annotate, atlas run…: refused at once, the holder named
+// as "ponte annotate (pid 4242)" where /proc tells it), or any other writer holding
+// SQLite's write lock longer than the busy timeout.
 var ErrBusy = errors.New("database is busy")
 
 // busyTimeout is how long a write waits for another connection's write lock, in
@@ -46,8 +47,8 @@ type DB struct {
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
-// takes an exclusive lock on the file that lasts until Close, so that two ingests never
-// write to one database at once: if another process holds it, Open returns an error
+// takes an exclusive lock on the file that lasts until Close, so that two writers (ingest,
+// annotate, analyze) never write to one database at once: if another process holds it, Open returns an error
 // wrapping ErrBusy at once. Readers (sqlite3, DuckDB, a report) are never locked out: the
 // database is in WAL mode from Open to Close (readers see the last committed transaction
 // while it is written), and back in SQLite's default rollback mode after Close, so that

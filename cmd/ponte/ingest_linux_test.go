@@ -206,7 +206,7 @@ func TestIngestConcurrent(t *testing.T) {
 		t.Error("the first ingest reads its inputs without the lock")
 	}
 	out, errOut, status := runPonte(t, "", "ingest", "--db", db, "../../sample_data/autumn-league.ponte")
-	if status != exitUsage || out != "" || !strings.Contains(errOut, "database is busy") || !strings.Contains(errOut, "another ponte ingest is writing to it") {
+	if status != exitUsage || out != "" || !strings.Contains(errOut, "database is busy") || !strings.Contains(errOut, fmt.Sprintf("ponte ingest (pid %d) is writing to it", first.Process.Pid)) {
 		t.Errorf("second ingest: exit status %d, standard error %q", status, errOut)
 	}
 	w.Close()
