@@ -80,6 +80,7 @@ the same command again to finish), 3 an internal error (a bug).`,
 	f.StringVar(&opts.annotate, "annotate", "", "read the games with the engine (ponte annotate) before the report: all of them, or --annotate=N for N games")
 	f.Lookup("annotate").NoOptDefVal = "all"
 	f.StringVar(&opts.evals, "evals", "", "merge the engine's readings of a turn_evals.parquet (default with no PATH: "+sampleEvals+")")
+	addLimitFlags(cmd, s)
 	return cmd
 }
 

@@ -83,6 +83,7 @@ internal error (a bug).`,
 		return []string{"legal\tthe games every rule allows", "illegal\tthe games that break a rule"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	addFilterFlags(cmd, &opts.filter)
+	addLimitFlags(cmd, s)
 	return cmd
 }
 

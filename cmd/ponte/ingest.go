@@ -106,6 +106,7 @@ again to finish), 3 an internal error (a bug).`,
 	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on standard output")
+	addLimitFlags(cmd, s)
 	return cmd
 }
 

@@ -10,8 +10,9 @@ import (
 	"github.com/ponte/ponte/ingest"
 )
 
-// The limits of one record, and of the records in flight, are flags of every command
-// (docs/limits.md). They make the ingest.Limits that the command reads within.
+// The limits of one record, and of the records in flight, are flags of the commands that
+// read records: verify, ingest, export and analyze (docs/limits.md). They make the
+// ingest.Limits that the command reads within.
 
 // limitFlags holds the values of the limit flags.
 type limitFlags struct {
@@ -29,9 +30,9 @@ const (
 	maxInFlightFlag     = 64 << 30
 )
 
-// addLimitFlags adds the limit flags to the root command, as persistent flags, and sets
-// s.limits from them before any command runs.
-func addLimitFlags(root *cobra.Command, s *streams) {
+// addLimitFlags adds the limit flags to cmd, a command that reads records, and sets
+// s.limits from them before it runs (a command without them reads within the defaults).
+func addLimitFlags(cmd *cobra.Command, s *streams) {
 	f := &limitFlags{
 		recordBytes:  ingest.DefaultMaxRecordBytes,
 		commentBytes: ingest.DefaultMaxCommentBytes,
@@ -39,13 +40,13 @@ func addLimitFlags(root *cobra.Command, s *streams) {
 		turns:        ingest.DefaultMaxTurns,
 		tags:         ingest.DefaultMaxTags,
 	}
-	pf := root.PersistentFlags()
+	pf := cmd.Flags()
 	pf.Var(&f.recordBytes, "max-record-bytes", "longest record read, in bytes (1MiB, 512KiB, 300000): a longer one is unreadable")
 	pf.IntVar(&f.turns, "max-turns", f.turns, "most turns of one record: a record with more is unreadable")
 	pf.IntVar(&f.tags, "max-tags", f.tags, "most tags of one record: a record with more is unreadable")
 	pf.Var(&f.commentBytes, "max-comment-bytes", "most bytes of comments of one record: a record with more is unreadable")
 	pf.Var(&f.inFlight, "max-in-flight", "most bytes of records held at once between reading and replaying or storing")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	cmd.PreRunE = func(*cobra.Command, []string) error {
 		lim, err := f.limits()
 		s.limits = lim
 		return err

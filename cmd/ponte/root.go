@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -25,7 +26,8 @@ type streams struct {
 	// one makes the command's exit status 2 whatever it returned.
 	out *checkedWriter
 	err io.Writer
-	// limits are those of the limit flags, set before the command runs (addLimitFlags).
+	// limits are those of the limit flags of a command that reads records, set before it
+	// runs (addLimitFlags); the defaults for any other.
 	limits ingest.Limits
 }
 
@@ -114,7 +116,6 @@ bug in ponte: please report it).`,
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
-	addLimitFlags(root, s)
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))
@@ -128,7 +129,76 @@ bug in ponte: please report it).`,
 	root.AddCommand(newBotsCmd(s))
 	root.AddCommand(newAtlasCmd(s))
 	addCompletions(root)
+	refuseUnknown(root)
+	root.SetHelpCommand(newHelpCmd())
 	return root
+}
+
+// refuseUnknown makes every group of subcommands in the tree of cmd (a command that runs
+// none of its own: the root, ponte atlas) refuse an unknown subcommand as a usage error,
+// exit status 2 (cobra would print a group's help and exit 0); a group given no
+// subcommand prints its help.
+func refuseUnknown(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		refuseUnknown(c)
+	}
+	if !cmd.HasSubCommands() || cmd.Runnable() {
+		return
+	}
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.DisableFlagsInUseLine = true // its usage: "ponte atlas" (the help) and "ponte atlas [command]"
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		return unknownCommand(c, args[0])
+	}
+}
+
+// unknownCommand is the usage error of a word that names no subcommand of cmd, with the
+// subcommands it may have meant: unknown command "rnu" for "ponte atlas": did you mean run?
+func unknownCommand(cmd *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's own distance
+	}
+	if near := cmd.SuggestionsFor(word); len(near) > 0 {
+		msg += ": did you mean " + strings.Join(near, " or ") + "?"
+	}
+	return errors.New(msg)
+}
+
+// newHelpCmd is ponte help [COMMAND...]: the help of a command, and a usage error, exit
+// status 2, for a word that names none (cobra's own prints the root's help and exits 0).
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "ponte help COMMAND prints the help of a command, as ponte COMMAND --help does.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil {
+				return err
+			}
+			if len(rest) > 0 {
+				return unknownCommand(cmd, rest[0])
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 // version is what ponte --version prints: the module's version (a tag, for a binary that
@@ -203,7 +273,7 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 
 // runContext executes the command line with the context ctx.
 func runContext(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	s := &streams{ctx: ctx, in: in, out: &checkedWriter{w: out}, err: errOut}
+	s := &streams{ctx: ctx, in: in, out: &checkedWriter{w: out}, err: errOut, limits: ingest.DefaultLimits()}
 	return execute(s, newRootCmd(s), args)
 }
 
