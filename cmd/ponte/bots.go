@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,6 +44,10 @@ type botsOptions struct {
 	seed    uint64
 	workers int
 }
+
+// maxBootstraps bounds --bootstraps: each fit of a resampled ladder takes about 10 ms on
+// the repository's ladder, so 100,000 of them are a quarter of an hour.
+const maxBootstraps = 100_000
 
 // defaultLadderBots are the bots of the repository's ladder, weakest first.
 const defaultLadderBots = "random,greedy,mcts-30,mcts-100,mcts-400"
@@ -92,22 +99,30 @@ written, 130 interrupted, 3 an internal error (a bug).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.ladder, "ladder", "", "the ladder file (default: the repository's, built into ponte; --play needs one)")
-	f.IntVar(&opts.size, "size", 10, "the board side of the games rated")
+	opts.size = 10
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("the board side of the games rated, %d to %d", replay.MinSize, replay.MaxSize))
 	f.StringVar(&opts.supply, "supply", "unlimited", "the supply of the games rated")
 	f.StringVar(&opts.anchor, "anchor", "greedy", "the bot rated 0")
-	f.IntVar(&opts.bootstraps, "bootstraps", 400, "fits of resampled ladders for the intervals")
+	opts.bootstraps = 400
+	f.Var(countFlag(&opts.bootstraps, 1, maxBootstraps), "bootstraps", fmt.Sprintf("fits of resampled ladders for the intervals (1 to %d)", maxBootstraps))
 	f.BoolVar(&opts.json, "json", false, "print the ratings as a JSON array")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar")
 	f.BoolVar(&opts.time, "time", false, "measure every bot's time per turn now, in one interleaved pass")
-	f.IntVar(&opts.positions, "positions", 20, "--time: the positions each bot is timed on")
-	f.IntVar(&opts.rounds, "rounds", 3, "--time: how many times each bot is asked on each position")
+	opts.positions = 20
+	f.Var(countFlag(&opts.positions, 1, maxCount), "positions", "--time: the positions each bot is timed on")
+	opts.rounds = 3
+	f.Var(countFlag(&opts.rounds, 1, maxCount), "rounds", "--time: how many times each bot is asked on each position")
 	f.BoolVar(&opts.play, "play", false, "play the ladder's missing games and append them to --ladder")
 	f.StringVar(&opts.bots, "bots", defaultLadderBots, "--play: the bots, weakest first, comma-separated")
-	f.IntVarP(&opts.games, "games", "n", 200, "--play: the games of each pairing")
-	f.IntVar(&opts.block, "block", 50, "--play: the games of a block (even)")
-	f.IntVar(&opts.reach, "reach", 2, "--play: each bot meets the next this many bots of the list")
+	opts.games = 200
+	f.VarP(countFlag(&opts.games, 1, maxCount), "games", "n", "--play: the games of each pairing")
+	opts.block = 50
+	f.Var(countFlag(&opts.block, 2, maxCount), "block", "--play: the games of a block (even)")
+	opts.reach = 2
+	f.Var(countFlag(&opts.reach, 1, maxCount), "reach", "--play: each bot meets the next this many bots of the list")
 	f.Uint64Var(&opts.seed, "seed", 1, "--play: the seed of a pairing's first block")
-	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("--play: games played in parallel (1 to %d)", maxWorkers))
+	opts.workers = defaultWorkers()
+	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("--play: games played in parallel (1 to %d)", maxWorkers))
 	return cmd
 }
 
@@ -125,9 +140,6 @@ func readLadder(path string) ([]match.Block, error) {
 }
 
 func runBots(s *streams, opts *botsOptions) error {
-	if opts.bootstraps < 0 || opts.bootstraps > 100_000 {
-		return fmt.Errorf("--bootstraps must be from 0 to 100000, not %d", opts.bootstraps)
-	}
 	blocks, err := readLadder(opts.ladder)
 	if err != nil {
 		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
@@ -249,11 +261,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 			cfg := &match.Config{A: p.a, B: p.b, Size: opts.size, Supply: supply, Seed: opts.seed + uint64(nblocks),
 				Pairs: opts.block / 2, Workers: opts.workers,
 				NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
-			var pairs []*match.Pair
-			res, err := match.Run(s.ctx, cfg, func() { games++; bar.set(games) }, func(q *match.Pair, _ *match.Result) bool {
-				pairs = append(pairs, q)
-				return true
-			})
+			b, res, err := playBlock(s.ctx, cfg, func() { games++; bar.set(games) })
 			if err != nil || res.Pairs < cfg.Pairs {
 				bar.end(false)
 				if s.ctx.Err() != nil {
@@ -264,7 +272,6 @@ func runLadder(s *streams, opts *botsOptions) error {
 				fmt.Fprintf(s.err, "ponte bots: %s vs %s: %s (a bug in the bot: please report it)\n", safe(p.a), safe(p.b), safeErr(err))
 				return &exitError{exitInternal}
 			}
-			b := match.NewBlock(cfg, res, pairs)
 			line, err := json.Marshal(b)
 			if err == nil {
 				_, err = f.Write(append(line, '\n'))
@@ -303,4 +310,41 @@ func countBlocks(blocks []match.Block, p pairing, size int, supply string) int {
 		}
 	}
 	return n
+}
+
+// playBlock plays a block of the ladder and returns it with the match's result. The
+// block's outcomes are counted as each pair ends, and the pair let go: a block keeps
+// counts, not games, so its memory does not grow with --block.
+func playBlock(ctx context.Context, cfg *match.Config, played func()) (match.Block, *match.Result, error) {
+	counts := map[match.Outcome]int{} // by opener, swap and score; Games 0
+	res, err := match.Run(ctx, cfg, played, func(q *match.Pair, r *match.Result) bool {
+		for _, o := range match.NewBlock(cfg, r, []*match.Pair{q}).Outcomes {
+			n := o.Games
+			o.Games = 0
+			counts[o] += n
+		}
+		return true
+	})
+	if err != nil {
+		return match.Block{}, res, err
+	}
+	b := match.NewBlock(cfg, res, nil)
+	for o, n := range counts {
+		o.Games = n
+		b.Outcomes = append(b.Outcomes, o)
+	}
+	// In match.NewBlock's order: by opener, not swapped first, by score.
+	slices.SortFunc(b.Outcomes, func(x, y match.Outcome) int {
+		if c := strings.Compare(x.Opener, y.Opener); c != 0 {
+			return c
+		}
+		if x.Swapped != y.Swapped {
+			if x.Swapped {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(x.Score, y.Score)
+	})
+	return b, res, nil
 }

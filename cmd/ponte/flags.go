@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/replay"
@@ -13,29 +17,9 @@ import (
 //
 //	f.Var(sizeFlag(&opts.size), "size", "board side, 5 to 26")
 
-// sizeValue is a --size flag: a board side from replay.MinSize to replay.MaxSize.
-type sizeValue struct{ p *int }
-
-// sizeFlag is the --size flag that sets *p.
-func sizeFlag(p *int) sizeValue { return sizeValue{p} }
-
-func (v sizeValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*v.p)
-}
-
-func (v sizeValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < replay.MinSize || n > replay.MaxSize {
-		return fmt.Errorf("a board side is from %d to %d", replay.MinSize, replay.MaxSize)
-	}
-	*v.p = n
-	return nil
-}
-
-func (sizeValue) Type() string { return "side" }
+// sizeFlag is the --size flag that sets *p: a board side from replay.MinSize to
+// replay.MaxSize.
+func sizeFlag(p *int) countValue { return countValue{p, replay.MinSize, replay.MaxSize, "side"} }
 
 // supplyValue is a --supply flag: "unlimited" or "40/15".
 type supplyValue struct{ p *replay.Supply }
@@ -89,14 +73,16 @@ func (botValue) Type() string { return "bot" }
 // mistake, refused before any work.
 const maxCount = 1 << 20
 
-// countValue is a count flag bounded from lo to hi, checked when the flag is parsed.
+// countValue is a whole-number flag bounded from lo to hi, checked when the flag is parsed:
+// a value out of bounds never reaches the command, and is a usage error (flagError).
 type countValue struct {
 	p      *int
 	lo, hi int
+	typ    string // the kind of value in the help: "int", "side"
 }
 
 // countFlag is the count flag that sets *p to a value from lo to hi.
-func countFlag(p *int, lo, hi int) countValue { return countValue{p, lo, hi} }
+func countFlag(p *int, lo, hi int) countValue { return countValue{p, lo, hi, "int"} }
 
 func (v countValue) String() string {
 	if v.p == nil {
@@ -108,10 +94,37 @@ func (v countValue) String() string {
 func (v countValue) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < v.lo || n > v.hi {
-		return fmt.Errorf("a whole number from %d to %d", v.lo, v.hi)
+		return &boundsError{v.lo, v.hi, err != nil}
 	}
 	*v.p = n
 	return nil
 }
 
-func (countValue) Type() string { return "int" }
+func (v countValue) Type() string { return v.typ }
+
+// boundsError is a count flag's value out of its bounds (or not a whole number).
+type boundsError struct {
+	lo, hi   int
+	notWhole bool
+}
+
+func (e *boundsError) Error() string { return fmt.Sprintf("a whole number from %d to %d", e.lo, e.hi) }
+
+// flagError is the root's flag error function: a count flag's value out of bounds is said
+// with the flag's name and bounds, "--games must be from 1 to 1048576, not 0"; any other
+// flag error is cobra's.
+func flagError(_ *cobra.Command, err error) error {
+	ive, ok := errors.AsType[*pflag.InvalidValueError](err)
+	if !ok {
+		return err
+	}
+	be, ok := errors.AsType[*boundsError](err)
+	if !ok {
+		return err
+	}
+	name := "--" + ive.GetFlag().Name
+	if be.notWhole {
+		return fmt.Errorf("%s must be a whole number from %d to %d, not %q", name, be.lo, be.hi, ive.GetValue())
+	}
+	return fmt.Errorf("%s must be from %d to %d, not %s", name, be.lo, be.hi, ive.GetValue())
+}

@@ -44,7 +44,8 @@ interrupted.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.bot, "bot", "sage", "the bot that plays genmove (ponte bots lists them)")
-	f.IntVar(&opts.size, "size", 10, fmt.Sprintf("board side until boardsize, %d to %d", replay.MinSize, replay.MaxSize))
+	opts.size = 10
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side until boardsize, %d to %d", replay.MinSize, replay.MaxSize))
 	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges) until ponte-supply`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the bot's turns until set_seed")
 	return cmd

@@ -42,8 +42,8 @@ func addLimitFlags(cmd *cobra.Command, s *streams) {
 	}
 	pf := cmd.Flags()
 	pf.Var(&f.recordBytes, "max-record-bytes", "longest record read, in bytes (1MiB, 512KiB, 300000): a longer one is unreadable")
-	pf.IntVar(&f.turns, "max-turns", f.turns, "most turns of one record: a record with more is unreadable")
-	pf.IntVar(&f.tags, "max-tags", f.tags, "most tags of one record: a record with more is unreadable")
+	pf.Var(countFlag(&f.turns, 1, maxTurnsFlag), "max-turns", "most turns of one record: a record with more is unreadable")
+	pf.Var(countFlag(&f.tags, 1, maxTagsFlag), "max-tags", "most tags of one record: a record with more is unreadable")
 	pf.Var(&f.commentBytes, "max-comment-bytes", "most bytes of comments of one record: a record with more is unreadable")
 	pf.Var(&f.inFlight, "max-in-flight", "most bytes of records held at once between reading and replaying or storing")
 	cmd.PreRunE = func(*cobra.Command, []string) error {

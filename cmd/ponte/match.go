@@ -88,13 +88,18 @@ such as a bot that played an illegal turn).`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVarP(&opts.games, "games", "n", 200, "the most games to play, an even number (pairs of games)")
-	f.IntVar(&opts.size, "size", 10, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	opts.games = 200
+	f.VarP(countFlag(&opts.games, 2, maxCount), "games", "n", "the most games to play, an even number (pairs of games)")
+	opts.size = 10
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
 	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the openings and the games")
-	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
-	f.IntVar(&opts.playouts, "playouts", 400, `the budget of a bot named "mcts"`)
-	f.IntVar(&opts.threads, "threads", 1, "the threads an arch bot searches one position with (its name gets -tK)")
+	opts.workers = defaultWorkers()
+	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
+	opts.playouts = 400
+	f.Var(countFlag(&opts.playouts, 1, bot.MaxPlayouts), "playouts", `the budget of a bot named "mcts"`)
+	opts.threads = 1
+	f.Var(countFlag(&opts.threads, 1, bot.MaxThreads), "threads", fmt.Sprintf("the threads an arch bot searches one position with, 1 to %d (its name gets -tK)", bot.MaxThreads))
 	f.StringVar(&opts.sprt, "sprt", "", `run an SPRT of H0 "A is stronger by ELO0" against H1 "by ELO1": "ELO0,ELO1"`)
 	f.Float64Var(&opts.alpha, "alpha", 0.05, "the SPRT's chance of accepting H1 when H0 holds")
 	f.Float64Var(&opts.beta, "beta", 0.05, "the SPRT's chance of accepting H0 when H1 holds")

@@ -116,6 +116,7 @@ bug in ponte: please report it).`,
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newVerifyCmd(s))
 	root.AddCommand(newSelfplayCmd(s))
 	root.AddCommand(newIngestCmd(s))

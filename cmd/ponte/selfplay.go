@@ -73,17 +73,22 @@ played an illegal turn).`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVarP(&opts.games, "games", "n", 100, "number of games to play")
+	opts.games = 100
+	f.VarP(countFlag(&opts.games, 1, maxCount), "games", "n", "number of games to play")
 	f.StringVar(&opts.light, "light", "greedy", "the opener's bot: "+strings.Join(bot.Names, ", "))
 	f.StringVar(&opts.dark, "dark", "greedy", "the responder's bot (it may swap): "+strings.Join(bot.Names, ", "))
-	f.IntVar(&opts.size, "size", 10, fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	opts.size = 10
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
 	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed: the same seed gives the same archive")
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
 	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
-	f.IntVar(&opts.playouts, "playouts", 400, "the mcts bot's simulated games per turn")
-	f.IntVar(&opts.threads, "threads", 1, "the threads an arch bot searches one position with (its name gets -tK)")
-	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
+	opts.playouts = 400
+	f.Var(countFlag(&opts.playouts, 1, bot.MaxPlayouts), "playouts", "the mcts bot's simulated games per turn")
+	opts.threads = 1
+	f.Var(countFlag(&opts.threads, 1, bot.MaxThreads), "threads", fmt.Sprintf("the threads an arch bot searches one position with, 1 to %d (its name gets -tK)", bot.MaxThreads))
+	opts.workers = defaultWorkers()
+	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
 	return cmd
 }

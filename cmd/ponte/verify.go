@@ -57,7 +57,8 @@ standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object per game on standard output")
-	cmd.Flags().IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
+	opts.workers = defaultWorkers()
+	cmd.Flags().Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games replayed in parallel (1 to %d)", maxWorkers))
 	cmd.Flags().BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar, no summary")
 	addLimitFlags(cmd, s)
 	return cmd
