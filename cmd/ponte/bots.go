@@ -145,7 +145,10 @@ func runBots(s *streams, opts *botsOptions) error {
 		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
 		return &exitError{exitUsage}
 	}
-	fit, err := match.FitLadder(blocks, opts.anchor, opts.size, opts.supply, opts.bootstraps, 1)
+	fit, err := fitLadderContext(s.ctx, blocks, opts.anchor, opts.size, opts.supply, opts.bootstraps)
+	if s.stopped("bots", "; nothing fitted") {
+		return interrupted
+	}
 	if err != nil {
 		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
 		return &exitError{exitUsage}
@@ -260,7 +263,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 			nblocks := countBlocks(blocks, p, opts.size, supply.String())
 			cfg := &match.Config{A: p.a, B: p.b, Size: opts.size, Supply: supply, Seed: opts.seed + uint64(nblocks),
 				Pairs: opts.block / 2, Workers: opts.workers,
-				NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
+				NewBot: stopNew(s.ctx, o)}
 			b, res, err := playBlock(s.ctx, cfg, func() { games++; bar.set(games) })
 			if err != nil || res.Pairs < cfg.Pairs {
 				bar.end(false)

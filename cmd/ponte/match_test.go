@@ -118,7 +118,7 @@ func TestMatchInterrupted(t *testing.T) {
 	}
 }
 
-// Ctrl-C in the middle of a match: the pairs finished are counted, written and legal, the
+// Ctrl-C in the middle of a match: the pairs handed on are counted, written and legal, the
 // result so far is printed, and the exit status is 130. The interrupt is the context's
 // cancellation, by a bot once the 5th game has started.
 func TestMatchInterruptedMidway(t *testing.T) {
@@ -139,8 +139,17 @@ func TestMatchInterruptedMidway(t *testing.T) {
 		t.Fatalf("exit %d, err %q", status, errOut)
 	}
 	var r struct{ Games int }
-	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Games < 2 || r.Games >= 200 {
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Games < 0 || r.Games >= 200 {
 		t.Fatalf("result so far: %v %s", err, out)
+	}
+	// The games in play when it was cancelled stop at their next turn (issue 31 finding
+	// 10), and the pairs not yet handed on in order with them: what is counted may be
+	// nothing, and is what is written.
+	if r.Games == 0 {
+		if b, err := os.ReadFile(path); err != nil || len(b) != 0 {
+			t.Errorf("no game counted, the archive holds %d bytes, %v", len(b), err)
+		}
+		return
 	}
 	vout, verr, vstatus := runPonte(t, "", "verify", path)
 	if vstatus != exitOK || !strings.Contains(vout+verr, fmt.Sprintf("%d games: %d legal", r.Games, r.Games)) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -218,11 +219,16 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	w := ingest.NewWriter(out.w, su.format)
 	var tally selfplayTally
 	var botErr, writeErr error
+	stopped := false
 	err = playGames(ctx, opts, su, func(selfplayResult) {
 		if bar != nil {
 			bar.Increment()
 		}
 	}, func(r selfplayResult) bool {
+		if errors.Is(r.err, errGameStopped) {
+			stopped = true // and the games after it: the archive ends at the last whole game
+			return false
+		}
 		if r.err != nil {
 			botErr = fmt.Errorf("game %d: %w", r.index, r.err)
 			return false
@@ -234,6 +240,9 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 		}
 		return true
 	})
+	if stopped && err == nil {
+		err = context.Cause(ctx)
+	}
 	switch {
 	case writeErr != nil:
 	case botErr == nil:
@@ -285,7 +294,7 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 		Workers:  workers,
 		MaxItems: 4 * workers,
 		NewWorker: func() func(int) selfplayResult {
-			return func(i int) selfplayResult { return playGame(opts, su, i) }
+			return func(i int) selfplayResult { return playGame(ctx, opts, su, i) }
 		},
 		Arrived: played,
 	}
@@ -302,16 +311,23 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 }
 
 // playGame plays game i with bots of its own and a random source made from the seed and i.
-func playGame(opts *selfplayOptions, su *selfplaySetup, i int) selfplayResult {
-	opener, err := newBot(opts.light, su.bots)
+// At ctx's end the game stops at its next turn, with an error wrapping errGameStopped.
+func playGame(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, i int) selfplayResult {
+	newStopping := stopNew(ctx, su.bots)
+	opener, err := newStopping(opts.light)
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
-	responder, err := newBot(opts.dark, su.bots)
+	responder, err := newStopping(opts.dark)
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
 	g, err := bot.Play(opener, responder, opts.size, su.supply, rand.New(rand.NewPCG(opts.seed, uint64(i))))
+	for _, b := range []bot.Bot{opener, responder} {
+		if stop := b.(interface{ Err() error }).Err(); stop != nil && errors.Is(stop, errGameStopped) {
+			err = stop
+		}
+	}
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
