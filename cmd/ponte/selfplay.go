@@ -219,16 +219,11 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 	w := ingest.NewWriter(out.w, su.format)
 	var tally selfplayTally
 	var botErr, writeErr error
-	stopped := false
 	err = playGames(ctx, opts, su, func(selfplayResult) {
 		if bar != nil {
 			bar.Increment()
 		}
 	}, func(r selfplayResult) bool {
-		if errors.Is(r.err, errGameStopped) {
-			stopped = true // and the games after it: the archive ends at the last whole game
-			return false
-		}
 		if r.err != nil {
 			botErr = fmt.Errorf("game %d: %w", r.index, r.err)
 			return false
@@ -240,9 +235,6 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 		}
 		return true
 	})
-	if stopped && err == nil {
-		err = context.Cause(ctx)
-	}
 	switch {
 	case writeErr != nil:
 	case botErr == nil:
@@ -287,7 +279,8 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 // calling goroutine; once emit returns false, playGames starts no more games and emits
 // nothing more. At most a window of 4 games per worker is played ahead of the next one to
 // emit, so memory stays flat whatever the number of games. The error is ctx's when ctx
-// ended the run before every game was emitted.
+// ended the run before every game was emitted: the games in play then stop at their next
+// turn (stopAt), and neither they nor the games after them are emitted.
 func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, played func(selfplayResult), emit func(selfplayResult) bool) error {
 	workers := min(opts.workers, opts.games)
 	p := pipeline.Pipeline[int, selfplayResult]{
@@ -303,6 +296,9 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 		}
 	}
 	return p.Run(ctx, games, func(r selfplayResult) error {
+		if errors.Is(r.err, errGameStopped) {
+			return ctx.Err() // and the games after it: the archive ends at the last whole game
+		}
 		if !emit(r) {
 			return pipeline.Stop
 		}
