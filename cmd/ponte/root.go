@@ -149,11 +149,27 @@ func refuseUnknown(cmd *cobra.Command) {
 	cmd.Args = cobra.ArbitraryArgs
 	cmd.DisableFlagsInUseLine = true // its usage: "ponte atlas" (the help) and "ponte atlas [command]"
 	cmd.RunE = func(c *cobra.Command, args []string) error {
-		if len(args) == 0 {
+		switch {
+		case len(args) == 0:
 			return c.Help()
+		case args[0] == "help" && c.HasParent(): // ponte atlas help [run]
+			return helpOf(c, args[1:])
 		}
 		return unknownCommand(c, args[0])
 	}
+}
+
+// helpOf prints the help of the command that args name under cmd, or says that they name
+// none (a usage error).
+func helpOf(cmd *cobra.Command, args []string) error {
+	target, rest, err := cmd.Find(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return unknownCommand(target, rest[0])
+	}
+	return target.Help()
 }
 
 // unknownCommand is the usage error of a word that names no subcommand of cmd, with the
@@ -189,16 +205,7 @@ func newHelpCmd() *cobra.Command {
 			}
 			return names, cobra.ShellCompDirectiveNoFileComp
 		},
-		RunE: func(c *cobra.Command, args []string) error {
-			cmd, rest, err := c.Root().Find(args)
-			if err != nil {
-				return err
-			}
-			if len(rest) > 0 {
-				return unknownCommand(cmd, rest[0])
-			}
-			return cmd.Help()
-		},
+		RunE: func(c *cobra.Command, args []string) error { return helpOf(c.Root(), args) },
 	}
 }
 

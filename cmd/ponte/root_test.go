@@ -91,6 +91,15 @@ func TestUnknownCommand(t *testing.T) {
 			}
 		}
 	}
+	for _, args := range [][]string{{"atlas", "help"}, {"atlas", "help", "run"}, {"help", "atlas", "run"}} {
+		want := "ponte " + strings.Join(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "help" }), " ")
+		if out, errOut, status := runPonte(t, "", args...); status != exitOK || !strings.Contains(out, "Usage:\n  "+want) {
+			t.Errorf("ponte %s: exit status %d, %q, %q: want the help of %s", strings.Join(args, " "), status, out, errOut, want)
+		}
+	}
+	if _, errOut, status := runPonte(t, "", "atlas", "help", "nosuch"); status != exitUsage || !strings.Contains(errOut, `unknown command "nosuch" for "ponte atlas"`) {
+		t.Errorf("ponte atlas help nosuch: exit status %d, %q", status, errOut)
+	}
 	for args, want := range map[string]string{
 		"atlas rnu": `unknown command "rnu" for "ponte atlas": did you mean run?`,
 		"verfy":     `unknown command "verfy" for "ponte": did you mean verify?`,
