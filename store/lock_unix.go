@@ -80,6 +80,9 @@ func writable(dir string) error {
 	return syscall.Access(dir, 2) // W_OK
 }
 
+// procDir is where the kernel tells the processes and their locks (a test's seam).
+var procDir = "/proc"
+
 // holder names the process that holds the flock on the file of info, by its command line:
 // "ponte annotate (pid 4242)". It reads /proc/locks for the processes that hold a flock on
 // the file's inode and, of those, takes one that has the file open (/proc/PID/fd), or the
@@ -90,7 +93,7 @@ func holder(info os.FileInfo) string {
 	if !ok {
 		return ""
 	}
-	locks, err := os.ReadFile("/proc/locks")
+	locks, err := os.ReadFile(filepath.Join(procDir, "locks"))
 	if err != nil {
 		return ""
 	}
@@ -105,7 +108,7 @@ func holder(info os.FileInfo) string {
 			break
 		}
 	}
-	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	cmdline, err := os.ReadFile(filepath.Join(procDir, strconv.Itoa(pid), "cmdline"))
 	name := commandName(strings.Split(strings.TrimSuffix(string(cmdline), "\x00"), "\x00"))
 	if err != nil || name == "" {
 		return "process " + strconv.Itoa(pid)
@@ -139,7 +142,7 @@ func flockHolders(locks string, ino uint64) []int {
 
 // hasOpen says whether process pid has the file of info open (one of /proc/PID/fd).
 func hasOpen(pid int, info os.FileInfo) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
+	dir := filepath.Join(procDir, strconv.Itoa(pid), "fd")
 	fds, err := os.ReadDir(dir)
 	if err != nil {
 		return false

@@ -3,6 +3,10 @@
 package store
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -63,6 +67,38 @@ func TestCommandName(t *testing.T) {
 	} {
 		if got := commandName(c.args); got != c.want {
 			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// Issue 31 finding 13: a second lockFile of a held file is ErrBusy naming the holder, here
+// this very process (the test binary: not ponte, named by its file); without /proc (not
+// Linux), "another process".
+func TestBusyHolderNamed(t *testing.T) {
+	if _, err := os.Stat("/proc/locks"); err != nil {
+		t.Skip("no /proc/locks:", err)
+	}
+	path := filepath.Join(t.TempDir(), "c.db")
+	f, _, err := lockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	self := filepath.Base(os.Args[0])
+	for _, c := range []struct {
+		proc, want string
+	}{
+		{"/proc", fmt.Sprintf("%s: %s: %s (pid %d) is writing to it", ErrBusy, path, self, os.Getpid())},
+		{t.TempDir(), fmt.Sprintf("%s: %s: another process is writing to it", ErrBusy, path)},
+	} {
+		procDir = c.proc
+		g, _, err := lockFile(path)
+		procDir = "/proc"
+		if g != nil {
+			g.Close()
+		}
+		if !errors.Is(err, ErrBusy) || err.Error() != c.want {
+			t.Errorf("/proc at %s: %v, want %q", c.proc, err, c.want)
 		}
 	}
 }
