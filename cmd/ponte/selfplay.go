@@ -319,10 +319,8 @@ func playGame(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, i i
 		return selfplayResult{index: i, err: err}
 	}
 	g, err := bot.Play(opener, responder, opts.size, su.supply, rand.New(rand.NewPCG(opts.seed, uint64(i))))
-	for _, b := range []bot.Bot{opener, responder} {
-		if stop := b.(interface{ Err() error }).Err(); stop != nil && errors.Is(stop, errGameStopped) {
-			err = stop
-		}
+	if stop := stoppedBy(opener, responder); stop != nil {
+		err = stop // rather than the turn it made the bot play
 	}
 	if err != nil {
 		return selfplayResult{index: i, err: err}

@@ -84,6 +84,19 @@ func (c countingStoppable) PlayoutsDone() int64 {
 	return c.Bot.(match.PlayoutCounter).PlayoutsDone()
 }
 
+// stoppedBy is the error of the first of bots (made by stopAt) that stopped its game at
+// its context's end, nil when none did.
+func stoppedBy(bots ...bot.Bot) error {
+	for _, b := range bots {
+		if f, ok := b.(match.Failer); ok {
+			if err := f.Err(); errors.Is(err, errGameStopped) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // fitLadder is match.FitLadder (a seam for the tests).
 var fitLadder = match.FitLadder
 
