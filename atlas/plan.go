@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"cmp"
+	"iter"
 	"math/rand/v2"
 	"slices"
 )
@@ -24,8 +25,11 @@ func NewData() *Data { return &Data{points: map[dataKey][]int8{}} }
 func (d *Data) Add(g Game) {
 	k := dataKey{g.Stage, g.Class}
 	p := d.points[k]
-	for len(p) <= g.Index {
-		p = append(p, -1)
+	if g.Index < 0 || g.Index >= MaxCount || g.Points < 0 || g.Points > 2 {
+		return // not an atlas's game: Config.CheckGame names it
+	}
+	if len(p) <= g.Index {
+		p = append(p, slices.Repeat([]int8{-1}, g.Index+1-len(p))...)
 	}
 	p[g.Index] = int8(g.Points)
 	d.points[k] = p
@@ -113,17 +117,47 @@ type Unit struct {
 }
 
 // Shard is the units of the plan that shard i of n (i from 1) plays and that d does not
-// hold yet: game index of class goes to shard (class + index) mod n + 1.
-func (p *Plan) Shard(d *Data, i, n int) []Unit {
-	var out []Unit
-	for _, t := range p.Tasks {
-		for k := t.From; k < t.To; k++ {
-			if (t.Class+k)%n == i-1 && !d.Has(p.Stage, t.Class, k) {
-				out = append(out, Unit{p.Stage, t.Class, k})
+// hold yet, and their number: game index of class goes to shard (class + index) mod n + 1.
+// The units are made one at a time as the sequence is read (a plan may ask for millions),
+// from what d holds when Shard is called: d may change while they are read.
+func (p *Plan) Shard(d *Data, i, n int) (iter.Seq[Unit], int) {
+	held := make([][]int8, len(p.Tasks)) // the points d holds in each task's range: no more than d
+	count := 0
+	for t, task := range p.Tasks {
+		pts := d.points[dataKey{p.Stage, task.Class}]
+		if task.From < len(pts) {
+			held[t] = slices.Clone(pts[task.From:min(task.To, len(pts))])
+		}
+		count += inShard(task.Class, task.From, task.To, i, n)
+		for j, v := range held[t] {
+			if v >= 0 && (task.Class+task.From+j)%n == i-1 {
+				count--
 			}
 		}
 	}
-	return out
+	seq := func(yield func(Unit) bool) {
+		for t, task := range p.Tasks {
+			first := task.From + ((i-1-task.Class-task.From)%n+n)%n // the task's first index in the shard
+			for k := first; k < task.To; k += n {
+				if j := k - task.From; j < len(held[t]) && held[t][j] >= 0 {
+					continue
+				}
+				if !yield(Unit{p.Stage, task.Class, k}) {
+					return
+				}
+			}
+		}
+	}
+	return seq, count
+}
+
+// inShard is how many indices k from from to to−1 have (class + k) mod n = i − 1.
+func inShard(class, from, to, i, n int) int {
+	first := from + ((i-1-class-from)%n+n)%n
+	if first >= to {
+		return 0
+	}
+	return (to-1-first)/n + 1
 }
 
 // look is a main-stage class's state: the look at which it stopped, or the last complete
