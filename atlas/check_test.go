@@ -231,3 +231,49 @@ func TestShardStreams(t *testing.T) {
 		t.Errorf("%d units said, %d read, %d bytes allocated", count, seen, after.TotalAlloc-before.TotalAlloc)
 	}
 }
+
+// blocking is a bot whose turns wait for release, telling entered of the first.
+type blocking struct {
+	bot.Bot
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (b blocking) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
+	select {
+	case b.entered <- struct{}{}:
+	default:
+	}
+	<-b.release
+	return b.Bot.Turn(g, rng)
+}
+
+// TestRunDropsGamesInPlay: issue 31 finding 10: Ctrl-C is honoured within a second however
+// long a turn takes: the run ends at once, dropping the games in play (a turn of a large
+// budget took 27 s to let go before).
+func TestRunDropsGamesInPlay(t *testing.T) {
+	c := smallConfig()
+	classes, _ := Classes(c.Size)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	r := &Runner{Config: c, Classes: classes, Workers: 2, Shard: 1, Shards: 1,
+		NewBot: func(name string) (bot.Bot, error) {
+			b, err := newTestBot(name)
+			return blocking{b, entered, release}, err
+		},
+		Save: func(Game) error { return nil }}
+	errc := make(chan error, 1)
+	go func() { errc <- r.Run(ctx, NewData()) }()
+	<-entered // a turn is in progress, and waits
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run waited for the turn in progress")
+	}
+}

@@ -59,8 +59,8 @@ func (r *Runner) Run(ctx context.Context, d *Data) error {
 }
 
 // play plays the n units on the project's pipeline and saves the games in the units'
-// order. When ctx ends, no game is begun, the games in play stop at their next turn, and
-// those that ended are saved.
+// order. When ctx ends, no game is begun, the games in play are dropped (they stop at
+// their next turn), and those that ended are saved.
 func (r *Runner) play(ctx context.Context, units iter.Seq[Unit], n int, byID map[int]Class, d *Data) error {
 	type done struct {
 		g   Game
@@ -75,8 +75,20 @@ func (r *Runner) play(ctx context.Context, units iter.Seq[Unit], n int, byID map
 				if err := ctx.Err(); err != nil {
 					return done{err: err}
 				}
-				g, _, err := r.Config.Play(ctx, u, byID[u.Class], r.NewBot)
-				return done{g, err}
+				// The game is played on a goroutine of its own so that a turn in progress
+				// (seconds for a large budget) does not hold up Ctrl-C: the game is left
+				// to stop at its next turn, and its result to the garbage collector.
+				res := make(chan done, 1)
+				go func() {
+					g, _, err := r.Config.Play(ctx, u, byID[u.Class], r.NewBot)
+					res <- done{g, err}
+				}()
+				select {
+				case d := <-res:
+					return d
+				case <-ctx.Done():
+					return done{err: ctx.Err()}
+				}
 			}
 		},
 	}

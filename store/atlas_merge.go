@@ -282,16 +282,3 @@ func value(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-// Update calls f with the database inside one transaction, committed when f returns nil.
-func (a *AtlasDB) Update(ctx context.Context, f func(tx *AtlasDB) error) error {
-	tx, err := a.db.BeginTx(ctx, nil)
-	if err != nil {
-		return dbError(a.path, err)
-	}
-	defer tx.Rollback()
-	if err := f(&AtlasDB{path: a.path, db: a.db, q: tx, tx: tx}); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
