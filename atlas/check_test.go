@@ -185,8 +185,11 @@ func TestShardStreams(t *testing.T) {
 		}
 	}
 	p := &Plan{Stage: Main, Round: 1, Tasks: []Task{{1, 0, 10}, {2, 3, 12}, {5, 7, 8}}}
-	for _, n := range []int{1, 2, 3, 7} {
-		for i := 1; i <= n; i++ {
+	for _, n := range []int{1, 2, 3, 7, math.MaxInt} {
+		for _, i := range []int{1, 2, 3, 5, 7, n - 1, n} {
+			if i < 1 || i > n {
+				continue
+			}
 			units, count := p.Shard(d, i, n)
 			var want []Unit
 			for _, task := range p.Tasks {

@@ -137,13 +137,18 @@ func (p *Plan) Shard(d *Data, i, n int) (iter.Seq[Unit], int) {
 	}
 	seq := func(yield func(Unit) bool) {
 		for t, task := range p.Tasks {
-			first := task.From + ((i-1-task.Class-task.From)%n+n)%n // the task's first index in the shard
-			for k := first; k < task.To; k += n {
-				if j := k - task.From; j < len(held[t]) && held[t][j] >= 0 {
-					continue
+			off := mod(i-1-task.Class-task.From, n) // the task's first index in the shard, less From
+			if off >= task.To-task.From {
+				continue
+			}
+			for k := task.From + off; k < task.To; k += n {
+				if j := k - task.From; j >= len(held[t]) || held[t][j] < 0 {
+					if !yield(Unit{p.Stage, task.Class, k}) {
+						return
+					}
 				}
-				if !yield(Unit{p.Stage, task.Class, k}) {
-					return
+				if task.To-k <= n { // the last (and k + n could pass the int's range)
+					break
 				}
 			}
 		}
@@ -153,11 +158,20 @@ func (p *Plan) Shard(d *Data, i, n int) (iter.Seq[Unit], int) {
 
 // inShard is how many indices k from from to to−1 have (class + k) mod n = i − 1.
 func inShard(class, from, to, i, n int) int {
-	first := from + ((i-1-class-from)%n+n)%n
-	if first >= to {
+	off := mod(i-1-class-from, n)
+	if off >= to-from {
 		return 0
 	}
-	return (to-1-first)/n + 1
+	return (to-1-from-off)/n + 1
+}
+
+// mod is a mod n in [0, n), for any n ≥ 1 (no a%n + n, which passes the int's range).
+func mod(a, n int) int {
+	r := a % n
+	if r < 0 {
+		r += n // in (0, n): no overflow
+	}
+	return r
 }
 
 // look is a main-stage class's state: the look at which it stopped, or the last complete
