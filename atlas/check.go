@@ -128,3 +128,15 @@ func (c *Config) Differences(o *Config) []Difference {
 	add("panel-games", false, c.PanelGames, o.PanelGames)
 	return out
 }
+
+// WithRules is c with the rules of the rounds of o (first, max, margin, the error rate,
+// the confirmation's and the panel's counts), and o's stability bot when it has one: the
+// settings of an atlas whose games c and o share, run again with o's rules.
+func (c *Config) WithRules(o *Config) *Config {
+	n := *o
+	n.Size, n.Supply, n.Bot, n.Seed = c.Size, c.Supply, c.Bot, c.Seed
+	if o.StabilityBot == "" {
+		n.StabilityBot, n.PanelSize, n.PanelGames = c.StabilityBot, c.PanelSize, c.PanelGames
+	}
+	return &n
+}

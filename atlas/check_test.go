@@ -280,3 +280,20 @@ func TestRunDropsGamesInPlay(t *testing.T) {
 		t.Fatal("Run waited for the turn in progress")
 	}
 }
+
+// TestWithRules: a shard brings its rules of the rounds to the merge, never its games'
+// settings, and never takes away a stability check.
+func TestWithRules(t *testing.T) {
+	c := smallConfig()
+	c.StabilityBot, c.PanelSize = "sage-16", 10
+	o := smallConfig()
+	o.Max, o.ConfirmGames, o.Bot = 16, 8, "other"
+	n := c.WithRules(o)
+	if n.Max != 16 || n.ConfirmGames != 8 || n.Bot != c.Bot || n.StabilityBot != "sage-16" || n.PanelSize != 10 {
+		t.Errorf("WithRules: %+v", n)
+	}
+	diffs := c.Differences(o)
+	if len(diffs) != 5 || diffs[0] != (Difference{"bot", true, "sage-4", "other"}) || diffs[1].Flag != "stability-bot" || diffs[1].Games {
+		t.Errorf("Differences: %+v", diffs)
+	}
+}

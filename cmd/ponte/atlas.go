@@ -462,30 +462,20 @@ func mergeAtlas(s *streams, opts *atlasOptions, paths []string) error {
 		}
 	}
 	// Every shard's settings before any is merged: a shard of other games stops the merge
-	// before it begins.
+	// before it begins. The rules of the rounds may differ: each shard merged brings its own
+	// (the rules its run was given), as a run does.
+	next := cfg
 	for _, sh := range shards {
-		var games, rules []string
-		for _, d := range cfg.Differences(sh.cfg) {
-			text := fmt.Sprintf("--%s %s in %s, %s in the shard", d.Flag, d.A, opts.db, d.B)
-			if d.Games {
-				games = append(games, text)
-			} else {
-				rules = append(rules, text)
-			}
+		if games := differences(next, sh.cfg, opts.db, true); games != "" {
+			return usagef("%s refused, nothing of it merged: an atlas of other games than %s's: %s", safe(sh.path), safe(opts.db), safe(games))
 		}
-		if len(games) > 0 {
-			return usagef("%s refused, nothing of it merged: an atlas of other games than %s's: %s", safe(sh.path), safe(opts.db), safe(strings.Join(games, "; ")))
-		}
-		if len(rules) > 0 && !opts.json {
-			fmt.Fprintf(s.err, "%s: other rules of the rounds (%s): its games are merged, and %s keeps its own rules\n",
-				safe(sh.path), safe(strings.Join(rules, "; ")), safe(opts.db))
-		}
+		next = next.WithRules(sh.cfg)
 	}
 	classes, err := atlas.Classes(cfg.Size)
 	if err != nil {
 		return err
 	}
-	for i, sh := range shards {
+	for _, sh := range shards {
 		check := func(g store.AtlasGame) error {
 			st, err := atlas.ParseStage(g.Stage)
 			if err == nil {
@@ -497,9 +487,11 @@ func mergeAtlas(s *streams, opts *atlasOptions, paths []string) error {
 			}
 			return err
 		}
+		merged := cfg.WithRules(sh.cfg)
+		rules := differences(cfg, merged, opts.db, false)
 		finish := func(tx *store.AtlasDB) error {
-			if i == 0 && stored == "" {
-				text, _ := json.Marshal(cfg)
+			if stored == "" || rules != "" {
+				text, _ := json.Marshal(merged)
 				if err := tx.SetAtlasMeta(s.ctx, "config", string(text)); err != nil {
 					return err
 				}
@@ -508,8 +500,8 @@ func mergeAtlas(s *streams, opts *atlasOptions, paths []string) error {
 			if err != nil {
 				return err
 			}
-			a := cfg.Estimate(classes, d)
-			a.Strength = ladderStrength(cfg)
+			a := merged.Estimate(classes, d)
+			a.Strength = ladderStrength(merged)
 			return saveClasses(s.ctx, tx, a)
 		}
 		n, err := adb.MergeAtlas(s.ctx, sh.db, check, finish)
@@ -521,10 +513,26 @@ func mergeAtlas(s *streams, opts *atlasOptions, paths []string) error {
 			return usagef("%s refused, nothing of it merged: %s", safe(sh.path), safeErr(err))
 		}
 		if !opts.json {
+			if rules != "" {
+				fmt.Fprintf(s.err, "%s: the rules of the rounds of the shard taken: %s\n", safe(sh.path), safe(rules))
+			}
 			fmt.Fprintf(s.err, "%s: %d %s added\n", safe(sh.path), n, plural(n, "game", "games"))
 		}
+		cfg, stored = merged, "stored"
 	}
 	return showAtlas(s, opts, adb, false)
+}
+
+// differences writes the settings in which the shard's settings differ from db's (c):
+// those of the games when games is true, else the rules of the rounds; "" when none.
+func differences(c, shard *atlas.Config, db string, games bool) string {
+	var out []string
+	for _, d := range c.Differences(shard) {
+		if d.Games == games {
+			out = append(out, fmt.Sprintf("--%s %s in %s, %s in the shard", d.Flag, d.A, db, d.B))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // atlasSameFile says whether the paths name one file.

@@ -313,7 +313,8 @@ func TestAtlasCountBounds(t *testing.T) {
 
 // TestAtlasMergeSettingsNamed: issue 31 finding 13: run --shard said "46 games stored" of a
 // database of 744; a merge refused for "an atlas of other settings" named none, and refused
-// a shard that differed only in --max, which may change between runs.
+// a shard that differed only in --max, which may change between runs: it is merged, and
+// its rules taken, as a run with them would.
 func TestAtlasMergeSettingsNamed(t *testing.T) {
 	dir := t.TempDir()
 	m, s1, s2 := filepath.Join(dir, "m.db"), filepath.Join(dir, "s1.db"), filepath.Join(dir, "s2.db")
@@ -334,8 +335,12 @@ func TestAtlasMergeSettingsNamed(t *testing.T) {
 		t.Errorf("run --shard 2/2 on a copy of 49 games: %s\nwant %q", errOut, want)
 	}
 	_, errOut, status := runPonte(t, "", "atlas", "merge", "--db", m, s2)
-	if status != exitOK || !strings.Contains(errOut, fmt.Sprintf("s2.db: %d games added", held-49)) || !strings.Contains(errOut, "--max 4 in "+m+", 8 in the shard") {
+	if status != exitOK || !strings.Contains(errOut, fmt.Sprintf("s2.db: %d games added", held-49)) ||
+		!strings.Contains(errOut, "s2.db: the rules of the rounds of the shard taken: --max 4 in "+m+", 8 in the shard") {
 		t.Errorf("a shard of another --max: exit %d: %s", status, errOut)
+	}
+	if dump := atlasDump(t, m); !strings.Contains(dump, `"Max":8,`) {
+		t.Errorf("the merged database's settings after a shard of --max 8: %.300s", dump)
 	}
 	other := filepath.Join(dir, "other.db")
 	atlasRun(t, other, "--shard", "1/2", "--bot", "sage-5", "--size", "6")
