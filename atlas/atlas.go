@@ -59,9 +59,25 @@ func DefaultConfig() Config {
 		Spending: DefaultSpending, Candidates: 3, ConfirmGames: 256, PanelSize: 40, PanelGames: 64}
 }
 
+// MaxCount is the most games, classes or candidates a setting asks for (2^20): a count is
+// a promise of time, and a larger one is a mistake, refused before any work (also when it
+// is read back from a database).
+const MaxCount = 1 << 20
+
 // Check says what is wrong with c.
 func (c *Config) Check() error {
+	for _, s := range []struct {
+		flag string
+		n    int
+	}{{"first", c.First}, {"max", c.Max}, {"candidates", c.Candidates}, {"confirm", c.ConfirmGames},
+		{"panel", c.PanelSize}, {"panel-games", c.PanelGames}} {
+		if s.n > MaxCount {
+			return fmt.Errorf("--%s %d: must be at most %d", s.flag, s.n, MaxCount)
+		}
+	}
 	switch {
+	case c.Supply != replay.Unlimited && c.Supply != replay.Supply40x15:
+		return fmt.Errorf("supply %d: not a supply (unlimited or 40/15)", c.Supply)
 	case c.Size < replay.MinSize || c.Size > replay.MaxSize:
 		return fmt.Errorf("board side %d: must be from %d to %d", c.Size, replay.MinSize, replay.MaxSize)
 	case c.Bot == "":
@@ -86,8 +102,8 @@ func (c *Config) Check() error {
 func (c *Config) Target(j int) int {
 	t := c.First
 	for range j - 1 {
-		if t >= c.Max {
-			break
+		if t >= c.Max || t > c.Max/2 {
+			return c.Max // doubled past Max (and never past the int's range)
 		}
 		t *= 2
 	}
@@ -104,10 +120,10 @@ func (c *Config) Z(j int) float64 {
 	return c.Spending.Bounds(n)[min(max(j, 1), len(n))-1]
 }
 
-// Looks is the most looks at a class.
+// Looks is the most looks at a class: at most 64, as Target doubles First until Max.
 func (c *Config) Looks() int {
 	j := 1
-	for c.Target(j) < c.Max {
+	for c.Target(j) < c.Max && c.First > 0 && j < 64 {
 		j++
 	}
 	return j

@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"cmp"
+	"iter"
 	"math/rand/v2"
 	"slices"
 )
@@ -24,8 +25,11 @@ func NewData() *Data { return &Data{points: map[dataKey][]int8{}} }
 func (d *Data) Add(g Game) {
 	k := dataKey{g.Stage, g.Class}
 	p := d.points[k]
-	for len(p) <= g.Index {
-		p = append(p, -1)
+	if g.Index < 0 || g.Index >= MaxCount || g.Points < 0 || g.Points > 2 {
+		return // not an atlas's game: Config.CheckGame names it
+	}
+	if len(p) <= g.Index {
+		p = append(p, slices.Repeat([]int8{-1}, g.Index+1-len(p))...)
 	}
 	p[g.Index] = int8(g.Points)
 	d.points[k] = p
@@ -113,17 +117,61 @@ type Unit struct {
 }
 
 // Shard is the units of the plan that shard i of n (i from 1) plays and that d does not
-// hold yet: game index of class goes to shard (class + index) mod n + 1.
-func (p *Plan) Shard(d *Data, i, n int) []Unit {
-	var out []Unit
-	for _, t := range p.Tasks {
-		for k := t.From; k < t.To; k++ {
-			if (t.Class+k)%n == i-1 && !d.Has(p.Stage, t.Class, k) {
-				out = append(out, Unit{p.Stage, t.Class, k})
+// hold yet, and their number: game index of class goes to shard (class + index) mod n + 1.
+// The units are made one at a time as the sequence is read (a plan may ask for millions),
+// from what d holds when Shard is called: d may change while they are read.
+func (p *Plan) Shard(d *Data, i, n int) (iter.Seq[Unit], int) {
+	held := make([][]int8, len(p.Tasks)) // the points d holds in each task's range: no more than d
+	count := 0
+	for t, task := range p.Tasks {
+		pts := d.points[dataKey{p.Stage, task.Class}]
+		if task.From < len(pts) {
+			held[t] = slices.Clone(pts[task.From:min(task.To, len(pts))])
+		}
+		count += inShard(task.Class, task.From, task.To, i, n)
+		for j, v := range held[t] {
+			if v >= 0 && (task.Class+task.From+j)%n == i-1 {
+				count--
 			}
 		}
 	}
-	return out
+	seq := func(yield func(Unit) bool) {
+		for t, task := range p.Tasks {
+			off := mod(i-1-task.Class-task.From, n) // the task's first index in the shard, less From
+			if off >= task.To-task.From {
+				continue
+			}
+			for k := task.From + off; k < task.To; k += n {
+				if j := k - task.From; j >= len(held[t]) || held[t][j] < 0 {
+					if !yield(Unit{p.Stage, task.Class, k}) {
+						return
+					}
+				}
+				if task.To-k <= n { // the last (and k + n could pass the int's range)
+					break
+				}
+			}
+		}
+	}
+	return seq, count
+}
+
+// inShard is how many indices k from from to to−1 have (class + k) mod n = i − 1.
+func inShard(class, from, to, i, n int) int {
+	off := mod(i-1-class-from, n)
+	if off >= to-from {
+		return 0
+	}
+	return (to-1-from-off)/n + 1
+}
+
+// mod is a mod n in [0, n), for any n ≥ 1 (no a%n + n, which passes the int's range).
+func mod(a, n int) int {
+	r := a % n
+	if r < 0 {
+		r += n // in (0, n): no overflow
+	}
+	return r
 }
 
 // look is a main-stage class's state: the look at which it stopped, or the last complete

@@ -21,7 +21,8 @@ func TestStagesToTheEnd(t *testing.T) {
 		if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
 			stages = append(stages, p.Stage)
 		}
-		for _, u := range p.Shard(d, 1, 1) {
+		units, _ := p.Shard(d, 1, 1)
+		for u := range units {
 			g := Game{Stage: u.Stage, Class: u.Class, Index: u.Index, Points: 2 * ((u.Class + u.Index) % 2)}
 			d.Add(g)
 			d.Add(g)

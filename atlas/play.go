@@ -1,6 +1,8 @@
 package atlas
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -26,8 +28,9 @@ func (o *opener) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 
 // Play plays game u.Index of class cl in u's stage: the opening, then the stage's bot on
 // both sides (it may swap at turn 2: the position, Dark to move, is the same either way,
-// and Light's score is what is counted), from the random source of the game's seed.
-func (c *Config) Play(u Unit, cl Class, newBot func(string) (bot.Bot, error)) (Game, *bot.Game, error) {
+// and Light's score is what is counted), from the random source of the game's seed. When
+// ctx ends, the game stops before its next turn with ctx's error.
+func (c *Config) Play(ctx context.Context, u Unit, cl Class, newBot func(string) (bot.Bot, error)) (Game, *bot.Game, error) {
 	name := c.BotOf(u.Stage)
 	a, err := newBot(name)
 	if err != nil {
@@ -38,7 +41,7 @@ func (c *Config) Play(u Unit, cl Class, newBot func(string) (bot.Bot, error)) (G
 		return Game{}, nil, err
 	}
 	seed := GameSeed(c.Seed, u.Stage, u.Class, u.Index)
-	g, err := bot.Play(&opener{a, cl.Opening()}, b, c.Size, c.Supply, rand.New(rand.NewPCG(seed, 0x61746c6173))) // "atlas"
+	g, err := play(ctx, &opener{a, cl.Opening()}, b, c.Size, c.Supply, rand.New(rand.NewPCG(seed, 0x61746c6173))) // "atlas"
 	if err != nil {
 		return Game{}, nil, fmt.Errorf("class %d game %d: %w", u.Class, u.Index, err)
 	}
@@ -49,6 +52,42 @@ func (c *Config) Play(u Unit, cl Class, newBot func(string) (bot.Bot, error)) (G
 	return Game{Stage: u.Stage, Class: u.Class, Index: u.Index, Seed: seed, Points: points(g.Result),
 		Turns: len(g.Moves), Swapped: g.Swapped, Bot: name, Moves: strings.Join(moves, " ")}, g, nil
 }
+
+// play is bot.Play with a look at ctx before every turn: the same seats, the same draws
+// from rng, the same game (TestPlayAsBotPlays), but one that stops when ctx ends.
+func play(ctx context.Context, opener, responder bot.Bot, size int, supply replay.Supply, rng *rand.Rand) (*bot.Game, error) {
+	g, err := replay.NewGame(size, supply)
+	if err != nil {
+		return nil, err
+	}
+	out := &bot.Game{Opener: opener.Name(), Responder: responder.Name(), Size: size, Supply: supply}
+	limit := maxTurns(size)
+	for !g.Over() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if g.Turn() >= limit {
+			return nil, fmt.Errorf("game did not end after %d turns", limit)
+		}
+		seat := opener // Light before a swap, Dark after it
+		if (g.ToMove() == replay.Light) == g.Swapped() {
+			seat = responder
+		}
+		m := seat.Turn(g, rng)
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("%s played an illegal turn %d (%s): %w", seat.Name(), g.Turn()+1, m, err)
+		}
+		out.Moves = append(out.Moves, m)
+	}
+	out.Swapped = g.Swapped()
+	out.Result, out.DecidedBy = g.Standing()
+	out.Score, out.Islands, out.Bridges = g.Score(), g.Islands(), g.Bridges()
+	return out, nil
+}
+
+// maxTurns is the most turns of a game on a board of side size (bot.Play's guard): tiles,
+// bridges and passes are all finite.
+func maxTurns(size int) int { return 4*size*size + 8 }
 
 func points(r replay.Result) int {
 	switch r {
@@ -63,26 +102,41 @@ func points(r replay.Result) int {
 // Replay plays a stored game's turns again through the rules engine and returns it as the
 // bot package's game: an illegal turn, or an outcome other than the one stored, is an error.
 func (c *Config) Replay(g Game) (*bot.Game, error) {
+	out, err := c.replay(g)
+	if err != nil {
+		return nil, fmt.Errorf("%s class %d game %d: %w", g.Stage, g.Class, g.Index, err)
+	}
+	return out, nil
+}
+
+// replay is Replay with the fault as a *GameError naming the column.
+func (c *Config) replay(g Game) (*bot.Game, *GameError) {
 	rg, err := replay.NewGame(c.Size, c.Supply)
 	if err != nil {
-		return nil, err
+		return nil, &GameError{Column: "moves", Err: err}
 	}
 	out := &bot.Game{Opener: g.Bot, Responder: g.Bot, Size: c.Size, Supply: c.Supply}
 	for i, tok := range strings.Fields(g.Moves) {
+		if rg.Over() {
+			return nil, &GameError{Column: "moves", Value: fmt.Sprintf("turn %d %q", i+1, tok), Err: fmt.Errorf("the game is over after %d turns", i)}
+		}
 		m, err := rg.PlayTurn(i+1, tok)
 		if err != nil {
-			return nil, fmt.Errorf("%s class %d game %d turn %d: %w", g.Stage, g.Class, g.Index, i+1, err)
+			return nil, &GameError{Column: "moves", Value: fmt.Sprintf("turn %d %q", i+1, tok), Err: err}
 		}
 		out.Moves = append(out.Moves, m)
 	}
 	if !rg.Over() {
-		return nil, fmt.Errorf("%s class %d game %d: the game is not over after %d turns", g.Stage, g.Class, g.Index, len(out.Moves))
+		return nil, &GameError{Column: "moves", Value: fmt.Sprintf("%d turns", len(out.Moves)), Err: errors.New("the game is not over")}
 	}
 	out.Swapped = rg.Swapped()
 	out.Result, out.DecidedBy = rg.Standing()
 	out.Score, out.Islands, out.Bridges = rg.Score(), rg.Islands(), rg.Bridges()
-	if points(out.Result) != g.Points || out.Swapped != g.Swapped {
-		return nil, fmt.Errorf("%s class %d game %d: the turns give %s, not the stored outcome", g.Stage, g.Class, g.Index, out.Result)
+	if p := points(out.Result); p != g.Points {
+		return nil, &GameError{Column: "points", Value: fmt.Sprint(g.Points), Err: fmt.Errorf("the turns give %s (%d)", out.Result, p)}
+	}
+	if out.Swapped != g.Swapped {
+		return nil, &GameError{Column: "swapped", Value: fmt.Sprint(g.Swapped), Err: fmt.Errorf("the turns give %v", out.Swapped)}
 	}
 	return out, nil
 }

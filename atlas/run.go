@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"iter"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/pipeline"
@@ -45,23 +45,23 @@ func (r *Runner) Run(ctx context.Context, d *Data) error {
 		if p.Done {
 			return nil
 		}
-		units := p.Shard(d, r.Shard, r.Shards)
-		if len(units) == 0 {
+		units, n := p.Shard(d, r.Shard, r.Shards)
+		if n == 0 {
 			return ErrWaiting
 		}
 		if r.Round != nil {
-			r.Round(p, len(units))
+			r.Round(p, n)
 		}
-		if err := r.play(ctx, units, byID, d); err != nil {
+		if err := r.play(ctx, units, n, byID, d); err != nil {
 			return err
 		}
 	}
 }
 
-// play plays units on the project's pipeline and saves the games in the units' order.
-// When ctx ends, the games begun are finished and saved, and those not begun are not
-// played.
-func (r *Runner) play(ctx context.Context, units []Unit, byID map[int]Class, d *Data) error {
+// play plays the n units on the project's pipeline and saves the games in the units'
+// order. When ctx ends, no game is begun, the games in play are dropped (they stop at
+// their next turn), and those that ended are saved.
+func (r *Runner) play(ctx context.Context, units iter.Seq[Unit], n int, byID map[int]Class, d *Data) error {
 	type done struct {
 		g   Game
 		err error
@@ -75,13 +75,28 @@ func (r *Runner) play(ctx context.Context, units []Unit, byID map[int]Class, d *
 				if err := ctx.Err(); err != nil {
 					return done{err: err}
 				}
-				g, _, err := r.Config.Play(u, byID[u.Class], r.NewBot)
-				return done{g, err}
+				// The game is played on a goroutine of its own so that a turn in progress
+				// (seconds for a large budget) does not hold up Ctrl-C: the game is left
+				// to stop at its next turn, and its result to the garbage collector.
+				res := make(chan done, 1)
+				go func() {
+					g, _, err := r.Config.Play(ctx, u, byID[u.Class], r.NewBot)
+					res <- done{g, err}
+				}()
+				select {
+				case d := <-res:
+					return d
+				case <-ctx.Done():
+					return done{err: ctx.Err()}
+				}
 			}
 		},
 	}
 	saved := 0
-	err := p.Run(ctx, slices.Values(units), func(res done) error {
+	err := p.Run(ctx, units, func(res done) error {
+		if res.err != nil && ctx.Err() != nil && errors.Is(res.err, ctx.Err()) {
+			return nil // not played to its end: the others that ended are saved
+		}
 		if res.err != nil {
 			return res.err
 		}
@@ -92,10 +107,10 @@ func (r *Runner) play(ctx context.Context, units []Unit, byID map[int]Class, d *
 		saved++
 		return nil
 	})
-	if err == nil && saved < len(units) {
+	if err == nil && saved < n {
 		err = ctx.Err()
 		if err == nil {
-			err = fmt.Errorf("%d of %d games played", saved, len(units))
+			err = fmt.Errorf("%d of %d games played", saved, n)
 		}
 	}
 	return err

@@ -60,7 +60,8 @@ func (c *Config) Simulate(truth []Planted, seed uint64) SimResult {
 		if p.Done || p.Stage == Stability {
 			break
 		}
-		for _, u := range p.Shard(d, 1, 1) {
+		units, _ := p.Shard(d, 1, 1)
+		for u := range units {
 			t := truth[u.Class-1]
 			pts := 0
 			switch r := rng.Float64(); {

@@ -19,7 +19,18 @@ import (
 type AtlasDB struct {
 	path     string
 	db       *sql.DB
+	q        querier // db, or the transaction of Update and MergeAtlas
+	tx       *sql.Tx
+	lock     *os.File // the flock of a writer, held from OpenAtlas to Close
+	created  bool
 	readOnly bool
+}
+
+// querier is what the methods of AtlasDB query: the database or a transaction of it.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // AtlasGame is a row of atlas_games: one game, keyed by stage, class and index.
@@ -64,36 +75,66 @@ CREATE TABLE IF NOT EXISTS atlas_classes (
 // OpenAtlas opens the atlas database at path for writing, creating it when create is true
 // and the file does not exist. With create false it is opened for reading only: it must
 // exist (else an error wrapping ErrNoDatabase), and nothing is written to it.
+//
+// A writer takes the file's flock first and holds it until Close, as Open does for a games
+// database: a second writer (ponte atlas run or merge) is refused at once with an error
+// wrapping ErrBusy, so that whatever it reads (the settings) stays true while it writes.
+// One atlas a file: a file that holds other tables than an atlas's (a games database) is
+// refused before anything is written to it (ErrNotAtlas), and so is a file that is not
+// SQLite's. A file OpenAtlas made and cannot use is removed again.
 func OpenAtlas(path string, create bool) (*AtlasDB, error) {
-	if _, err := os.Stat(path); err != nil {
-		if !create || !errors.Is(err, os.ErrNotExist) {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: %w", path, ErrNoDatabase)
-			}
-			return nil, err
+	if !create {
+		return openAtlasReader(path)
+	}
+	lock, created, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*AtlasDB, error) {
+		lock.Close()
+		if created {
+			removeFiles(path)
 		}
+		return nil, err
+	}
+	if err := atlasOnly(path); err != nil {
+		return fail(err)
 	}
 	query := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)&_txlock=immediate", busyTimeout)
-	if !create {
-		query = fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)", busyTimeout)
-	}
 	db, err := sql.Open("sqlite", fileURI(path, query))
+	if err != nil {
+		return fail(dbError(path, err))
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(atlasDDL); err != nil {
+		db.Close()
+		return fail(dbError(path, fmt.Errorf("not an atlas database: %w", err)))
+	}
+	return &AtlasDB{path: path, db: db, q: db, lock: lock, created: created}, nil
+}
+
+// openAtlasReader opens the atlas database at path for reading only.
+func openAtlasReader(path string) (*AtlasDB, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNoDatabase)
+		}
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", fileURI(path, fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)", busyTimeout)))
 	if err != nil {
 		return nil, dbError(path, err)
 	}
 	db.SetMaxOpenConns(1)
-	ddl := atlasDDL
-	if !create {
-		ddl = "SELECT 1 FROM atlas_meta, atlas_games, atlas_classes LIMIT 0"
-	}
-	if _, err := db.Exec(ddl); err != nil {
+	if _, err := db.Exec("SELECT 1 FROM atlas_meta, atlas_games, atlas_classes LIMIT 0"); err != nil {
 		db.Close()
 		return nil, dbError(path, fmt.Errorf("not an atlas database: %w", err))
 	}
-	return &AtlasDB{path: path, db: db, readOnly: !create}, nil
+	return &AtlasDB{path: path, db: db, q: db, readOnly: true}, nil
 }
 
-// Close closes the database, leaving one written in rollback mode (one file).
+// Close closes the database, leaving one written in rollback mode (one file), and lets
+// go of its lock.
 func (a *AtlasDB) Close() error {
 	var err error
 	if !a.readOnly {
@@ -102,7 +143,24 @@ func (a *AtlasDB) Close() error {
 	if cerr := a.db.Close(); err == nil {
 		err = cerr
 	}
+	if a.lock != nil {
+		a.lock.Close()
+	}
 	return err
+}
+
+// CloseDiscard closes the database, and removes it when OpenAtlas made it and it holds no
+// atlas yet (no settings): a run or merge refused leaves no file behind.
+func (a *AtlasDB) CloseDiscard() error {
+	if a.created && !a.readOnly {
+		if config, err := a.AtlasMeta(context.Background(), "config"); err == nil && config == "" {
+			a.db.Close()
+			err := removeFiles(a.path) // while the lock is held: lockFile opens again a path found gone
+			a.lock.Close()
+			return err
+		}
+	}
+	return a.Close()
 }
 
 // Path is the database's file.
@@ -111,7 +169,7 @@ func (a *AtlasDB) Path() string { return a.path }
 // AtlasMeta returns the value of a setting, "" when there is none.
 func (a *AtlasDB) AtlasMeta(ctx context.Context, key string) (string, error) {
 	var v string
-	err := a.db.QueryRowContext(ctx, "SELECT value FROM atlas_meta WHERE key = ?", key).Scan(&v)
+	err := a.q.QueryRowContext(ctx, "SELECT value FROM atlas_meta WHERE key = ?", key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -120,20 +178,20 @@ func (a *AtlasDB) AtlasMeta(ctx context.Context, key string) (string, error) {
 
 // SetAtlasMeta sets a setting.
 func (a *AtlasDB) SetAtlasMeta(ctx context.Context, key, value string) error {
-	_, err := a.db.ExecContext(ctx, "INSERT INTO atlas_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	_, err := a.q.ExecContext(ctx, "INSERT INTO atlas_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
 	return err
 }
 
 // AddAtlasGame stores a game; a game already stored under its key is left as it is.
 func (a *AtlasDB) AddAtlasGame(ctx context.Context, g AtlasGame) error {
-	_, err := a.db.ExecContext(ctx, `INSERT OR IGNORE INTO atlas_games(stage, class, idx, seed, points, turns, swapped, bot, moves)
+	_, err := a.q.ExecContext(ctx, `INSERT OR IGNORE INTO atlas_games(stage, class, idx, seed, points, turns, swapped, bot, moves)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.Stage, g.Class, g.Index, fmt.Sprint(g.Seed), g.Points, g.Turns, g.Swapped, g.Bot, g.Moves)
 	return err
 }
 
 // AtlasGames calls f with every game stored, by stage, class and index.
 func (a *AtlasDB) AtlasGames(ctx context.Context, f func(AtlasGame) error) error {
-	rows, err := a.db.QueryContext(ctx, `SELECT stage, class, idx, seed, points, turns, swapped, bot, moves
+	rows, err := a.q.QueryContext(ctx, `SELECT stage, class, idx, seed, points, turns, swapped, bot, moves
 		FROM atlas_games ORDER BY stage, class, idx`)
 	if err != nil {
 		return err
@@ -157,11 +215,21 @@ func (a *AtlasDB) AtlasGames(ctx context.Context, f func(AtlasGame) error) error
 
 // SetAtlasClasses replaces the table of estimates.
 func (a *AtlasDB) SetAtlasClasses(ctx context.Context, rows []AtlasClass) error {
+	if a.tx != nil {
+		return setAtlasClasses(ctx, a.tx, rows)
+	}
 	tx, err := a.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if err := setAtlasClasses(ctx, tx, rows); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func setAtlasClasses(ctx context.Context, tx *sql.Tx, rows []AtlasClass) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM atlas_classes"); err != nil {
 		return err
 	}
@@ -171,12 +239,12 @@ func (a *AtlasDB) SetAtlasClasses(ctx context.Context, rows []AtlasClass) error 
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // AtlasClasses returns the table of estimates, by class.
 func (a *AtlasDB) AtlasClasses(ctx context.Context) ([]AtlasClass, error) {
-	rows, err := a.db.QueryContext(ctx, `SELECT class, a, b, edge, apart, size, games, wins, draws, losses, p, lo, hi, verdict, elo, rounds
+	rows, err := a.q.QueryContext(ctx, `SELECT class, a, b, edge, apart, size, games, wins, draws, losses, p, lo, hi, verdict, elo, rounds
 		FROM atlas_classes ORDER BY class`)
 	if err != nil {
 		return nil, err
@@ -200,40 +268,6 @@ func (a *AtlasDB) AtlasClasses(ctx context.Context) ([]AtlasClass, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// MergeAtlas adds the games of the atlas database at path that this one lacks, and returns
-// how many it added. A game stored in both with another outcome or seed is an error (the
-// shards were not of the same atlas), and nothing is added.
-func (a *AtlasDB) MergeAtlas(ctx context.Context, path string) (int, error) {
-	if _, err := os.Stat(path); err != nil {
-		return 0, err
-	}
-	conn, err := a.db.Conn(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS other", fileURI(path, "mode=ro")); err != nil {
-		return 0, dbError(path, err)
-	}
-	defer conn.ExecContext(context.Background(), "DETACH DATABASE other")
-	var stage string
-	var class, idx int
-	err = conn.QueryRowContext(ctx, `SELECT o.stage, o.class, o.idx FROM other.atlas_games o JOIN atlas_games g
-		USING (stage, class, idx) WHERE o.seed <> g.seed OR o.points <> g.points OR o.moves <> g.moves OR o.bot <> g.bot LIMIT 1`).Scan(&stage, &class, &idx)
-	switch {
-	case err == nil:
-		return 0, fmt.Errorf("%s: %s game %d of class %d differs from the one in %s: not a shard of the same atlas", path, stage, idx, class, a.path)
-	case !errors.Is(err, sql.ErrNoRows):
-		return 0, dbError(path, err)
-	}
-	res, err := conn.ExecContext(ctx, "INSERT OR IGNORE INTO atlas_games SELECT stage, class, idx, seed, points, turns, swapped, bot, moves FROM other.atlas_games")
-	if err != nil {
-		return 0, dbError(path, err)
-	}
-	n, err := res.RowsAffected()
-	return int(n), err
 }
 
 // finiteOrNil is x, or nil (NULL) when x is infinite or NaN.

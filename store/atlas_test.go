@@ -39,13 +39,21 @@ func TestMergeAtlas(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	merge := func(name string) (int, error) {
+		s, err := OpenAtlas(filepath.Join(dir, name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		return main.MergeAtlas(ctx, s, func(AtlasGame) error { return nil }, func(*AtlasDB) error { return nil })
+	}
 	for i, want := range []int{1, 0} {
-		n, err := main.MergeAtlas(ctx, filepath.Join(dir, "shard.db"))
+		n, err := merge("shard.db")
 		if err != nil || n != want {
 			t.Errorf("merge %d: %d games added, %v; want %d", i+1, n, err, want)
 		}
 	}
-	if _, err := main.MergeAtlas(ctx, filepath.Join(dir, "bad.db")); err == nil || !strings.Contains(err.Error(), "not a shard of the same atlas") {
+	if _, err := merge("bad.db"); err == nil || !strings.Contains(err.Error(), "not a shard of the same atlas") {
 		t.Errorf("a shard that disagrees: %v", err)
 	}
 	var got []AtlasGame

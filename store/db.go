@@ -70,7 +70,7 @@ func open(path string, walBusy func(tries int)) (*DB, error) {
 	lock, created, err := lockFile(path)
 	if err != nil {
 		if _, ierr := inspect(path); errors.Is(ierr, ErrForeign) {
-			return nil, ierr // not ours, whether it can be written or not
+			return nil, atlasFile(path, ierr) // not ours, whether it can be written or not
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -87,7 +87,7 @@ func open(path string, walBusy func(tries int)) (*DB, error) {
 	}
 	file, err := inspect(path)
 	if err != nil {
-		return fail(err)
+		return fail(atlasFile(path, err))
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
@@ -144,7 +144,7 @@ func OpenReader(path string) (*Reader, error) {
 func openReadOnly(path string) (*sql.DB, error) {
 	file, err := inspect(path)
 	if err != nil {
-		return nil, err
+		return nil, atlasFile(path, err)
 	}
 	switch {
 	case file.fresh:

@@ -83,17 +83,21 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")
-	f.IntVar(&opts.first, "first", d.First, "games per class in the first round")
-	f.IntVar(&opts.max, "max", d.Max, "the most games per class (rounds double the open classes' games up to it)")
+	opts.first, opts.max, opts.candidates, opts.confirm, opts.panel, opts.panelGames = d.First, d.Max, d.Candidates, d.ConfirmGames, d.PanelSize, d.PanelGames
+	count := func(p *int, name, usage string) {
+		f.Var(countFlag(p, 1, atlas.MaxCount), name, fmt.Sprintf("%s (1 to %d)", usage, atlas.MaxCount))
+	}
+	count(&opts.first, "first", "games per class in the first round")
+	count(&opts.max, "max", "the most games per class (rounds double the open classes' games up to it)")
 	f.Float64Var(&opts.margin, "margin", d.Margin, "m: the fair band is [0.5-m, 0.5+m]")
 	f.Float64Var(&opts.alpha, "alpha", d.Spending.Alpha, "the intervals' error rate (0.05: 95%)")
 	f.Float64Var(&opts.rest, "rest", d.Spending.Rest, "the share of --alpha spent on the looks after the first round")
-	f.IntVar(&opts.candidates, "candidates", d.Candidates, "the best openings for the opener that the confirmation plays again")
-	f.IntVar(&opts.confirm, "confirm", d.ConfirmGames, "games per candidate in the confirmation, on fresh seeds")
+	count(&opts.candidates, "candidates", "the best openings for the opener that the confirmation plays again")
+	count(&opts.confirm, "confirm", "games per candidate in the confirmation, on fresh seeds")
 	f.BoolVar(&opts.stability, "stability", false, "re-estimate a panel of classes at 4× the budget (--stability-bot)")
 	f.Var(botFlag(&opts.stabilityBot), "stability-bot", "the stability check's bot (default: --bot with 4× its budget)")
-	f.IntVar(&opts.panel, "panel", d.PanelSize, "classes in the stability check's panel (half nearest ½, half at random)")
-	f.IntVar(&opts.panelGames, "panel-games", d.PanelGames, "games per class of the panel")
+	count(&opts.panel, "panel", "classes in the stability check's panel (half nearest ½, half at random)")
+	count(&opts.panelGames, "panel-games", "games per class of the panel")
 }
 
 // atlasConfig makes the config from the flags, or from the database's when it has one:
@@ -172,7 +176,7 @@ func loadAtlas(ctx context.Context, adb *store.AtlasDB) (*atlas.Data, error) {
 
 func fromStored(g store.AtlasGame) (atlas.Game, error) {
 	st := slices.IndexFunc([]atlas.Stage{atlas.Main, atlas.Confirm, atlas.Stability}, func(s atlas.Stage) bool { return s.String() == g.Stage })
-	if st < 0 || g.Points < 0 || g.Points > 2 || g.Index < 0 {
+	if st < 0 || g.Points < 0 || g.Points > 2 || g.Index < 0 || g.Index >= atlas.MaxCount {
 		return atlas.Game{}, fmt.Errorf("atlas_games: %s game %d of class %d: not an atlas game (stage %q, points %d)", g.Stage, g.Index, g.Class, g.Stage, g.Points)
 	}
 	return atlas.Game{Stage: atlas.Stage(st), Class: g.Class, Index: g.Index, Seed: g.Seed, Points: g.Points,
@@ -244,7 +248,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	if err != nil {
 		return err
 	}
-	defer adb.Close()
+	defer adb.CloseDiscard() // a file this run made and put no atlas in is removed
 	cfg, err := atlasConfig(s.ctx, opts, adb)
 	if err != nil {
 		return err
@@ -261,13 +265,16 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	if err != nil {
 		return usagef("%s: %s", opts.db, safeErr(err))
 	}
-	var played atomic.Int64
+	var played, stored atomic.Int64 // in the round, in the run
 	var bar *stage
 	start := time.Now()
 	r := &atlas.Runner{Config: cfg, Classes: classes, Workers: opts.workers, Shard: shard, Shards: shards,
 		NewBot: func(name string) (bot.Bot, error) { return newBot(name, bot.Options{Workers: 1}) },
 		Save: func(g atlas.Game) error {
 			err := adb.AddAtlasGame(context.WithoutCancel(s.ctx), toStored(g))
+			if err == nil {
+				stored.Add(1)
+			}
 			if err == nil && bar != nil {
 				bar.set(played.Add(1))
 			}
@@ -304,7 +311,13 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 		return err
 	}
 	if !opts.json {
-		fmt.Fprintf(s.err, "%s: %d games stored, %s this run\n", safe(opts.db), a.Games, seconds(time.Since(start).Seconds()))
+		held, err := adb.CountAtlasGames(context.WithoutCancel(s.ctx))
+		if err != nil {
+			return usagef("%s: %s", safe(opts.db), safeErr(err))
+		}
+		n := int(stored.Load())
+		fmt.Fprintf(s.err, "%s: %d %s stored by this run, %d in the database, %s this run\n", safe(opts.db), n, plural(n, "game", "games"),
+			held, seconds(time.Since(start).Seconds()))
 	}
 	switch {
 	case interruptedRun:
@@ -382,52 +395,151 @@ func newAtlasMergeCmd(s *streams, opts *atlasOptions) *cobra.Command {
 		Long: `Add to --db every game of the shards' atlas databases that it lacks (a game
 is keyed by stage, class and index, so merging twice adds nothing), then write
 its table of estimates and print the atlas. --db is made from the first
-shard's settings when it does not exist. A shard of another atlas (a game
-stored in both with another outcome or seed) is refused.
+shard's settings when it does not exist.
 
-Exit status: 0 merged, 2 a usage error or a database that cannot be used, 130
-interrupted.`,
+Each shard goes in whole or not at all: every row is checked first (its
+types, its class and index, the seed and bot its settings give, turn 1 the
+class's opening, the turns replayed to the stored outcome, the same as a copy
+--db holds) and its games go in with the new estimates in one transaction. A
+shard of other games (--size, --supply, --bot, --seed, --stability-bot) is
+refused before any is merged, naming the setting; one that differs only in the
+rules of the rounds (--first, --max, --confirm, ...) is merged, and --db keeps
+its own rules. The first shard refused stops the command: the shards before it
+are merged, it and those after it are not.
+
+Exit status: 0 merged, 2 a usage error, a database that cannot be used or a
+shard refused, 130 interrupted (the shard being merged is not).`,
 		Example: `  ponte atlas merge --db atlas.db shard-*.db`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			adb, err := openAtlasDB(s, "merge", opts.db, true)
-			if err != nil {
-				return err
-			}
-			defer adb.Close()
-			stored, err := adb.AtlasMeta(s.ctx, "config")
-			if err != nil {
-				return err
-			}
-			for _, path := range args {
-				other, err := openAtlasDB(s, "merge", path, false)
-				if err != nil {
-					return err
-				}
-				theirs, err := other.AtlasMeta(s.ctx, "config")
-				other.Close()
-				if err != nil {
-					return err
-				}
-				if stored == "" {
-					if err := adb.SetAtlasMeta(s.ctx, "config", theirs); err != nil {
-						return err
-					}
-					stored = theirs
-				} else if theirs != stored {
-					return usagef("%s: an atlas of other settings than %s's", safe(path), safe(opts.db))
-				}
-				n, err := adb.MergeAtlas(s.ctx, path)
-				if err != nil {
-					return usage(err)
-				}
-				if !opts.json {
-					fmt.Fprintf(s.err, "%s: %d %s added\n", safe(path), n, plural(n, "game", "games"))
-				}
-			}
-			return showAtlas(s, opts, adb, true)
+			return mergeAtlas(s, opts, args)
 		},
 	}
+}
+
+// atlasShard is a shard to merge: its database, read only, and its settings.
+type atlasShard struct {
+	path string
+	db   *store.AtlasDB
+	cfg  *atlas.Config
+}
+
+func mergeAtlas(s *streams, opts *atlasOptions, paths []string) error {
+	opts.changed = nil
+	var shards []atlasShard
+	defer func() {
+		for _, sh := range shards {
+			sh.db.Close()
+		}
+	}()
+	for _, path := range paths {
+		sdb, err := store.OpenAtlas(path, false)
+		if err != nil {
+			return usagef("%s refused, nothing of it merged: %s", safe(path), safeErr(err))
+		}
+		cfg, err := atlasConfig(s.ctx, opts, sdb)
+		if err == nil && atlasSameFile(path, opts.db) {
+			err = fmt.Errorf("it is --db itself")
+		}
+		shards = append(shards, atlasShard{path, sdb, cfg})
+		if err != nil {
+			return usagef("%s refused, nothing of it merged: %s", safe(path), safeErr(err))
+		}
+	}
+	adb, err := openAtlasDB(s, "merge", opts.db, true)
+	if err != nil {
+		return err
+	}
+	defer adb.CloseDiscard() // made here, and no shard merged: removed
+	cfg := shards[0].cfg
+	stored, err := adb.AtlasMeta(s.ctx, "config")
+	if err != nil {
+		return usagef("%s: %s", safe(opts.db), safeErr(err))
+	}
+	if stored != "" {
+		if cfg, err = atlasConfig(s.ctx, opts, adb); err != nil {
+			return usage(err)
+		}
+	}
+	// Every shard's settings before any is merged: a shard of other games stops the merge
+	// before it begins. The rules of the rounds may differ: each shard merged brings its own
+	// (the rules its run was given), as a run does.
+	next := cfg
+	for _, sh := range shards {
+		if games := differences(next, sh.cfg, opts.db, true); games != "" {
+			return usagef("%s refused, nothing of it merged: an atlas of other games than %s's: %s", safe(sh.path), safe(opts.db), safe(games))
+		}
+		next = next.WithRules(sh.cfg)
+	}
+	classes, err := atlas.Classes(cfg.Size)
+	if err != nil {
+		return err
+	}
+	for _, sh := range shards {
+		check := func(g store.AtlasGame) error {
+			st, err := atlas.ParseStage(g.Stage)
+			if err == nil {
+				err = sh.cfg.CheckGame(classes, atlas.Game{Stage: st, Class: g.Class, Index: g.Index, Seed: g.Seed, Points: g.Points,
+					Turns: g.Turns, Swapped: g.Swapped, Bot: g.Bot, Moves: g.Moves})
+			}
+			if ge, ok := errors.AsType[*atlas.GameError](err); ok {
+				return &store.AtlasColumnError{Column: ge.Column, Value: ge.Value, Err: ge.Err}
+			}
+			return err
+		}
+		merged := cfg.WithRules(sh.cfg)
+		rules := differences(cfg, merged, opts.db, false)
+		finish := func(tx *store.AtlasDB) error {
+			if stored == "" || rules != "" {
+				text, _ := json.Marshal(merged)
+				if err := tx.SetAtlasMeta(s.ctx, "config", string(text)); err != nil {
+					return err
+				}
+			}
+			d, err := loadAtlas(s.ctx, tx)
+			if err != nil {
+				return err
+			}
+			a := merged.Estimate(classes, d)
+			a.Strength = ladderStrength(merged)
+			return saveClasses(s.ctx, tx, a)
+		}
+		n, err := adb.MergeAtlas(s.ctx, sh.db, check, finish)
+		switch {
+		case err != nil && s.ctx.Err() != nil:
+			fmt.Fprintf(s.err, "ponte atlas merge: interrupted: nothing of %s merged\n", safe(sh.path))
+			return interrupted
+		case err != nil:
+			return usagef("%s refused, nothing of it merged: %s", safe(sh.path), safeErr(err))
+		}
+		if !opts.json {
+			if rules != "" {
+				fmt.Fprintf(s.err, "%s: the rules of the rounds of the shard taken: %s\n", safe(sh.path), safe(rules))
+			}
+			fmt.Fprintf(s.err, "%s: %d %s added\n", safe(sh.path), n, plural(n, "game", "games"))
+		}
+		cfg, stored = merged, "stored"
+	}
+	return showAtlas(s, opts, adb, false)
+}
+
+// differences writes the settings in which the shard's settings differ from db's (c):
+// those of the games when games is true, else the rules of the rounds; "" when none.
+func differences(c, shard *atlas.Config, db string, games bool) string {
+	var out []string
+	for _, d := range c.Differences(shard) {
+		if d.Games == games {
+			out = append(out, fmt.Sprintf("--%s %s in %s, %s in the shard", d.Flag, d.A, db, d.B))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// atlasSameFile says whether the paths name one file.
+func atlasSameFile(a, b string) bool {
+	x, err1 := os.Stat(a)
+	y, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(x, y)
 }
 
 func newAtlasShowCmd(s *streams, opts *atlasOptions) *cobra.Command {
