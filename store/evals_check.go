@@ -80,10 +80,14 @@ func cutName(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// badEval is the reason of a refused value, wrapping ErrBadEval.
-func badEval(format string, a ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, a...), ErrBadEval)
-}
+// badEval is the reason of a refused value, which is an ErrBadEval.
+func badEval(format string, a ...any) error { return &evalReason{fmt.Sprintf(format, a...)} }
+
+// evalReason says why a value is refused; it is an ErrBadEval.
+type evalReason struct{ why string }
+
+func (e *evalReason) Error() string { return e.why }
+func (e *evalReason) Unwrap() error { return ErrBadEval }
 
 // The bounds of a reading (docs/annotate.md).
 const (

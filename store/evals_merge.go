@@ -156,9 +156,6 @@ type mergeKey struct{ gameID, bot string }
 // first row refused is an *EvalError naming file, row, game, turn and column, and nothing
 // is stored. The file is read twice (checked, then stored), one row at a time.
 func (d *DB) MergeEvals(ctx context.Context, path string) (int64, error) {
-	if err := d.ensureEvals(ctx); err != nil {
-		return 0, err
-	}
 	games := map[string]*mergeGame{}
 	seen := map[mergeKey][]bool{}
 	refuse := func(row int64, r *TurnEval, column, value string, why error) error {
@@ -215,13 +212,16 @@ func (d *DB) MergeEvals(ctx context.Context, path string) (int64, error) {
 	for k, turns := range seen {
 		for i, ok := range turns {
 			if !ok {
-				return 0, &EvalError{File: path, GameID: k.gameID, Game: games[k.gameID].id, Bot: k.bot, Turn: int64(i + 1), Column: "turn",
+				return 0, &EvalError{File: path, GameID: k.gameID, Game: games[k.gameID].id, Bot: k.bot, Turn: int64(i + 1), Column: "turn", Value: fmt.Sprint(i + 1),
 					Err: badEval("missing: the file has %d of the game's %d turns; a game is merged whole", countTrue(turns), len(turns))}
 			}
 		}
 	}
 	// Checked: stored in one transaction, read again (and checked again: the file may
 	// have changed meanwhile).
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
+	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +32,8 @@ type annotateOptions struct {
 	quiet     bool
 	filter    stats.Filter
 	mergeOnly bool // read no game: only --merge (ponte analyze --evals)
-	recal     bool // --recalibrate
+	recal     bool   // --recalibrate
+	command   string // the command's name in warnings: "ponte annotate" when ""
 }
 
 func newAnnotateCmd(s *streams) *cobra.Command {
@@ -124,9 +124,6 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	defer db.Close()
 	res, err := annotateGames(s, db, opts, shard, shards)
 	if err != nil {
-		if _, ok := errors.AsType[*annotate.BugError](err); ok {
-			return internalError(err)
-		}
 		return usage(err)
 	}
 	if res.Interrupted {
@@ -156,6 +153,9 @@ func annotateSummary(r *annotateResult) string {
 	if r.Recalibrated > 0 {
 		fmt.Fprintf(&b, "; %s recalibrated", thousands(r.Recalibrated))
 	}
+	if r.SkippedGames > 0 {
+		fmt.Fprintf(&b, "; %d %s skipped (%s stored turns do not replay)", r.SkippedGames, plural(r.SkippedGames, "game", "games"), plural(r.SkippedGames, "its", "their"))
+	}
 	if r.Parquet != "" {
 		fmt.Fprintf(&b, "\nparquet: %s", r.Parquet)
 	}
@@ -167,6 +167,13 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Budget: opts.budget, Workers: opts.workers,
 		Games: opts.games, Shard: shard, Shards: shards, Merge: opts.merge, MergeOnly: opts.mergeOnly,
 		Recalibrate: opts.recal, Filter: opts.filter, Parquet: opts.parquet, NoParquet: opts.noParquet,
+		Skipped: func(err *annotate.GameError) {
+			name := opts.command
+			if name == "" {
+				name = "ponte annotate"
+			}
+			fmt.Fprintf(s.err, "%s: warning: %s\n", name, safeErr(err))
+		},
 		Start: func(positions int64) (func(int64), func(bool)) {
 			bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
 				return newCountBar(p, "annotate", positions, "positions", nil)
@@ -254,7 +261,8 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	}
 	defer db.Close()
 	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
-		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter}
+		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter,
+		command: "ponte analyze"}
 	if evals != "" {
 		ao.merge = []string{evals}
 	}
