@@ -58,7 +58,7 @@ type Result struct {
 	Rows         int64   `json:"rows"`      // rows of turn_evals now
 	Seconds      float64 `json:"seconds"`   // the time spent reading games
 	PositionsPS  float64 `json:"positions_per_second"`
-	Recalibrated int64   `json:"recalibrated"` // rows whose chances --recalibrate changed
+	Recalibrated int64   `json:"recalibrated"`  // rows whose chances --recalibrate changed
 	SkippedGames int     `json:"skipped_games"` // games whose stored turns no longer replay, left unread
 	Parquet      string  `json:"parquet,omitempty"`
 	Interrupted  bool    `json:"interrupted"`

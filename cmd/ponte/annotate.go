@@ -31,7 +31,7 @@ type annotateOptions struct {
 	json      bool
 	quiet     bool
 	filter    stats.Filter
-	mergeOnly bool // read no game: only --merge (ponte analyze --evals)
+	mergeOnly bool   // read no game: only --merge (ponte analyze --evals)
 	recal     bool   // --recalibrate
 	command   string // the command's name in warnings: "ponte annotate" when ""
 }
