@@ -183,24 +183,53 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 }
 
 // playerAccuracy is the accuracy of the players of the games f selects in population,
-// by the engine's reading of their turns; nil when none is annotated.
+// by the engine's reading of their turns; nil when none is annotated. The readings are
+// tallied as they stream: the memory does not grow with them.
 func playerAccuracy(ctx context.Context, db *store.Reader, f stats.Filter, population string) ([]stats.Accuracy, error) {
-	if population == stats.PopulationPeople || population == stats.PopulationBots {
-		f.Population = population
-	}
-	var rows []stats.TurnLoss
-	err := db.EachEval(ctx, f, func(e store.TurnEval) error {
+	var t stats.AccuracyTally
+	turns := 0
+	err := db.EachEval(ctx, accuracyFilter(f, population), func(e store.TurnEval) error {
 		mark := ""
 		if e.Mark != nil {
 			mark = *e.Mark
 		}
-		rows = append(rows, stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
+		t.Add(stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
+		turns++
 		return nil
 	})
-	if err != nil || len(rows) == 0 {
+	if err != nil || turns == 0 {
 		return nil, err
 	}
-	return stats.Accuracies(rows), nil
+	return t.Accuracies(), nil
+}
+
+// accuracyFilter is the filter of the accuracy table: f in the statistics' population.
+func accuracyFilter(f stats.Filter, population string) stats.Filter {
+	if population == stats.PopulationPeople || population == stats.PopulationBots {
+		f.Population = population
+	}
+	return f
+}
+
+// maxNamedReadings is how many skipped readings a command names, one a line.
+const maxNamedReadings = 10
+
+// warnBadReadings names on standard error, as warnings of command, the stored readings
+// of the games f selects that every reader leaves out (store.Reader.BadEvals: NaN, a
+// chance outside [0, 1], a word outside the vocabulary), and returns how many there are.
+func warnBadReadings(s *streams, command, dbPath string, db *store.Reader, f stats.Filter) (int, error) {
+	n := 0
+	err := db.BadEvals(s.ctx, f, func(e *store.EvalError) error {
+		n++
+		if n <= maxNamedReadings {
+			fmt.Fprintf(s.err, "ponte %s: warning: %s: %s; reading skipped\n", command, safe(dbPath), safeErr(e))
+		}
+		return nil
+	})
+	if n > maxNamedReadings {
+		fmt.Fprintf(s.err, "ponte %s: warning: %s: %s more readings skipped, %s in all\n", command, safe(dbPath), thousands(int64(n-maxNamedReadings)), thousands(int64(n)))
+	}
+	return n, err
 }
 
 // writeAccuracy prints the players' accuracy, when there is any.

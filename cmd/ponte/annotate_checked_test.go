@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -255,4 +256,79 @@ func TestAnnotateMergeRefused(t *testing.T) {
 	if r.Merged != int64(len(rows)) {
 		t.Errorf("the good file: %d rows merged, want %d", r.Merged, len(rows))
 	}
+}
+
+// TestBadReadingsSkipped: issue 31 finding 8 (on the way out): readings stored with NaN,
+// infinities, chances outside [0, 1], negative turns or a mark outside the vocabulary (by
+// SQL: ponte no longer stores them) were used as they were: ponte stats printed NaN% and
+// +Inf%, --json failed ("unsupported value"), the report exited 0 with them. Now stats,
+// stats --json and report leave them out, exit 0, name each (database, game, turn,
+// column) in a warning, and print no NaN or infinity.
+func TestBadReadingsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	db := annotateDB(t, dir, "ponte.db")
+	annotateJSON(t, "--db", db, "--games", "2", "--workers", "1", "--no-parquet")
+	raw := openDB(t, db)
+	good := queryInt(t, raw, "SELECT count(*) FROM turn_evals")
+	game := queryInt(t, raw, "SELECT min(g.id) FROM games g JOIN turn_evals e ON e.game_id = g.game_id")
+	editDB(t, db,
+		"UPDATE turn_evals SET light_before = 'NaN' WHERE turn = 3",
+		"UPDATE turn_evals SET loss = 9e999 WHERE turn = 4",
+		"UPDATE turn_evals SET light_after = -2 WHERE turn = 5",
+		`UPDATE turn_evals SET mark = '" onmouseover="alert(1)' WHERE turn = 6`,
+		`INSERT INTO turn_evals (game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, light_before, light_after, loss, mark)
+			SELECT game_id, bot, -1, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, light_before, light_after, loss, mark FROM turn_evals WHERE turn = 7`)
+	bad := queryInt(t, raw, "SELECT count(*) FROM turn_evals WHERE turn IN (3, 4, 5, 6, -1)")
+	if bad != 10 || queryInt(t, raw, "SELECT count(*) FROM turn_evals") != good+2 {
+		t.Fatalf("%d bad readings made of %d", bad, good)
+	}
+	named := []string{
+		fmt.Sprintf("game %d (", game),
+		"turn 3, column light_before: \"NaN\": must be a number from 0 to 1; reading skipped",
+		"turn 4, column loss: +Inf:",
+		"turn 5, column light_after: -2:",
+		"turn 6, column mark: ",
+		"column turn: -1: must be a turn of the game",
+	}
+	check := func(name string, out, errOut string, status int) {
+		t.Helper()
+		if status != exitOK {
+			t.Fatalf("%s: exit status %d: %s", name, status, errOut)
+		}
+		for _, w := range named {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%s: the warnings do not say %q:\n%s", name, w, errOut)
+			}
+		}
+		for _, w := range []string{"NaN", "Inf", "onmouseover"} {
+			if strings.Contains(out, w) {
+				t.Errorf("%s: %q in the output", name, w)
+			}
+		}
+	}
+	out, errOut, status := runPonte(t, "", "stats", "--db", db, "--population", "all")
+	check("stats", out, errOut, status)
+	if !strings.Contains(out, "Accuracy by the engine") {
+		t.Errorf("stats: no accuracy table:\n%s", out)
+	}
+	out, errOut, status = runPonte(t, "", "stats", "--db", db, "--population", "all", "--json")
+	check("stats --json", out, errOut, status)
+	var r struct {
+		Accuracy []struct {
+			Turns int `json:"turns"`
+		} `json:"accuracy"`
+		Skipped int64 `json:"skipped_readings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("stats --json: %v", err)
+	}
+	turns := 0
+	for _, a := range r.Accuracy {
+		turns += a.Turns
+	}
+	if r.Skipped != bad || int64(turns) != good-8 {
+		t.Errorf("stats --json: %d readings skipped, %d in the accuracy; want %d and %d", r.Skipped, turns, bad, good-8)
+	}
+	out, errOut, status = runPonte(t, "", "report", "--db", db, "--out", filepath.Join(dir, "report"), "--population", "all", "--json")
+	check("report", out, errOut, status)
 }
