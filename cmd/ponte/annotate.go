@@ -185,7 +185,7 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 // playerAccuracy is the accuracy of the players of the games f selects in population,
 // by the engine's reading of their turns; nil when none is annotated. The readings are
 // tallied as they stream: the memory does not grow with them.
-func playerAccuracy(ctx context.Context, db *store.Reader, f stats.Filter, population string) ([]stats.Accuracy, error) {
+func playerAccuracy(ctx context.Context, db evalSource, f stats.Filter, population string) ([]stats.Accuracy, error) {
 	var t stats.AccuracyTally
 	turns := 0
 	err := db.EachEval(ctx, accuracyFilter(f, population), func(e store.TurnEval) error {
@@ -201,6 +201,11 @@ func playerAccuracy(ctx context.Context, db *store.Reader, f stats.Filter, popul
 		return nil, err
 	}
 	return t.Accuracies(), nil
+}
+
+// evalSource streams the stored readings: a *store.Reader.
+type evalSource interface {
+	EachEval(ctx context.Context, f store.Filter, fn func(store.TurnEval) error) error
 }
 
 // accuracyFilter is the filter of the accuracy table: f in the statistics' population.
