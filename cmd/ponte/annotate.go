@@ -63,12 +63,16 @@ calibration, from the search values they keep, without searching again.
 N machines can share an archive; --merge FILE adds the rows of another
 database's turn_evals.parquet (a shard's) to this one, leaving out those it
 already holds: merging is idempotent, and N shards merged give the rows of one
-run.
+run. The file is read to its end and every row checked (values, vocabulary,
+whole games of this database, the turns it holds) before one transaction: a
+file refused stores nothing and names its first bad row.
 
-A progress bar is shown on standard error when it is a terminal. Ctrl-C keeps
-every game whose turns are all read.
+A stored game whose turns no longer replay is named on standard error and
+skipped; the others are read. A progress bar is shown on standard error when
+it is a terminal. Ctrl-C keeps every game whose turns are all read.
 
-Exit status: 0 done, 2 a usage error or a database that cannot be used, 130
+Exit status: 0 done (games skipped are findings, named), 2 a usage error, a
+database that cannot be used or a --merge file refused, 130
 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (the finished games kept), 3
 an internal error (a bug).`,
 		Example: `  ponte annotate --population people
