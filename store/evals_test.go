@@ -399,3 +399,76 @@ func TestBadEvalsNamed(t *testing.T) {
 		t.Errorf("named:\n%s\nwant:\n%s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
 }
+
+// writeParquet writes rows of type T to a new file and returns its path.
+func writeParquet[T any](t *testing.T, rows []T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), EvalsParquetName)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[T](f)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestReadWholeEvalsParquetColumns: issue 31 finding 5: the layout's owner checks a file's
+// columns before a merge reads a row of it: a column turn_evals.parquet does not have, one
+// of another type, one it always has missing, each a typed *EvalsColumnError; a file of
+// its own layout reads whole, its rows numbered from 1.
+func TestReadWholeEvalsParquetColumns(t *testing.T) {
+	type games struct {
+		ID     int64  `parquet:"id"`
+		GameID string `parquet:"game_id"`
+		Turn   int32  `parquet:"turn"`
+	}
+	type textTurn struct {
+		TurnEval
+		Turn string `parquet:"turn"`
+	}
+	type noLoss struct {
+		GameID string `parquet:"game_id"`
+		Turn   int32  `parquet:"turn"`
+	}
+	for _, tc := range []struct {
+		name, column string
+		path         string
+		want         error
+	}{
+		{"games.parquet", "id", writeParquet(t, []games{{1, "g", 0}}), ErrNotEvalsColumn},
+		{"turn as text", "turn", writeParquet(t, []textTurn{{Turn: "1"}}), ErrEvalsColumnType},
+		{"game_id and turn alone", "bot", writeParquet(t, []noLoss{{"g", 1}}), ErrEvalsColumnMissing},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ReadWholeEvalsParquet(tc.path, func(int64, *TurnEval) error { t.Fatal("a row read"); return nil })
+			var ce *EvalsColumnError
+			if !errors.As(err, &ce) || ce.Column != tc.column || !errors.Is(err, tc.want) || ce.File != tc.path {
+				t.Errorf("%v: want column %s: %v", err, tc.column, tc.want)
+			}
+		})
+	}
+	g := EvalGame{GameID: "g"}
+	rows := []TurnEval{goodEval(g), goodEval(g)}
+	rows[1].Turn = 2
+	var read []int64
+	err := ReadWholeEvalsParquet(writeParquet(t, rows), func(row int64, r *TurnEval) error {
+		if int(r.Turn) != int(row) {
+			t.Errorf("row %d: turn %d", row, r.Turn)
+		}
+		read = append(read, row)
+		return nil
+	})
+	if err != nil || len(read) != 2 {
+		t.Errorf("read rows %v, %v", read, err)
+	}
+	if err := ReadWholeEvalsParquet(filepath.Join("testdata", "no such file"), nil); err == nil {
+		t.Error("a missing file read")
+	}
+}
