@@ -38,6 +38,9 @@ type RunOptions struct {
 	// when it exists); NoParquet writes none.
 	Parquet   string
 	NoParquet bool
+	// Skipped, when not nil, is told each game skipped because its stored turns no longer
+	// replay (a *GameError), in the games' order; the run goes on.
+	Skipped func(err *GameError)
 	// Start, when not nil, is told the positions to read once they are counted and returns
 	// tick, told the positions read so far (from any worker), and end, told at the end
 	// whether the run read everything.
@@ -55,16 +58,25 @@ type Result struct {
 	Rows         int64   `json:"rows"`      // rows of turn_evals now
 	Seconds      float64 `json:"seconds"`   // the time spent reading games
 	PositionsPS  float64 `json:"positions_per_second"`
-	Recalibrated int64   `json:"recalibrated"` // rows whose chances --recalibrate changed
+	Recalibrated int64   `json:"recalibrated"`  // rows whose chances --recalibrate changed
+	SkippedGames int     `json:"skipped_games"` // games whose stored turns no longer replay, left unread
 	Parquet      string  `json:"parquet,omitempty"`
 	Interrupted  bool    `json:"interrupted"`
 }
 
-// BugError is a turn the engine could not replay: a stored legal game that is not.
-type BugError struct{ Err error }
+// GameError is a stored game the engine cannot read: its turns no longer replay (an edit
+// of the database, a change of the rules' reading). The run names it and goes on.
+type GameError struct {
+	Game   int64
+	GameID string
+	Err    error
+}
 
-func (b *BugError) Error() string { return b.Err.Error() }
-func (b *BugError) Unwrap() error { return b.Err }
+func (e *GameError) Error() string {
+	return fmt.Sprintf("game %d: %v: skipped, its stored turns do not replay", e.Game, e.Err)
+}
+
+func (e *GameError) Unwrap() error { return e.Err }
 
 // InShard reports whether the game of stable id gameID is in shard i of n.
 func InShard(gameID string, i, n int) bool {
@@ -86,15 +98,12 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 	probe := NewEngine(o.Budget, Fitted)
 	res := &Result{Bot: probe.Bot(), Playouts: o.Budget}
 	for _, path := range o.Merge {
-		err := store.ReadEvalsParquet(path, func(rows []store.TurnEval) error {
-			n, err := db.SaveEvals(ctx, rows)
-			res.Merged += n
-			res.Stored += n
-			return err
-		})
+		n, err := db.MergeEvals(ctx, path)
 		if err != nil {
-			return nil, fmt.Errorf("--merge %s: %w", path, err)
+			return nil, fmt.Errorf("--merge %s refused, nothing of it merged: %w", path, err)
 		}
+		res.Merged += n
+		res.Stored += n
 	}
 	if o.Recalibrate {
 		n, err := db.RecalibrateEvals(ctx, res.Bot, recalibrate)
@@ -156,6 +165,13 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 		case r.err != nil && ctx.Err() != nil:
 			return nil // interrupted in the middle of the game: nothing of it is kept
 		case r.err != nil:
+			if ge, ok := errors.AsType[*GameError](r.err); ok {
+				res.SkippedGames++
+				if o.Skipped != nil {
+					o.Skipped(ge)
+				}
+				return nil
+			}
 			return r.err
 		}
 		n, err := db.SaveEvals(context.WithoutCancel(ctx), r.rows)
@@ -215,15 +231,17 @@ func recalibrate(r *store.TurnEval, size int) {
 	}
 }
 
-// readGame reads one stored game and returns its rows.
+// readGame reads one stored game and returns its rows; a game whose stored turns do not
+// replay is a *GameError.
 func readGame(ctx context.Context, e *Engine, g store.EvalGame, progress Progress) ([]store.TurnEval, error) {
+	bad := func(err error) error { return &GameError{Game: g.ID, GameID: g.GameID, Err: err} }
 	supply, ok := replay.ParseSupply(g.Supply)
 	if !ok {
-		return nil, fmt.Errorf("game %d: supply %q", g.ID, g.Supply)
+		return nil, bad(fmt.Errorf("game %s: supply %q", g.GameID, g.Supply))
 	}
 	moves := strings.Fields(g.Moves)
 	if len(moves) < g.Turns {
-		return nil, &BugError{fmt.Errorf("game %d: %d moves stored for %d legal turns", g.ID, len(moves), g.Turns)}
+		return nil, bad(fmt.Errorf("game %s: %d moves stored for %d legal turns", g.GameID, len(moves), g.Turns))
 	}
 	turns, err := e.Analyse(Game{GameID: g.GameID, Size: g.Size, Supply: supply, Moves: moves[:g.Turns]},
 		ctx.Err, progress)
@@ -231,7 +249,7 @@ func readGame(ctx context.Context, e *Engine, g store.EvalGame, progress Progres
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, &BugError{err}
+		return nil, bad(err)
 	}
 	return Rows(e, g.GameID, turns), nil
 }

@@ -84,7 +84,7 @@ func addEvals(d *gamePageData) {
 		byTurn[int(r.Turn)] = r
 	}
 	for i := range d.Rows {
-		if r, ok := byTurn[d.Rows[i].Turn]; ok && r.Mark != nil {
+		if r, ok := byTurn[d.Rows[i].Turn]; ok && r.Mark != nil && store.IsMark(*r.Mark) {
 			d.Rows[i].Mark, d.Rows[i].MarkSymbol = *r.Mark, markSymbol(*r.Mark)
 		}
 	}
@@ -136,14 +136,16 @@ func evalGraph(rows []store.TurnEval) template.HTML {
 			title = fmt.Sprintf("the empty board: Light %.0f%%", 100*p)
 		}
 		if k > 0 {
+			// Only a mark of the vocabulary names a class (the readers leave out rows
+			// with another); every stored text is escaped all the same.
 			r := rows[k-1]
-			if r.Mark != nil {
+			if r.Mark != nil && store.IsMark(*r.Mark) {
 				class += " " + *r.Mark
 				title += fmt.Sprintf(", %s (%s %s loses %.0f%%)", *r.Mark, r.Colour, r.Played, 100*r.Loss)
 			}
 		}
 		fmt.Fprintf(&b, `<circle class="%s" data-turn="%d" cx="%.1f" cy="%.1f" r="%d"><title>%s</title></circle>`,
-			class, k, x(k), y(p), graphPointRadius, template.HTMLEscapeString(title))
+			template.HTMLEscapeString(class), k, x(k), y(p), graphPointRadius, template.HTMLEscapeString(title))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

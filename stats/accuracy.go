@@ -35,46 +35,90 @@ type Accuracy struct {
 // game are not independent): the mean over turns ± 1.96 standard errors of the games'
 // means, weighted by their turns; with a single game it is the turns' interval.
 func Accuracies(rows []TurnLoss) []Accuracy {
-	type key struct{ player, bot string }
-	type acc struct {
-		a     Accuracy
-		sq    float64              // the losses' squares, summed
-		games map[int64][2]float64 // per game: turns, summed loss
+	sorted := append([]TurnLoss(nil), rows...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Game < sorted[j].Game })
+	var t AccuracyTally
+	for _, r := range sorted {
+		t.Add(r)
 	}
-	by := map[key]*acc{}
-	for _, r := range rows {
-		k := key{r.Player, r.Bot}
-		a := by[k]
-		if a == nil {
-			a = &acc{a: Accuracy{Player: r.Player, Bot: r.Bot}, games: map[int64][2]float64{}}
-			by[k] = a
-		}
-		a.a.Turns++
-		a.a.MeanLoss += r.Loss
-		a.sq += r.Loss * r.Loss
-		g := a.games[r.Game]
-		a.games[r.Game] = [2]float64{g[0] + 1, g[1] + r.Loss}
-		switch r.Mark {
-		case "inaccuracy":
-			a.a.Inaccuracies++
-		case "mistake":
-			a.a.Mistakes++
-		case "blunder":
-			a.a.Blunders++
-		}
+	return t.Accuracies()
+}
+
+// AccuracyTally is Accuracies of turns told one at a time, as they stream from the
+// database (store.Reader.EachEval): it holds a few sums per player and engine, not the
+// turns, so its memory does not grow with them. The turns of a game must come together
+// (EachEval's order, by game); the zero value is ready.
+type AccuracyTally struct {
+	by map[accuracyKey]*accuracySums
+}
+
+type accuracyKey struct{ player, bot string }
+
+// accuracySums are a player's sums: over turns, and over games (clusters) the sums the
+// ratio estimator's variance needs, Σ S², Σ S·n and Σ n² of each game's summed loss S and
+// turns n; the game being told is open.
+type accuracySums struct {
+	a          Accuracy
+	sum, sq    float64
+	ss, sn, nn float64
+	game       int64
+	n, s       float64 // the open game's turns and summed loss
+	open       bool
+}
+
+func (a *accuracySums) close() {
+	if a.open {
+		a.ss += a.s * a.s
+		a.sn += a.s * a.n
+		a.nn += a.n * a.n
+		a.a.Games++
+		a.open, a.n, a.s = false, 0, 0
 	}
-	out := make([]Accuracy, 0, len(by))
-	for _, a := range by {
-		n := float64(a.a.Turns)
-		mean := a.a.MeanLoss / n
-		a.a.MeanLoss, a.a.Games = mean, len(a.games)
-		// The ratio estimator's variance over clusters (games).
-		var ss float64
-		for _, g := range a.games {
-			d := g[1] - mean*g[0]
-			ss += d * d
-		}
-		m := float64(len(a.games))
+}
+
+// Add tells the tally one turn.
+func (t *AccuracyTally) Add(r TurnLoss) {
+	if t.by == nil {
+		t.by = map[accuracyKey]*accuracySums{}
+	}
+	k := accuracyKey{r.Player, r.Bot}
+	a := t.by[k]
+	if a == nil {
+		a = &accuracySums{a: Accuracy{Player: r.Player, Bot: r.Bot}}
+		t.by[k] = a
+	}
+	if a.open && a.game != r.Game {
+		a.close()
+	}
+	a.game, a.open = r.Game, true
+	a.n++
+	a.s += r.Loss
+	a.a.Turns++
+	a.sum += r.Loss
+	a.sq += r.Loss * r.Loss
+	switch r.Mark {
+	case "inaccuracy":
+		a.a.Inaccuracies++
+	case "mistake":
+		a.a.Mistakes++
+	case "blunder":
+		a.a.Blunders++
+	}
+}
+
+// Accuracies returns the accuracy of every player told, per engine, the most turns first
+// (Accuracies).
+func (t *AccuracyTally) Accuracies() []Accuracy {
+	out := make([]Accuracy, 0, len(t.by))
+	for _, a := range t.by {
+		a.close()
+		acc := a.a
+		n := float64(acc.Turns)
+		mean := a.sum / n
+		acc.MeanLoss = mean
+		// The ratio estimator's variance over clusters (games): Σ (S − mean·n)².
+		ss := max(0, a.ss-2*mean*a.sn+mean*mean*a.nn)
+		m := float64(acc.Games)
 		se := 0.0
 		switch {
 		case m > 1:
@@ -82,8 +126,8 @@ func Accuracies(rows []TurnLoss) []Accuracy {
 		case n > 1:
 			se = math.Sqrt(math.Max(0, a.sq/n-mean*mean)*n/(n-1)) / math.Sqrt(n)
 		}
-		a.a.Lo, a.a.Hi = math.Max(0, mean-1.96*se), mean+1.96*se
-		out = append(out, a.a)
+		acc.Lo, acc.Hi = math.Max(0, mean-1.96*se), mean+1.96*se
+		out = append(out, acc)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Turns != out[j].Turns {

@@ -40,6 +40,10 @@ type Report struct {
 	// Accuracy is the players' accuracy by the engine's reading of their turns (ponte
 	// annotate), absent when no game of the population is annotated.
 	Accuracy []Accuracy `json:"accuracy,omitempty"`
+	// SkippedReadings are the stored readings of the population's games left out of
+	// Accuracy: values no reading has (NaN, a chance outside [0, 1], a word outside the
+	// vocabulary), each named in a warning.
+	SkippedReadings int `json:"skipped_readings,omitempty"`
 }
 
 // Verification summarises the verdicts of the selected games.

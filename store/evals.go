@@ -172,37 +172,53 @@ func (r *Reader) evalsCounts(ctx context.Context) (string, error) {
 
 // SaveEvals stores rows in one transaction, leaving out those already stored (the same
 // game, bot and turn) and those of games the database does not hold; it returns how
-// many it stored.
+// many it stored. A row CheckEval refuses (an *EvalError) stores none of them.
 func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	if err := d.ensureEvals(ctx); err != nil {
 		return 0, err
+	}
+	for i := range rows {
+		if err := CheckEval(&rows[i]); err != nil {
+			return 0, fmt.Errorf("%s: %w", d.path, err)
+		}
 	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO turn_evals
-		(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, best_n, played_n, light_before, light_after, loss, mark)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`)
+	st, err := tx.PrepareContext(ctx, insertEvalSQL)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
 	}
 	defer st.Close()
 	var stored int64
-	for _, r := range rows {
-		res, err := st.ExecContext(ctx, r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best,
-			r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.BestN, r.PlayedN, r.Before, r.After, r.Loss, r.Mark, r.GameID)
+	for i := range rows {
+		n, err := insertEval(ctx, st, &rows[i])
 		if err != nil {
 			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 		}
-		n, _ := res.RowsAffected()
 		stored += n
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 	}
 	return stored, nil
+}
+
+// insertEvalSQL stores a row of turn_evals of a legal stored game, unless it is stored.
+const insertEvalSQL = `INSERT OR IGNORE INTO turn_evals
+	(game_id, bot, turn, playouts, colour, played, best, raw_before, raw_after, over_after, best_q, played_q, best_n, played_n, light_before, light_after, loss, mark)
+	SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ? AND legal)`
+
+// insertEval stores r by st (insertEvalSQL) and returns the rows stored: 1, or 0.
+func insertEval(ctx context.Context, st *sql.Stmt, r *TurnEval) (int64, error) {
+	res, err := st.ExecContext(ctx, r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best,
+		r.RawBefore, r.RawAfter, r.OverAfter, r.BestQ, r.PlayedQ, r.BestN, r.PlayedN, r.Before, r.After, r.Loss, r.Mark, r.GameID)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // evalsSelect reads turn_evals joined with the games, with the mover's name: the opener at
@@ -251,7 +267,8 @@ func hasEvals(ctx context.Context, db *sql.DB) (bool, error) {
 }
 
 // EvalsOf returns the rows of the game numbered game, by bot then turn; none when the
-// database has no annotations.
+// database has no annotations. Rows CheckEval would refuse are left out (BadEvals names
+// them), as by every reader of turn_evals.
 func (r *Reader) EvalsOf(ctx context.Context, game int64) ([]TurnEval, error) {
 	counts, err := r.evalsCounts(ctx)
 	if counts == "" || err != nil {
@@ -262,7 +279,7 @@ func (r *Reader) EvalsOf(ctx context.Context, game int64) ([]TurnEval, error) {
 
 // evalsOf is EvalsOf on db, whose turn_evals reads its counts as counts (countsSQL).
 func evalsOf(ctx context.Context, db *sql.DB, counts string, game int64) ([]TurnEval, error) {
-	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE g.id = ? ORDER BY e.bot, e.turn`, game)
+	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE g.id = ? AND `+goodEvalSQLFor(counts)+` ORDER BY e.bot, e.turn`, game)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
 	}
@@ -287,7 +304,7 @@ func (r *Reader) EachEval(ctx context.Context, f Filter, fn func(TurnEval) error
 
 // eachEval is EachEval on db, whose turn_evals reads its counts as counts (countsSQL).
 func eachEval(ctx context.Context, db *sql.DB, counts, cond string, args []any, fn func(TurnEval) error) error {
-	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE `+cond+` ORDER BY g.id, e.bot, e.turn`, args...)
+	rows, err := db.QueryContext(ctx, evalsSelect(counts)+` WHERE (`+cond+`) AND `+goodEvalSQLFor(counts)+` ORDER BY g.id, e.bot, e.turn`, args...)
 	if err != nil {
 		return fmt.Errorf("turn_evals: %w", err)
 	}
@@ -358,7 +375,8 @@ type CalPoint struct {
 func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([]CalPoint, error) {
 	db := r.db
 	cond, args := f.where()
-	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+	counts, err := r.evalsCounts(ctx)
+	if counts == "" || err != nil {
 		return nil, err
 	}
 	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, g.size, e.raw_before,
@@ -366,7 +384,7 @@ func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([
 		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
 		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
 		WHERE e.bot = ? AND g.legal AND (g.result IS NOT NULL OR (g.termination IN ('resign', 'time') AND g.claimed_result <> '*'))
-		AND (`+cond+`) ORDER BY g.id, e.turn`, append([]any{bot}, args...)...)
+		AND (`+cond+`) AND `+goodEvalSQLFor(counts)+` ORDER BY g.id, e.turn`, append([]any{bot}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
 	}
@@ -407,12 +425,13 @@ type Swing struct {
 func (r *Reader) LargestSwings(ctx context.Context, f Filter, limit int) ([]Swing, error) {
 	db := r.db
 	cond, args := f.where()
-	if ok, err := hasEvals(ctx, db); !ok || err != nil {
+	counts, err := r.evalsCounts(ctx)
+	if counts == "" || err != nil {
 		return nil, err
 	}
 	rows, err := db.QueryContext(ctx, `SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
 		max(abs(e.light_after - e.light_before)), e.bot
-		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`)
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`) AND `+goodEvalSQLFor(counts)+`
 		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append([]any{}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
@@ -429,9 +448,14 @@ func (r *Reader) LargestSwings(ctx context.Context, f Filter, limit int) ([]Swin
 	return out, rows.Err()
 }
 
+// recalibratePage is how many rows RecalibrateEvals holds at a time.
+const recalibratePage = 1024
+
 // RecalibrateEvals calls fix with every row of bot and the side of its game's board, and
 // stores the chances, loss and mark fix sets, in one transaction; it returns the rows
-// changed.
+// changed. The rows are read recalibratePage at a time, in the order of the table's key,
+// so that memory does not grow with them; rows CheckEval would refuse are left alone, and
+// a row fix makes one is not stored (an *EvalError).
 func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnEval, size int)) (int64, error) {
 	if err := d.ensureEvals(ctx); err != nil {
 		return 0, err
@@ -440,49 +464,66 @@ func (d *DB) RecalibrateEvals(ctx context.Context, bot string, fix func(r *TurnE
 		r    TurnEval
 		size int
 	}
-	var all []sized
-	rows, err := d.db.QueryContext(ctx, `SELECT e.game_id, e.turn, e.colour, e.raw_before, e.raw_after, e.over_after,
-		e.best_q, e.played_q, e.best_n, e.played_n, e.light_before, e.light_after, e.loss, e.mark, g.size
-		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE e.bot = ?`, bot)
-	if err != nil {
-		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
-	}
-	for rows.Next() {
-		var s sized
-		var mark sql.NullString
-		if err := rows.Scan(&s.r.GameID, &s.r.Turn, &s.r.Colour, &s.r.RawBefore, &s.r.RawAfter, &s.r.OverAfter,
-			&s.r.BestQ, &s.r.PlayedQ, &s.r.BestN, &s.r.PlayedN, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
-		}
-		if mark.Valid {
-			s.r.Mark = &mark.String
-		}
-		all = append(all, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
-	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 	}
 	defer tx.Rollback()
+	page := make([]sized, 0, recalibratePage)
 	var changed int64
-	for _, s := range all {
-		old := s.r
-		fix(&s.r, s.size)
-		same := old.Before == s.r.Before && old.After == s.r.After && old.Loss == s.r.Loss &&
-			(old.Mark == nil) == (s.r.Mark == nil) && (old.Mark == nil || *old.Mark == *s.r.Mark)
-		if same {
-			continue
+	lastGame, lastTurn := "", int32(0)
+	for {
+		page = page[:0]
+		rows, err := tx.QueryContext(ctx, `SELECT e.game_id, e.turn, e.playouts, e.colour, e.played, e.best, e.raw_before, e.raw_after, e.over_after,
+			e.best_q, e.played_q, e.best_n, e.played_n, e.light_before, e.light_after, e.loss, e.mark, g.size
+			FROM turn_evals e JOIN games g ON g.game_id = e.game_id
+			WHERE e.bot = ? AND (e.game_id > ? OR (e.game_id = ? AND e.turn > ?)) AND `+goodEvalSQL+`
+			ORDER BY e.game_id, e.turn LIMIT ?`, bot, lastGame, lastGame, lastTurn, recalibratePage)
+		if err != nil {
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE turn_evals SET light_before = ?, light_after = ?, loss = ?, mark = ?
-			WHERE game_id = ? AND bot = ? AND turn = ?`, s.r.Before, s.r.After, s.r.Loss, s.r.Mark, s.r.GameID, bot, s.r.Turn); err != nil {
-			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+		for rows.Next() {
+			var s sized
+			var best, mark sql.NullString
+			if err := rows.Scan(&s.r.GameID, &s.r.Turn, &s.r.Playouts, &s.r.Colour, &s.r.Played, &best, &s.r.RawBefore, &s.r.RawAfter, &s.r.OverAfter,
+				&s.r.BestQ, &s.r.PlayedQ, &s.r.BestN, &s.r.PlayedN, &s.r.Before, &s.r.After, &s.r.Loss, &mark, &s.size); err != nil {
+				rows.Close()
+				return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+			}
+			s.r.Bot = bot
+			if best.Valid {
+				s.r.Best = &best.String
+			}
+			if mark.Valid {
+				s.r.Mark = &mark.String
+			}
+			page = append(page, s)
 		}
-		changed++
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
+		}
+		for _, s := range page {
+			old := s.r
+			fix(&s.r, s.size)
+			same := old.Before == s.r.Before && old.After == s.r.After && old.Loss == s.r.Loss &&
+				(old.Mark == nil) == (s.r.Mark == nil) && (old.Mark == nil || *old.Mark == *s.r.Mark)
+			if same {
+				continue
+			}
+			if err := CheckEval(&s.r); err != nil {
+				return 0, fmt.Errorf("%s: recalibrated: %w", d.path, err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE turn_evals SET light_before = ?, light_after = ?, loss = ?, mark = ?
+				WHERE game_id = ? AND bot = ? AND turn = ?`, s.r.Before, s.r.After, s.r.Loss, s.r.Mark, s.r.GameID, bot, s.r.Turn); err != nil {
+				return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+			}
+			changed++
+		}
+		if len(page) < recalibratePage {
+			break
+		}
+		lastGame, lastTurn = page[len(page)-1].r.GameID, page[len(page)-1].r.Turn
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -35,7 +39,7 @@ func TestEvalsSaveAndRecalibrate(t *testing.T) {
 	rows := []TurnEval{
 		{GameID: g.GameID, Turn: 1, Bot: "sage-8", Playouts: 8, Colour: "light", Played: "a1,a2", RawBefore: 0.5, RawAfter: 0.4, BestQ: 0.6, PlayedQ: 0.6, Before: 0.5, After: 0.4},
 		{GameID: g.GameID, Turn: 2, Bot: "sage-8", Playouts: 8, Colour: "dark", Played: "swap", RawBefore: 0.4, RawAfter: 0.3, BestQ: 0.7, PlayedQ: 0.2, BestN: 12, PlayedN: 25, Before: 0.4, After: 0.3},
-		{GameID: "no such game", Turn: 1, Bot: "sage-8", Colour: "light", Played: "a1,a2"},
+		{GameID: "no such game", Turn: 1, Bot: "sage-8", Playouts: 8, Colour: "light", Played: "a1,a2"},
 	}
 	if n, err := d.SaveEvals(ctx, rows); err != nil || n != 2 {
 		t.Fatalf("stored %d, %v; want the 2 rows of a stored game", n, err)
@@ -198,5 +202,273 @@ func TestReaderEvalsAppear(t *testing.T) {
 	n := 0
 	if err := r.EachEval(ctx, Filter{}, func(TurnEval) error { n++; return nil }); err != nil || n != 1 {
 		t.Fatalf("EachEval: %d rows, %v", n, err)
+	}
+}
+
+// goodEval is a reading CheckEval takes, of turn 1 of the game g.
+func goodEval(g EvalGame) TurnEval {
+	best := "b2,b3"
+	return TurnEval{GameID: g.GameID, Turn: 1, Bot: "sage-8", Playouts: 8, Colour: "light", Played: "a1,a2", Best: &best,
+		RawBefore: 0.5, RawAfter: 0.4, BestQ: 0.6, PlayedQ: 0.5, BestN: 3, PlayedN: 2, Before: 0.5, After: 0.4, Loss: 0.1}
+}
+
+// badEvals are readings each wrong in one column, and that column.
+func badEvals(g EvalGame) []struct {
+	column string
+	r      TurnEval
+} {
+	hostile := `" onmouseover="alert(1)`
+	edit := func(f func(*TurnEval)) TurnEval { r := goodEval(g); f(&r); return r }
+	return []struct {
+		column string
+		r      TurnEval
+	}{
+		{"light_before", edit(func(r *TurnEval) { r.Before = math.NaN() })},
+		{"light_after", edit(func(r *TurnEval) { r.After = math.Inf(1) })},
+		{"loss", edit(func(r *TurnEval) { r.Loss = math.Inf(-1) })},
+		{"raw_before", edit(func(r *TurnEval) { r.RawBefore = -2 })},
+		{"loss", edit(func(r *TurnEval) { r.Loss = 7.5 })},
+		{"best_q", edit(func(r *TurnEval) { r.BestQ = 1.0000001 })},
+		{"turn", edit(func(r *TurnEval) { r.Turn = 0 })},
+		{"turn", edit(func(r *TurnEval) { r.Turn = -3 })},
+		{"playouts", edit(func(r *TurnEval) { r.Playouts = 0 })},
+		{"played_n", edit(func(r *TurnEval) { r.PlayedN = -1 })},
+		{"colour", edit(func(r *TurnEval) { r.Colour = "Light" })},
+		{"mark", edit(func(r *TurnEval) { r.Mark = &hostile })},
+		{"mark", edit(func(r *TurnEval) { m := "good"; r.Mark = &m })},
+		{"bot", edit(func(r *TurnEval) { r.Bot = "<script>alert(1)</script>" })},
+		{"bot", edit(func(r *TurnEval) { r.Bot = "" })},
+		{"played", edit(func(r *TurnEval) { r.Played = hostile })},
+		{"best", edit(func(r *TurnEval) { b := "</script>"; r.Best = &b })},
+	}
+}
+
+// TestSaveEvalsRefuses: issue 31 findings 7 and 8 (on the way in): a reading with NaN, an
+// infinity, a chance outside [0, 1], a turn below 1 or a word outside the vocabulary (a
+// mark, a bot, a token that would reach a page) is refused, naming its column, and the
+// rows stored with it are not stored either.
+func TestSaveEvalsRefuses(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) < 2 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	for _, tc := range badEvals(games[1]) {
+		t.Run(tc.column, func(t *testing.T) {
+			n, err := d.SaveEvals(ctx, []TurnEval{goodEval(games[0]), tc.r})
+			if err == nil || n != 0 {
+				t.Fatalf("stored %d rows, err %v; want the batch refused", n, err)
+			}
+			if !strings.Contains(err.Error(), "column "+tc.column+":") {
+				t.Errorf("%v: want column %s named", err, tc.column)
+			}
+			if stored, err := d.CountEvals(ctx); err != nil || stored != 0 {
+				t.Errorf("%d rows stored, %v", stored, err)
+			}
+		})
+	}
+}
+
+// storeRaw stores the reading r as it is, with SQL: as an edit of the database, or an older
+// ponte, would; the values of set (column → SQL expression) replace r's.
+func storeRaw(t *testing.T, d *DB, r TurnEval, set map[string]string) {
+	t.Helper()
+	cols := []string{"game_id", "bot", "turn", "playouts", "colour", "played", "best", "raw_before", "raw_after", "over_after",
+		"best_q", "played_q", "best_n", "played_n", "light_before", "light_after", "loss", "mark"}
+	vals := []any{r.GameID, r.Bot, r.Turn, r.Playouts, r.Colour, r.Played, r.Best, r.RawBefore, r.RawAfter, r.OverAfter,
+		r.BestQ, r.PlayedQ, r.BestN, r.PlayedN, r.Before, r.After, r.Loss, r.Mark}
+	exprs := make([]string, len(cols))
+	var args []any
+	for i, c := range cols {
+		if e, ok := set[c]; ok {
+			exprs[i] = e
+			continue
+		}
+		exprs[i] = "?"
+		// SQLite keeps NaN bound as a number as NULL: 'NaN' is how one is stored (as text,
+		// which database/sql reads back as NaN); 9e999 is SQLite's infinity.
+		if f, ok := vals[i].(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			exprs[i] = map[bool]string{true: "'NaN'", false: "9e999"}[math.IsNaN(f)]
+			if math.IsInf(f, -1) {
+				exprs[i] = "-9e999"
+			}
+			continue
+		}
+		args = append(args, vals[i])
+	}
+	q := "INSERT INTO turn_evals (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(exprs, ", ") + ")"
+	if _, err := d.db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// TestBadEvalsSkipped: issue 31 finding 8 (on the way out): readings stored with NaN,
+// infinities, chances outside [0, 1], turns below 1 or past the game's end, or words
+// outside the vocabulary are left out by every reader, so no NaN reaches ponte stats or a
+// report; the good reading beside them is read.
+func TestBadEvalsSkipped(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
+	if err := d.ensureEvals(ctx); err != nil {
+		t.Fatal(err)
+	}
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) < 2 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	good := goodEval(games[0])
+	storeRaw(t, d, good, nil)
+	for i, tc := range badEvals(games[1]) {
+		r := tc.r
+		if tc.column != "turn" {
+			r.Turn = int32(i + 1)
+		}
+		storeRaw(t, d, r, nil)
+	}
+	// Past the game's last turn; a text where a number belongs.
+	past := goodEval(games[1])
+	past.Turn = int32(games[1].Turns + 1)
+	storeRaw(t, d, past, nil)
+	text := goodEval(games[1])
+	text.Turn = 30
+	storeRaw(t, d, text, map[string]string{"loss": "'a lot'"})
+
+	r, err := OpenReader(d.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var read []TurnEval
+	if err := r.EachEval(ctx, Filter{}, func(e TurnEval) error { read = append(read, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != 1 || read[0].GameID != good.GameID {
+		t.Errorf("EachEval read %d rows, want the good one alone: %+v", len(read), read)
+	}
+	if rows, err := r.EvalsOf(ctx, games[1].ID); err != nil || len(rows) != 0 {
+		t.Errorf("EvalsOf the bad game: %d rows, %v", len(rows), err)
+	}
+	if sw, err := r.LargestSwings(ctx, Filter{}, 10); err != nil || len(sw) != 1 || math.IsNaN(sw[0].Swing) || sw[0].Swing > 1 {
+		t.Errorf("LargestSwings: %+v, %v", sw, err)
+	}
+}
+
+// TestBadEvalsNamed: issue 31 finding 8: each reading the readers leave out is named by
+// BadEvals with its game, turn and first bad column, and the reason says what the column
+// must be.
+func TestBadEvalsNamed(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
+	if err := d.ensureEvals(ctx); err != nil {
+		t.Fatal(err)
+	}
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) < 2 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	storeRaw(t, d, goodEval(games[0]), nil)
+	var want []string
+	for i, tc := range badEvals(games[1]) {
+		r := tc.r
+		if tc.column != "turn" {
+			r.Turn = int32(i + 1)
+		}
+		storeRaw(t, d, r, nil)
+		want = append(want, fmt.Sprintf("%d %s", r.Turn, tc.column))
+	}
+	r, err := OpenReader(d.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var got []string
+	err = r.BadEvals(ctx, Filter{}, func(e *EvalError) error {
+		got = append(got, fmt.Sprintf("%d %s", e.Turn, e.Column))
+		if e.Game != games[1].ID || !errors.Is(e, ErrBadEval) || !strings.Contains(e.Error(), "column "+e.Column+": ") {
+			t.Errorf("%v: want game %d named", e, games[1].ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("named:\n%s\nwant:\n%s", strings.Join(got, "; "), strings.Join(want, "; "))
+	}
+}
+
+// writeParquet writes rows of type T to a new file and returns its path.
+func writeParquet[T any](t *testing.T, rows []T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), EvalsParquetName)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[T](f)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestReadWholeEvalsParquetColumns: issue 31 finding 5: the layout's owner checks a file's
+// columns before a merge reads a row of it: a column turn_evals.parquet does not have, one
+// of another type, one it always has missing, each a typed *EvalsColumnError; a file of
+// its own layout reads whole, its rows numbered from 1.
+func TestReadWholeEvalsParquetColumns(t *testing.T) {
+	type games struct {
+		ID     int64  `parquet:"id"`
+		GameID string `parquet:"game_id"`
+		Turn   int32  `parquet:"turn"`
+	}
+	type textTurn struct {
+		TurnEval
+		Turn string `parquet:"turn"`
+	}
+	type noLoss struct {
+		GameID string `parquet:"game_id"`
+		Turn   int32  `parquet:"turn"`
+	}
+	for _, tc := range []struct {
+		name, column string
+		path         string
+		want         error
+	}{
+		{"games.parquet", "id", writeParquet(t, []games{{1, "g", 0}}), ErrNotEvalsColumn},
+		{"turn as text", "turn", writeParquet(t, []textTurn{{Turn: "1"}}), ErrEvalsColumnType},
+		{"game_id and turn alone", "bot", writeParquet(t, []noLoss{{"g", 1}}), ErrEvalsColumnMissing},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ReadWholeEvalsParquet(tc.path, func(int64, *TurnEval) error { t.Fatal("a row read"); return nil })
+			var ce *EvalsColumnError
+			if !errors.As(err, &ce) || ce.Column != tc.column || !errors.Is(err, tc.want) || ce.File != tc.path {
+				t.Errorf("%v: want column %s: %v", err, tc.column, tc.want)
+			}
+		})
+	}
+	g := EvalGame{GameID: "g"}
+	rows := []TurnEval{goodEval(g), goodEval(g)}
+	rows[1].Turn = 2
+	var read []int64
+	err := ReadWholeEvalsParquet(writeParquet(t, rows), func(row int64, r *TurnEval) error {
+		if int(r.Turn) != int(row) {
+			t.Errorf("row %d: turn %d", row, r.Turn)
+		}
+		read = append(read, row)
+		return nil
+	})
+	if err != nil || len(read) != 2 {
+		t.Errorf("read rows %v, %v", read, err)
+	}
+	if err := ReadWholeEvalsParquet(filepath.Join("testdata", "no such file"), nil); err == nil {
+		t.Error("a missing file read")
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,8 +31,9 @@ type annotateOptions struct {
 	json      bool
 	quiet     bool
 	filter    stats.Filter
-	mergeOnly bool // read no game: only --merge (ponte analyze --evals)
-	recal     bool // --recalibrate
+	mergeOnly bool   // read no game: only --merge (ponte analyze --evals)
+	recal     bool   // --recalibrate
+	command   string // the command's name in warnings: "ponte annotate" when ""
 }
 
 func newAnnotateCmd(s *streams) *cobra.Command {
@@ -63,12 +63,16 @@ calibration, from the search values they keep, without searching again.
 N machines can share an archive; --merge FILE adds the rows of another
 database's turn_evals.parquet (a shard's) to this one, leaving out those it
 already holds: merging is idempotent, and N shards merged give the rows of one
-run.
+run. The file is read to its end and every row checked (values, vocabulary,
+whole games of this database, the turns it holds) before one transaction: a
+file refused stores nothing and names its first bad row.
 
-A progress bar is shown on standard error when it is a terminal. Ctrl-C keeps
-every game whose turns are all read.
+A stored game whose turns no longer replay is named on standard error and
+skipped; the others are read. A progress bar is shown on standard error when
+it is a terminal. Ctrl-C keeps every game whose turns are all read.
 
-Exit status: 0 done, 2 a usage error or a database that cannot be used, 130
+Exit status: 0 done (games skipped are findings, named), 2 a usage error, a
+database that cannot be used or a --merge file refused, 130
 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (the finished games kept), 3
 an internal error (a bug).`,
 		Example: `  ponte annotate --population people
@@ -124,9 +128,6 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	defer db.Close()
 	res, err := annotateGames(s, db, opts, shard, shards)
 	if err != nil {
-		if _, ok := errors.AsType[*annotate.BugError](err); ok {
-			return internalError(err)
-		}
 		return usage(err)
 	}
 	if res.Interrupted {
@@ -156,6 +157,9 @@ func annotateSummary(r *annotateResult) string {
 	if r.Recalibrated > 0 {
 		fmt.Fprintf(&b, "; %s recalibrated", thousands(r.Recalibrated))
 	}
+	if r.SkippedGames > 0 {
+		fmt.Fprintf(&b, "; %d %s skipped (%s stored turns do not replay)", r.SkippedGames, plural(r.SkippedGames, "game", "games"), plural(r.SkippedGames, "its", "their"))
+	}
 	if r.Parquet != "" {
 		fmt.Fprintf(&b, "\nparquet: %s", r.Parquet)
 	}
@@ -167,6 +171,13 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Budget: opts.budget, Workers: opts.workers,
 		Games: opts.games, Shard: shard, Shards: shards, Merge: opts.merge, MergeOnly: opts.mergeOnly,
 		Recalibrate: opts.recal, Filter: opts.filter, Parquet: opts.parquet, NoParquet: opts.noParquet,
+		Skipped: func(err *annotate.GameError) {
+			name := opts.command
+			if name == "" {
+				name = "ponte annotate"
+			}
+			fmt.Fprintf(s.err, "%s: warning: %s\n", name, safeErr(err))
+		},
 		Start: func(positions int64) (func(int64), func(bool)) {
 			bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
 				return newCountBar(p, "annotate", positions, "positions", nil)
@@ -176,24 +187,58 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 }
 
 // playerAccuracy is the accuracy of the players of the games f selects in population,
-// by the engine's reading of their turns; nil when none is annotated.
-func playerAccuracy(ctx context.Context, db *store.Reader, f stats.Filter, population string) ([]stats.Accuracy, error) {
-	if population == stats.PopulationPeople || population == stats.PopulationBots {
-		f.Population = population
-	}
-	var rows []stats.TurnLoss
-	err := db.EachEval(ctx, f, func(e store.TurnEval) error {
+// by the engine's reading of their turns; nil when none is annotated. The readings are
+// tallied as they stream: the memory does not grow with them.
+func playerAccuracy(ctx context.Context, db evalSource, f stats.Filter, population string) ([]stats.Accuracy, error) {
+	var t stats.AccuracyTally
+	turns := 0
+	err := db.EachEval(ctx, accuracyFilter(f, population), func(e store.TurnEval) error {
 		mark := ""
 		if e.Mark != nil {
 			mark = *e.Mark
 		}
-		rows = append(rows, stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
+		t.Add(stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
+		turns++
 		return nil
 	})
-	if err != nil || len(rows) == 0 {
+	if err != nil || turns == 0 {
 		return nil, err
 	}
-	return stats.Accuracies(rows), nil
+	return t.Accuracies(), nil
+}
+
+// evalSource streams the stored readings: a *store.Reader.
+type evalSource interface {
+	EachEval(ctx context.Context, f store.Filter, fn func(store.TurnEval) error) error
+}
+
+// accuracyFilter is the filter of the accuracy table: f in the statistics' population.
+func accuracyFilter(f stats.Filter, population string) stats.Filter {
+	if population == stats.PopulationPeople || population == stats.PopulationBots {
+		f.Population = population
+	}
+	return f
+}
+
+// maxNamedReadings is how many skipped readings a command names, one a line.
+const maxNamedReadings = 10
+
+// warnBadReadings names on standard error, as warnings of command, the stored readings
+// of the games f selects that every reader leaves out (store.Reader.BadEvals: NaN, a
+// chance outside [0, 1], a word outside the vocabulary), and returns how many there are.
+func warnBadReadings(s *streams, command, dbPath string, db *store.Reader, f stats.Filter) (int, error) {
+	n := 0
+	err := db.BadEvals(s.ctx, f, func(e *store.EvalError) error {
+		n++
+		if n <= maxNamedReadings {
+			fmt.Fprintf(s.err, "ponte %s: warning: %s: %s; reading skipped\n", command, safe(dbPath), safeErr(e))
+		}
+		return nil
+	})
+	if n > maxNamedReadings {
+		fmt.Fprintf(s.err, "ponte %s: warning: %s: %s more readings skipped, %s in all\n", command, safe(dbPath), thousands(int64(n-maxNamedReadings)), thousands(int64(n)))
+	}
+	return n, err
 }
 
 // writeAccuracy prints the players' accuracy, when there is any.
@@ -254,7 +299,8 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	}
 	defer db.Close()
 	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
-		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter}
+		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter,
+		command: "ponte analyze"}
 	if evals != "" {
 		ao.merge = []string{evals}
 	}

@@ -140,14 +140,20 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	if err != nil {
 		return nil, usage(err)
 	}
-	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), stats: r}, nil
+	skipped, err := warnBadReadings(s, command, opts.db, db, opts.filter)
+	if err != nil {
+		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
+	}
+	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), SkippedReadings: skipped, stats: r}, nil
 }
 
 // reportResult is what ponte report prints with --json.
 type reportResult struct {
 	*report.Written
-	Seconds float64       `json:"seconds"`
-	stats   *stats.Report // for analyze's summary
+	Seconds float64 `json:"seconds"`
+	// SkippedReadings are the stored readings left out of the report (warnBadReadings).
+	SkippedReadings int           `json:"skipped_readings,omitempty"`
+	stats           *stats.Report // for analyze's summary
 }
 
 func printWritten(s *streams, opts *reportOptions, w *reportResult) error {

@@ -123,6 +123,9 @@ func runStats(s *streams, opts *statsOptions) error {
 	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
+	if r.SkippedReadings, err = warnBadReadings(s, "stats", opts.db, db, accuracyFilter(opts.filter, r.Population)); err != nil {
+		return usagef("%s: %s", safe(opts.db), safeErr(err))
+	}
 	if opts.json {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
