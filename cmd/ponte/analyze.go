@@ -100,9 +100,6 @@ type analyzeResult struct {
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
-	if opts.report.maxGames < 0 {
-		return fmt.Errorf("--pages must be 0 or more, not %d", opts.report.maxGames)
-	}
 	if _, err := analyzeGames(opts.annotate); err != nil {
 		return err
 	}

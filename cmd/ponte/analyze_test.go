@@ -127,7 +127,7 @@ func TestReportUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"report", "--db", filepath.Join(dir, "none.db")}, "none.db: run `ponte analyze --db "},
-		{[]string{"report", "--pages", "-1"}, "--pages must be 0 or more, not -1"},
+		{[]string{"report", "--pages", "-1"}, "--pages must be from 0 to 1048576, not -1"},
 		{[]string{"report", "--size", "3"}, "board sizes are 5 to 26"},
 		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), filepath.Join(dir, "missing")}, "missing"},
 	} {

@@ -87,9 +87,10 @@ an internal error (a bug).`,
 	f.StringVar(&opts.db, "db", defaultDB, "the database made by ponte ingest")
 	f.StringVar(&opts.parquet, "parquet", "", "the Parquet folder to write turn_evals.parquet into (default: the database's, when it exists)")
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write turn_evals.parquet")
-	f.IntVar(&opts.budget, "budget", annotate.DefaultPlayouts, "the engine's playouts per position")
-	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games read in parallel (1 to %d)", maxWorkers))
-	f.IntVar(&opts.games, "games", 0, "read at most this many games (0: all selected)")
+	opts.budget, opts.workers, opts.games = annotate.DefaultPlayouts, defaultWorkers(), 0
+	f.Var(countFlag(&opts.budget, 1, maxCount), "budget", fmt.Sprintf("the engine's playouts per position (1 to %d)", maxCount))
+	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games read in parallel (1 to %d)", maxWorkers))
+	f.Var(countFlag(&opts.games, 0, maxCount), "games", fmt.Sprintf("read at most this many games (0: all selected; to %d)", maxCount))
 	f.StringVar(&opts.shard, "shard", "1/1", "read only shard i of N of the games (by stable id): i/N")
 	f.StringArrayVar(&opts.merge, "merge", nil, "add the rows of this turn_evals.parquet (another shard's), then read the games still to read")
 	f.BoolVar(&opts.recal, "recalibrate", false, "calibrate the stored rows of the engine again with this ponte's calibration (no search), then go on")
@@ -109,14 +110,6 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	shard, shards, err := parseShard(opts.shard)
 	if err != nil {
 		return err
-	}
-	switch {
-	case opts.budget < 1 || opts.budget > 1_000_000:
-		return fmt.Errorf("--budget %d: want 1 to 1000000 playouts", opts.budget)
-	case opts.workers < 1 || opts.workers > maxWorkers:
-		return fmt.Errorf("--workers %d: want 1 to %d", opts.workers, maxWorkers)
-	case opts.games < 0:
-		return fmt.Errorf("--games %d: want 0 or more", opts.games)
 	}
 	if _, err := os.Stat(opts.db); err != nil {
 		return usagef("no database %s: store games first with ponte ingest --db %s FILES", safe(opts.db), safe(opts.db))

@@ -230,7 +230,8 @@ by SIGTERM (the games finished are stored); 3 an internal error (a bug).`,
 	addAtlasSettings(cmd, opts)
 	f := cmd.Flags()
 	f.StringVar(&opts.shard, "shard", "1/1", "play only shard i of N of each round: i/N")
-	f.IntVar(&opts.workers, "workers", defaultWorkers(), fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
+	opts.workers = defaultWorkers()
+	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
 	f.BoolVar(&opts.json, "json", false, "print the atlas as one JSON object")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "no progress bar")
 	return cmd

@@ -82,7 +82,8 @@ func TestCountsBounded(t *testing.T) {
 // report) bound theirs in their own files and are listed here until they do.
 func TestCountFlagsAreBounded(t *testing.T) {
 	owned := map[string]bool{"ponte verify": true, "ponte ingest": true, "ponte export": true, "ponte analyze": true,
-		"ponte selfplay": true, "ponte match": true, "ponte bots": true, "ponte gtp": true}
+		"ponte selfplay": true, "ponte match": true, "ponte bots": true, "ponte gtp": true,
+		"ponte annotate": true, "ponte stats": true, "ponte report": true, "ponte atlas run": true}
 	checked := 0
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -111,14 +112,11 @@ func TestCountFlagsAreBounded(t *testing.T) {
 	}
 }
 
-// otherFilesFlag says whether f is a flag that c shares with a command of another file:
-// the report's --pages and --games of ponte analyze (report.go), the filters' --size of
-// ponte export (stats.go: a filter, 0 for any size, not a count).
+// otherFilesFlag says whether f is the filters' --size (stats.go): a filter, 0 for any
+// size, not a count.
 func otherFilesFlag(c *cobra.Command, f *pflag.Flag) bool {
 	switch c.Name() {
-	case "analyze":
-		return f.Name == "pages" || f.Name == "games" || f.Name == "size"
-	case "export":
+	case "analyze", "export", "stats", "report", "annotate":
 		return f.Name == "size"
 	}
 	return false

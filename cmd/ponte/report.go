@@ -81,8 +81,9 @@ internal error (a bug).`,
 // --games, which selfplay uses for the games to play.
 func addPagesFlag(cmd *cobra.Command, pages *int) {
 	f := cmd.Flags()
-	f.IntVar(pages, "pages", report.DefaultMaxGames, "the most game pages written (0: none)")
-	f.IntVar(pages, "games", report.DefaultMaxGames, "the most game pages written")
+	*pages = report.DefaultMaxGames
+	f.Var(countFlag(pages, 0, maxCount), "pages", fmt.Sprintf("the most game pages written (0: none; to %d)", maxCount))
+	f.Var(countFlag(pages, 0, maxCount), "games", "the most game pages written")
 	_ = f.MarkHidden("games")
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
 		if c.Flags().Changed("games") { // said on standard error: standard output may be --json
@@ -92,9 +93,6 @@ func addPagesFlag(cmd *cobra.Command, pages *int) {
 }
 
 func runReport(s *streams, opts *reportOptions) error {
-	if opts.maxGames < 0 {
-		return fmt.Errorf("--pages must be 0 or more, not %d", opts.maxGames)
-	}
 	if opts.out == "" {
 		return errors.New("--out must name a folder")
 	}

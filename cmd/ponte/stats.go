@@ -81,7 +81,8 @@ Ctrl-C (SIGINT) and 143 by SIGTERM, 3 an internal error (a bug).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the database made by ponte ingest")
 	f.BoolVar(&opts.json, "json", false, "print the statistics as JSON")
-	f.IntVar(&opts.openings, "openings", 10, "the most played openings listed per board size (0 or more)")
+	opts.openings = 10
+	f.Var(countFlag(&opts.openings, 0, maxCount), "openings", fmt.Sprintf("the most played openings listed per board size (0 to %d)", maxCount))
 	f.BoolVar(&opts.ratings, "ratings", false, "list the players' ratings (Elo, with 95% intervals) per board size")
 	addFilterFlags(cmd, &opts.filter)
 	return cmd
@@ -104,9 +105,6 @@ func addFilterFlags(cmd *cobra.Command, f *stats.Filter) {
 func runStats(s *streams, opts *statsOptions) error {
 	if err := opts.filter.Validate(); err != nil {
 		return err
-	}
-	if opts.openings < 0 {
-		return fmt.Errorf("--openings %d: want 0 or more", opts.openings)
 	}
 	db, err := openStored(s, "stats", opts.db)
 	if err != nil {

@@ -143,7 +143,7 @@ func TestStatsUsage(t *testing.T) {
 		{[]string{"stats", "--db", filepath.Join(t.TempDir(), "missing.db")}, "missing.db: run `ponte analyze --db "},
 		{[]string{"stats", "--from", "last week"}, `--from "last week": want a date`},
 		{[]string{"stats", "extra"}, "unknown command"},
-		{[]string{"stats", "--openings", "-1"}, "--openings -1: want 0 or more"},
+		{[]string{"stats", "--openings", "-1"}, "--openings must be from 0 to 1048576, not -1"},
 		{[]string{"stats", "--population", "robots"}, `--population "robots": want people, bots or all`},
 		{[]string{"stats", "--bots", "a,,b"}, `--bots "a,,b": an empty name`},
 	} {
