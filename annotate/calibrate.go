@@ -3,6 +3,7 @@ package annotate
 import (
 	"errors"
 	"fmt"
+	"github.com/ponte/ponte/internal/score"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -183,14 +184,7 @@ func effectiveN(n float64, games map[string]float64) float64 {
 }
 
 // wilson is the Wilson score 95% interval of k successes in n.
-func wilson(k, n float64) (lo, hi float64) {
-	const z = 1.959963984540054
-	p := k / n
-	d := 1 + z*z/n
-	c := (p + z*z/(2*n)) / d
-	h := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / d
-	return math.Max(0, c-h), math.Min(1, c+h)
-}
+func wilson(k, n float64) (lo, hi float64) { return score.Wilson(k, n, score.Z95) }
 
 // Check is a calibration's reliability on held-out games: what fitcal measured when it made
 // Fitted, kept with it so that every report can show it.

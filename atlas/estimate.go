@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"cmp"
+	"github.com/ponte/ponte/internal/score"
 	"math"
 	"slices"
 	"strconv"
@@ -144,7 +145,7 @@ func indexOf(classes []Class, id int) int {
 func estimateOf(cl Class, t Tally, z, m float64) Estimate {
 	lo, hi := WilsonZ(t.Sum(), t.Games(), z)
 	p := t.Mean()
-	return Estimate{Class: cl, Tally: t, P: p, Lo: lo, Hi: hi, Verdict: Judge(lo, hi, m), Elo: Elo(p)}
+	return Estimate{Class: cl, Tally: t, P: p, Lo: lo, Hi: hi, Verdict: Judge(lo, hi, m), Elo: score.Elo(p)}
 }
 
 func sortedKeys(d *Data) []dataKey {

@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"fmt"
+	"github.com/ponte/ponte/internal/score"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -156,21 +157,10 @@ func Wilson(sum float64, n int, alpha float64) (lo, hi float64) {
 	return WilsonZ(sum, n, distuv.UnitNormal.Quantile(1-alpha/2))
 }
 
-// WilsonZ is the Wilson score interval with critical value z.
+// WilsonZ is the Wilson score interval with critical value z ([score.Wilson]).
 func WilsonZ(sum float64, n int, z float64) (lo, hi float64) {
-	if n <= 0 || math.IsInf(z, 1) {
-		return 0, 1
-	}
-	nf := float64(n)
-	p := sum / nf
-	z2 := z * z
-	centre := (p + z2/(2*nf)) / (1 + z2/nf)
-	half := z / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, centre-half), math.Min(1, centre+half)
+	return score.Wilson(sum, float64(n), z)
 }
-
-// Elo is the Elo difference equivalent to a score p: 400·log10(p/(1−p)), ±Inf at 1 and 0.
-func Elo(p float64) float64 { return 400 * math.Log10(p/(1-p)) }
 
 // openerRange is the range of the opener's value min(p, 1−p) over p in [lo, hi].
 func openerRange(lo, hi float64) (float64, float64) {

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"github.com/ponte/ponte/internal/score"
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -70,19 +71,7 @@ func (p Pentanomial) Elo() Interval {
 
 // EloOfScore is the Elo difference at which the stronger player's expected score is s:
 // −400 log10(1/s − 1); ±Inf at 0 and 1 and past them.
-func EloOfScore(s float64) float64 {
-	switch {
-	case math.IsNaN(s):
-		return s
-	case s <= 0:
-		return math.Inf(-1)
-	case s >= 1:
-		return math.Inf(1)
-	}
-	return -400 * math.Log10(1/s-1)
-}
+func EloOfScore(s float64) float64 { return score.Elo(s) }
 
 // ScoreOfElo is the expected score of a player stronger by elo: 1 / (1 + 10^(−elo/400)).
-func ScoreOfElo(elo float64) float64 {
-	return 1 / (1 + math.Pow(10, -elo/400))
-}
+func ScoreOfElo(elo float64) float64 { return score.OfElo(elo) }

@@ -2,11 +2,11 @@ package stats
 
 import (
 	"fmt"
-	"math"
+	"github.com/ponte/ponte/internal/score"
 )
 
 // z is the normal quantile of the 95% intervals.
-const z = 1.959963984540054
+const z = score.Z95
 
 // Rate is a proportion with its 95% Wilson score interval. Hits may be fractional where a
 // draw counts half (a player's score).
@@ -24,13 +24,8 @@ func NewRate(hits float64, n int) Rate {
 	if n <= 0 {
 		return Rate{Hi: 1}
 	}
-	nf := float64(n)
-	p := hits / nf
-	z2 := z * z
-	den := 1 + z2/nf
-	centre := (p + z2/(2*nf)) / den
-	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return Rate{Hits: hits, N: n, P: p, Lo: math.Max(0, centre-half), Hi: math.Min(1, centre+half)}
+	lo, hi := score.Wilson(hits, float64(n), score.Z95)
+	return Rate{Hits: hits, N: n, P: hits / float64(n), Lo: lo, Hi: hi}
 }
 
 // String writes the rate as a percentage with its interval and counts:

@@ -1,0 +1,51 @@
+// Package score holds the two conversions of a score that several packages share: the
+// Wilson interval of a mean score and the Elo difference a score stands for.
+package score
+
+import "math"
+
+// Z95 is the normal quantile of a two-sided 95% interval.
+const Z95 = 1.959963984540054
+
+// Wilson is the Wilson score interval, with critical value z, of a mean of n scores in
+// [0, 1] that add up to sum (a win 1, a draw ½; n may be an effective number of games,
+// not whole). Its ends are clamped to [0, 1], and reach them exactly at p = 0 and p = 1. n ≤ 0, or an infinite z, gives [0, 1]:
+// nothing is known.
+func Wilson(sum, n, z float64) (lo, hi float64) {
+	if n <= 0 || math.IsInf(z, 1) {
+		return 0, 1
+	}
+	p := sum / n
+	z2 := z * z
+	den := 1 + z2/n
+	centre := (p + z2/(2*n)) / den
+	half := z / den * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	// At p = 0 and p = 1 an end is 0 or 1 exactly, whatever the rounding of z².
+	if sum <= 0 {
+		lo = 0
+	}
+	if sum >= n {
+		hi = 1
+	}
+	return lo, hi
+}
+
+// Elo is the Elo difference at which the stronger player's expected score is s:
+// −400·log10(1/s − 1); −Inf at 0 and below, +Inf at 1 and above, NaN for NaN.
+func Elo(s float64) float64 {
+	switch {
+	case math.IsNaN(s):
+		return s
+	case s <= 0:
+		return math.Inf(-1)
+	case s >= 1:
+		return math.Inf(1)
+	}
+	return -400 * math.Log10(1/s-1)
+}
+
+// OfElo is the expected score of a player stronger by elo: 1 / (1 + 10^(−elo/400)).
+func OfElo(elo float64) float64 {
+	return 1 / (1 + math.Pow(10, -elo/400))
+}
