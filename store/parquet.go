@@ -248,7 +248,7 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			}
 		}
 		step("tags.parquet")
-		if err := sw.carry(parquetFiles...); err != nil {
+		if err := sw.carry(append([]string{MarkerName}, parquetFiles...)...); err != nil {
 			return err
 		}
 		if err := d.writeMarkerIn(sw.stage); err != nil {

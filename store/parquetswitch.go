@@ -114,7 +114,7 @@ func newSwitch(dir string) (*folderSwitch, error) {
 func (s *folderSwitch) path(name string) string { return filepath.Join(s.stage, name) }
 
 // carry brings into the new state every file of the live folder but those it rewrites
-// (rewritten, and the marker): hard-linked (copied where links are not supported), a
+// (rewritten) and those already in it: hard-linked (copied where links are not supported), a
 // symbolic link made again. Temporary files of older ponte versions and a Parquet-only
 // ingest's database are not carried, and so are gone once the folder switches. Anything
 // else (a folder, a FIFO) cannot be carried: an error names it, and nothing changes.
@@ -128,7 +128,7 @@ func (s *folderSwitch) carry(rewritten ...string) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if name == MarkerName || slices.Contains(rewritten, name) || legacyTemp(name) {
+		if slices.Contains(rewritten, name) || legacyTemp(name) {
 			continue
 		}
 		if _, err := os.Lstat(s.path(name)); err == nil {
