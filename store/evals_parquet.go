@@ -38,7 +38,8 @@ func (d *DB) writeEvalsParquet(ctx context.Context, path string) (int64, error) 
 	if dir == "" {
 		dir = "."
 	}
-	sweepSwitches(dir) // a killed run's staging folder and temporaries
+	sweepSwitches(dir) // what killed runs left
+	sweepLegacy(dir)
 	var state string
 	var rows int64
 	if err := d.db.QueryRowContext(ctx, evalsStateSQL).Scan(&state); err != nil {

@@ -212,10 +212,11 @@ func (s *folderSwitch) commit() error {
 	parent := filepath.Dir(s.live)
 	old := ""
 	err := os.Rename(s.stage, s.live)
+	info, lerr := os.Lstat(s.live)
 	switch {
 	case err == nil:
 		// There was no live folder, or an empty one that the rename replaced.
-	case !errors.Is(err, syscall.EEXIST) && !errors.Is(err, syscall.ENOTEMPTY):
+	case lerr != nil || !info.IsDir(): // not a folder in the way: the rename failed for another reason
 		s.drop(s.stage)
 		return fmt.Errorf("Parquet folder %s: %w", s.live, unwrapPath(err))
 	case !noExchange && exchange(s.stage, s.live) == nil:
@@ -269,11 +270,9 @@ func (s *folderSwitch) abort() {
 }
 
 // sweepSwitches makes the Parquet folder dir whole again after a killed run, and removes
-// what such runs left beside it and in it: if dir is missing and a run killed between the
-// two renames left its old state aside, that is renamed back; then the staging and old
-// folders of runs that are over are removed, and the temporary files that older ponte
-// versions wrote into dir (legacyTemp) and left, last changed before this process
-// started. Folders of a run still going (another process, or this one) are left. It
+// what such runs left beside it: if dir is missing and a run killed between the two
+// renames left its old state aside, that is renamed back; then the staging and old
+// folders of runs that are over are removed. Folders of a run still going (another process, or this one) are left. It
 // returns what it removed or put back.
 func sweepSwitches(dir string) ([]string, error) {
 	live, err := resolveFolder(dir)
@@ -320,20 +319,29 @@ func sweepSwitches(dir string) ([]string, error) {
 			done = append(done, p)
 		}
 	}
-	if lt, err := os.ReadDir(live); err == nil {
+	return done, nil
+}
+
+// sweepLegacy removes from the folder dir the temporary files that older ponte versions
+// wrote into it and left when killed (legacyTemp), last changed before this process
+// started, and returns their paths. (An ingest leaves those of its own files to
+// RemoveStaleTemps, which names them; a switch does not carry any of them over.)
+func sweepLegacy(dir string) []string {
+	var done []string
+	if lt, err := os.ReadDir(dir); err == nil {
 		for _, e := range lt {
 			if !e.Type().IsRegular() || !legacyTempName.MatchString(e.Name()) {
 				continue
 			}
 			if info, err := e.Info(); err == nil && info.ModTime().Before(processStart) {
-				p := filepath.Join(live, e.Name())
+				p := filepath.Join(dir, e.Name())
 				if os.Remove(p) == nil {
 					done = append(done, p)
 				}
 			}
 		}
 	}
-	return done, nil
+	return done
 }
 
 // processStart is when this process started, about: a temporary file changed since may be
