@@ -382,3 +382,11 @@ func (v *folderView) close() { v.d.Close() }
 
 // open opens the file name of the folder.
 func (v *folderView) open(name string) (*os.File, error) { return openIn(v.d, name) }
+
+// SweepParquetDir makes the Parquet folder dir whole again after a run killed while it
+// switched the folder, and removes what killed runs left beside it (sweepSwitches); it
+// returns what it put back or removed. Writers sweep on their own: a command that looks
+// at the folder before writing into it (ponte annotate) calls it first.
+func SweepParquetDir(dir string) ([]string, error) {
+	return sweepSwitches(dir)
+}
