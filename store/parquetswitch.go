@@ -272,8 +272,8 @@ func (s *folderSwitch) abort() {
 // sweepSwitches makes the Parquet folder dir whole again after a killed run, and removes
 // what such runs left beside it: if dir is missing and a run killed between the two
 // renames left its old state aside, that is renamed back; then the staging and old
-// folders of runs that are over are removed. Folders of a run still going (another process, or this one) are left. It
-// returns what it removed or put back.
+// folders of runs that are over are removed. Folders of a run still going (another
+// process, or this one) are left. It returns what it removed or put back.
 func sweepSwitches(dir string) ([]string, error) {
 	live, err := resolveFolder(dir)
 	if err != nil {
