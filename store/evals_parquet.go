@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
 	"strconv"
 )
 
 // evalsPerRowGroup bounds the rows of a row group of turn_evals.parquet, which the writer
 // holds until the group is written: the memory of the write stays the same whatever the
 // rows of the table.
-const evalsPerRowGroup = 2 << 10
+const evalsPerRowGroup = 1 << 10
 
 // evalsStateSQL fingerprints the table turn_evals as turn_evals.parquet is written from
 // it: its rows and the sums of its values, with the layout of the file. The file keeps it
@@ -61,19 +63,7 @@ func (d *DB) writeEvalsParquet(ctx context.Context, path string) (int64, error) 
 	}
 	defer sw.abort() // unless switched in
 	if rows > 0 {
-		rf, err := newRowsFile[TurnEval](sw.path(name), evalsPerRowGroup)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", path, err)
-		}
-		err = eachEval(ctx, d.db, withCounts, "1", nil, func(r TurnEval) error {
-			row, _ := rf.next()
-			*row = r
-			if rf.full() {
-				return rf.send()
-			}
-			return nil
-		})
-		if _, _, err := rf.close(err, state); err != nil {
+		if err := writeEvalsRows(ctx, d, sw.path(name), state); err != nil {
 			return 0, err
 		}
 		step(name)
@@ -85,6 +75,51 @@ func (d *DB) writeEvalsParquet(ctx context.Context, path string) (int64, error) 
 		return 0, err
 	}
 	return rows, nil
+}
+
+// evalsBatch is how many rows are read from SQLite before they are handed to the file's
+// writer, in one buffer used again.
+const evalsBatch = 1024
+
+// evalsBatchWritten, when not nil, is called after each batch is handed to the writer
+// (TestEvalsParquetFlatMemory measures the heap there).
+var evalsBatchWritten func()
+
+// writeEvalsRows writes the rows of turn_evals to the Parquet file path, a batch at a
+// time on this goroutine, with state in its metadata; on an error no file is left.
+func writeEvalsRows(ctx context.Context, d *DB, path, state string) error {
+	f, err := createTemp(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", livePath(path), unwrapPath(err))
+	}
+	t := parquetTemp{path: path, f: f}
+	w := parquet.NewGenericWriter[TurnEval](f, parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(evalsPerRowGroup), parquet.CreatedBy("ponte", "", ""))
+	buf := make([]TurnEval, 0, evalsBatch)
+	flush := func() error {
+		_, err := w.Write(buf)
+		clear(buf)
+		buf = buf[:0]
+		if evalsBatchWritten != nil {
+			evalsBatchWritten()
+		}
+		return err
+	}
+	err = eachEval(ctx, d.db, withCounts, "1", nil, func(r TurnEval) error {
+		if buf = append(buf, r); len(buf) == cap(buf) {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		t.drop()
+		return t.stopped(err, nil)
+	}
+	_, err = t.commit(w, state)
+	return err
 }
 
 // evalsFileState returns the state that the file name of the folder dir was written from

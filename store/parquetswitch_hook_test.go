@@ -12,4 +12,5 @@ func init() {
 			}
 		}
 	}
+	atEvalsBatch = func(f func()) { evalsBatchWritten = f }
 }
