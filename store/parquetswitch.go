@@ -65,9 +65,18 @@ func switchName(name string) *regexp.Regexp {
 }
 
 // resolveFolder returns dir with its symbolic links followed: a link to a folder is that
-// folder, which is the one switched. A dir that does not exist is itself.
+// folder, which is the one switched. A dir that does not exist is itself; "." and ".."
+// are made absolute.
 func resolveFolder(dir string) (string, error) {
 	dir = filepath.Clean(dir)
+	if b := filepath.Base(dir); b == "." || b == ".." {
+		// "." has no name in its parent to switch: the absolute path has.
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		dir = abs
+	}
 	info, err := os.Lstat(dir)
 	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
 		return dir, nil
