@@ -203,6 +203,7 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 		if dir == "" {
 			dir = store.ParquetDirFor(o.DB)
 		}
+		store.SweepParquetDir(dir) // a folder a killed run left aside is back
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			path := store.EvalsParquetPath(dir)
 			if _, err := db.WriteEvalsParquet(context.WithoutCancel(ctx), path); err != nil {

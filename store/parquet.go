@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"time"
 	"unsafe"
@@ -164,13 +165,12 @@ func (d *DB) WriteParquetProgress(dir string, progress func(ParquetProgress)) (*
 	return st, dbError(d.path, err)
 }
 
-// writeParquet is WriteParquetProgress.
+// writeParquet is WriteParquetProgress. The files are written into a new state of the
+// folder (newSwitch, or the stream's), with the files it does not rewrite (turn_evals.parquet)
+// carried over and the marker, and switched in as a whole (folderSwitch.commit).
 func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetStats, error) {
 	start := time.Now()
 	if err := d.ClaimParquet(dir); err != nil {
-		return nil, err
-	}
-	if err := d.writeMarker(dir); err != nil {
 		return nil, err
 	}
 	conn, err := d.db.Conn(context.Background())
@@ -199,17 +199,25 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			return err
 		}
 		stream := d.takeStream(dir, games)
+		var sw *folderSwitch
 		switch {
 		case stream != nil:
 			defer stream.abort() // what is not finished below
+			sw = stream.sw
 		case d.parquetOnly != "":
 			return fmt.Errorf("the turns and tags of this Parquet-only ingest went straight to the Parquet files of %s, which were not finished: run the ingest again", dir)
+		default:
+			if sw, err = newSwitch(dir); err != nil {
+				return err
+			}
+			defer sw.abort() // unless switched in
 		}
-		n, size, err := exportGames(c, filepath.Join(dir, "games.parquet"), state, tableProgress(progress, "games.parquet", games))
+		n, size, err := exportGames(c, sw.path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
 			return err
 		}
 		st.Games, st.Bytes = n, size
+		step("games.parquet")
 		if stream != nil {
 			// The ingest wrote the turns' and tags' rows as it stored them: they only
 			// need the state and their names.
@@ -224,16 +232,29 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			}
 			n, size, err = stream.tags.finish(state)
 			st.Tags, st.Bytes = n, st.Bytes+size
+			if err != nil {
+				return err
+			}
+		} else {
+			n, size, err = exportTurns(c, sw.path("turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
+			st.Turns, st.Bytes = n, st.Bytes+size
+			if err != nil {
+				return err
+			}
+			n, size, err = exportTags(c, sw.path("tags.parquet"), state, tableProgress(progress, "tags.parquet", games))
+			st.Tags, st.Bytes = n, st.Bytes+size
+			if err != nil {
+				return err
+			}
+		}
+		step("tags.parquet")
+		if err := sw.carry(append([]string{MarkerName}, parquetFiles...)...); err != nil {
 			return err
 		}
-		n, size, err = exportTurns(c, filepath.Join(dir, "turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
-		st.Turns, st.Bytes = n, st.Bytes+size
-		if err != nil {
+		if err := d.writeMarkerIn(sw.stage); err != nil {
 			return err
 		}
-		n, size, err = exportTags(c, filepath.Join(dir, "tags.parquet"), state, tableProgress(progress, "tags.parquet", games))
-		st.Tags, st.Bytes = n, st.Bytes+size
-		return err
+		return sw.commit()
 	})
 	st.Seconds = time.Since(start).Seconds()
 	if err != nil {
@@ -479,8 +500,21 @@ func (t *parquetTemp) stopped(err, failure error) error {
 	if failure != nil && errors.Is(err, errStopped) {
 		err = failure
 	}
-	return fmt.Errorf("writing %s: %w", t.path, err)
+	return fmt.Errorf("writing %s: %w", livePath(t.path), err)
 }
+
+// livePath names the file path of a folder's new state (folderSwitch) by its name in the
+// live folder, for messages: the staging folder is an implementation's detail.
+func livePath(path string) string {
+	dir, base := filepath.Split(path)
+	parent, stage := filepath.Split(filepath.Clean(dir))
+	if m := stageName.FindStringSubmatch(stage); m != nil {
+		return filepath.Join(parent, m[1], base)
+	}
+	return path
+}
+
+var stageName = regexp.MustCompile(`^\.(.+)\.ponte-stage-[0-9]+-[0-9a-f]{8}$`)
 
 // createTemp creates a hidden temporary file next to path, with the permissions os.Create
 // gives (os.CreateTemp would make it private).
@@ -730,25 +764,61 @@ func (c *conn) state() (string, error) {
 // read nothing new uses it to skip rewriting the files. Any doubt (a file missing or
 // unreadable, no fingerprint, no marker) is false.
 func (d *DB) ParquetCurrent(dir string) (bool, error) {
-	if m, err := readMarker(dir); err != nil || m == nil || m.DatabaseID != d.id {
+	v, err := openFolder(dir)
+	if err != nil {
 		return false, nil
 	}
-	current, err := d.filesCurrent(dir)
+	defer v.close()
+	if m, err := readMarkerIn(v); err != nil || m == nil || m.DatabaseID != d.id {
+		return false, nil
+	}
+	current, err := d.viewCurrent(v)
 	return current, dbError(d.path, err)
 }
 
 // filesCurrent reports whether the Parquet files of dir carry the database's fingerprint.
 func (d *DB) filesCurrent(dir string) (bool, error) {
+	v, err := openFolder(dir)
+	if err != nil {
+		return false, nil
+	}
+	defer v.close()
+	return d.viewCurrent(v)
+}
+
+// viewCurrent reports whether the Parquet files of the folder v carry the database's
+// fingerprint: they are read in the folder opened, one state.
+func (d *DB) viewCurrent(v *folderView) (bool, error) {
 	var state string
 	if err := d.db.QueryRow(stateSQL).Scan(&state); err != nil {
 		return false, wrapBusy(err)
 	}
 	for _, name := range parquetFiles {
-		if written, ok := parquetState(filepath.Join(dir, name)); !ok || written != state {
+		f, err := v.open(name)
+		if err != nil {
+			return false, nil
+		}
+		written, ok := fileState(f, stateKey)
+		f.Close()
+		if !ok || written != state {
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// fileState returns the value of key in the metadata of the Parquet file f, read from its
+// footer; ok is false when there is none.
+func fileState(f *os.File, key string) (state string, ok bool) {
+	info, err := f.Stat()
+	if err != nil {
+		return "", false
+	}
+	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return "", false
+	}
+	return pf.Lookup(key)
 }
 
 // parquetState returns the database state recorded in the Parquet file at path, read from
@@ -759,13 +829,5 @@ func parquetState(path string) (state string, ok bool) {
 		return "", false
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return "", false
-	}
-	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return "", false
-	}
-	return pf.Lookup(stateKey)
+	return fileState(f, stateKey)
 }

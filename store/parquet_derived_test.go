@@ -463,6 +463,9 @@ func TestParquetOnly(t *testing.T) {
 	if got, want := names(), MarkerName+" games.parquet tags.parquet turns.parquet"; got != want {
 		t.Errorf("after close, the folder holds %s, want %s", got, want)
 	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+parquetOnlyDB)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the temporary database beside the folder is left after close: %v", err)
+	}
 
 	// A run that stores nothing in a folder it made leaves no folder.
 	fresh := filepath.Join(t.TempDir(), "fresh")

@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 
@@ -35,8 +34,9 @@ type parquetStream struct {
 	turns *turnsFile
 	tags  *rowsFile[TagRow]
 	games int64 // the games streamed, numbered 1 … games
-	// madeDir: the stream made dir, which abort removes again if it is left empty.
-	madeDir bool
+	// sw is the new state of the folder dir that the files are written into, which
+	// WriteParquet completes and switches in; abort drops it.
+	sw *folderSwitch
 }
 
 // streamGame is what the writer hands over of a game it stores.
@@ -53,19 +53,19 @@ type streamGame struct {
 // cores.
 const streamEncoders = 2
 
-// startParquetStream starts writing dir/turns.parquet and dir/tags.parquet under
-// temporary names.
-func startParquetStream(dir string) (*parquetStream, error) {
-	turns, err := newTurnsFile(filepath.Join(dir, "turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
+// startParquetStream starts writing turns.parquet and tags.parquet of the folder dir into
+// its new state sw, under temporary names.
+func startParquetStream(dir string, sw *folderSwitch) (*parquetStream, error) {
+	turns, err := newTurnsFile(sw.path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
 	if err != nil {
 		return nil, err
 	}
-	tags, err := newRowsFile[TagRow](filepath.Join(dir, "tags.parquet"), tagsPerRowGroup)
+	tags, err := newRowsFile[TagRow](sw.path("tags.parquet"), tagsPerRowGroup)
 	if err != nil {
 		turns.abort()
 		return nil, err
 	}
-	s := &parquetStream{dir: dir, in: make(chan []streamGame, 4), done: make(chan struct{}), turns: turns, tags: tags}
+	s := &parquetStream{dir: dir, in: make(chan []streamGame, 4), done: make(chan struct{}), turns: turns, tags: tags, sw: sw}
 	go s.run()
 	return s, nil
 }
@@ -119,17 +119,15 @@ func (s *parquetStream) close() error {
 	return s.err
 }
 
-// abort drops the files not finished, and the folder if the stream made it and it is
-// empty, and returns why the stream stopped, nil if it did not: its first error, or, when
+// abort drops the files not finished, and the folder's new state unless it was switched
+// in, and returns why the stream stopped, nil if it did not: its first error, or, when
 // that was a file's writer stopping the rows, that file's own failure (a full disk, say)
 // with the file's name. The hand-over must be closed. After finish it only checks.
 func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.abort()
 	s.tags.abort()
-	if s.madeDir {
-		os.Remove(s.dir) // only if empty
-	}
+	s.sw.abort()
 	switch {
 	case !errors.Is(s.err, errStopped):
 		return s.err
@@ -157,8 +155,8 @@ func (d *DB) startStream(opts Options) (*parquetStream, error) {
 	return s, nil
 }
 
-// newStream starts a stream into dir, making the folder if needed, when the database
-// holds no game and may write there.
+// newStream starts a stream into a new state of the folder dir (newSwitch), when the
+// database holds no game and may write there.
 func (d *DB) newStream(dir string) (*parquetStream, error) {
 	var games int64
 	if err := d.db.QueryRow("SELECT coalesce(max(id), 0) FROM games").Scan(&games); err != nil {
@@ -170,21 +168,15 @@ func (d *DB) newStream(dir string) (*parquetStream, error) {
 	if err := d.ClaimParquet(dir); err != nil {
 		return nil, err
 	}
-	made := false
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return nil, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
-		}
-		made = true
-	}
-	s, err := startParquetStream(dir)
+	sw, err := newSwitch(dir)
 	if err != nil {
-		if made {
-			os.Remove(dir)
-		}
 		return nil, err
 	}
-	s.madeDir = made
+	s, err := startParquetStream(dir, sw)
+	if err != nil {
+		sw.abort()
+		return nil, err
+	}
 	return s, nil
 }
 

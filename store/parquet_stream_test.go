@@ -41,8 +41,16 @@ func hiddenFiles(t *testing.T, dir string) []string {
 	}
 	var names []string
 	for _, e := range entries {
-		if tempName.MatchString(e.Name()) {
+		if tempName.MatchString(e.Name()) || legacyTemp(e.Name()) {
 			names = append(names, e.Name())
+		}
+	}
+	// Beside it: the staging and old folders of a switch.
+	parent, base := filepath.Split(filepath.Clean(dir))
+	entries, _ = os.ReadDir(parent)
+	for _, e := range entries {
+		if switchName(base).MatchString(e.Name()) {
+			names = append(names, "../"+e.Name())
 		}
 	}
 	return names
@@ -175,8 +183,8 @@ func TestParquetStreamDropped(t *testing.T) {
 		if d.stream == nil {
 			t.Fatal("no stream")
 		}
-		if len(hiddenFiles(t, dir)) != 2 {
-			t.Errorf("streaming into %v", hiddenFiles(t, dir))
+		if tmp := hiddenFiles(t, dir); len(tmp) != 1 || !strings.Contains(tmp[0], ".ponte-stage-") {
+			t.Errorf("streaming into %v, want one staging folder", tmp)
 		}
 		d.Close()
 		if tmp := hiddenFiles(t, dir); len(tmp) > 0 {
@@ -247,8 +255,12 @@ func TestParquetStreamFailureSaysWhy(t *testing.T) {
 	rows.Close()
 	d.Close()
 
-	dir := t.TempDir()
-	s, err := startParquetStream(dir)
+	dir := filepath.Join(t.TempDir(), "pq")
+	sw, err := newSwitch(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := startParquetStream(dir, sw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,18 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/ponte/ponte/internal/outfile"
 )
 
 // ParquetDirFor returns the default Parquet folder of the database at path: beside it,
@@ -112,6 +116,9 @@ func (d *DB) claimParquet(dir string) error {
 // write (a games.parquet that is not a regular file among them: ponte would replace
 // it), or a marker that cannot be read. A symbolic link to a folder is that folder.
 func parquetFolder(dir string) (files []string, m *marker, exists bool, err error) {
+	if _, err := sweepSwitches(dir); err != nil { // a folder a killed run left aside is back
+		return nil, nil, false, err
+	}
 	info, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -164,20 +171,40 @@ func parquetFolder(dir string) (files []string, m *marker, exists bool, err erro
 	return files, m, true, nil
 }
 
-// readMarker reads the marker of dir; nil when there is none. A marker that is not a
-// regular file (a FIFO would never end its read) is not one ponte wrote.
+// readMarker reads the marker of dir; nil when there is none.
 func readMarker(dir string) (*marker, error) {
-	path := filepath.Join(dir, MarkerName)
-	info, err := os.Lstat(path)
+	v, err := openFolder(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	defer v.close()
+	return readMarkerIn(v)
+}
+
+// readMarkerIn reads the marker of the folder v; nil when there is none. A marker that is
+// not a regular file (a FIFO would never end its read) is not one ponte wrote.
+func readMarkerIn(v *folderView) (*marker, error) {
+	f, err := v.open(MarkerName)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
+	case errors.Is(err, syscall.ELOOP):
+		return nil, errors.New("not a marker ponte wrote (a symbolic link)")
 	case err != nil:
 		return nil, unwrapPath(err)
-	case !info.Mode().IsRegular():
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a marker ponte wrote (%s)", fileType(info.Mode()))
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return nil, unwrapPath(err)
 	}
@@ -188,45 +215,59 @@ func readMarker(dir string) (*marker, error) {
 	return &m, nil
 }
 
-// writeMarker writes the marker of dir, naming this database, creating dir if needed; it
-// replaces an earlier one at once (renamed into place).
+// writeMarker writes the marker of the live folder dir, naming this database, creating
+// dir if needed; it replaces an earlier one at once (outfile: renamed into place). The
+// folder's Parquet files stay as they are: the marker names the database, which a move
+// changes, not their state.
 func (d *DB) writeMarker(dir string) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(d.path)
+	b, err := d.markerBytes()
 	if err != nil {
 		return err
+	}
+	return outfile.WriteFile(context.Background(), filepath.Join(dir, MarkerName), func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// writeMarkerIn writes the marker into the staging folder of a new state (folderSwitch),
+// synced.
+func (d *DB) writeMarkerIn(stage string) error {
+	b, err := d.markerBytes()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(stage, MarkerName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// markerBytes is the marker naming this database, as written.
+func (d *DB) markerBytes() ([]byte, error) {
+	abs, err := filepath.Abs(d.path)
+	if err != nil {
+		return nil, err
 	}
 	m := marker{Note: markerNote, Database: abs, DatabaseID: d.id, Written: time.Now().UTC().Format(time.RFC3339)}
 	if d.parquetOnly != "" { // no database: the marker names none
 		m.Note, m.Database, m.DatabaseID = parquetOnlyNote, "", ParquetOnlyID
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(dir, MarkerName)
-	var f *os.File
-	for {
-		f, err = os.OpenFile(filepath.Join(dir, fmt.Sprintf(".ponte-database.%08x.tmp", rand.Uint32())), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return append(b, '\n'), err
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // A Parquet-only ingest (`ponte ingest --parquet-only --parquet DIR`) keeps no database:
-// it stores the games in a temporary database inside DIR, writes DIR's Parquet files from
-// it, and removes it. Machines that ingest the shards of a large archive in parallel each
+// it stores the games in a temporary database beside DIR (.DIR.ponte-ingest.db, hidden),
+// writes DIR's Parquet files from it, and removes it. Machines that ingest the shards of a large archive in parallel each
 // write one such folder; DuckDB or Spark read them as one table (docs/schema.md, "Many
 // archives").
 
@@ -18,8 +18,9 @@ import (
 // ingest writes only into a folder that is new, empty or Parquet-only.
 const ParquetOnlyID = "parquet-only"
 
-// parquetOnlyDB is the name of the temporary database of a Parquet-only ingest, inside the
-// folder (hidden: an ingest of the folder does not read it).
+// parquetOnlyDB ends the name of the temporary database of a Parquet-only ingest, beside
+// the folder: .NAME.ponte-ingest.db for the folder NAME (hidden: an ingest of the folder
+// above does not read it). Older versions kept it inside the folder, named so.
 const parquetOnlyDB = ".ponte-ingest.db"
 
 const parquetOnlyNote = "The Parquet files of this folder were written by ponte ingest --parquet-only, which keeps no database: running it again rewrites them. A database does not write into this folder."
@@ -27,53 +28,56 @@ const parquetOnlyNote = "The Parquet files of this folder were written by ponte 
 // OpenParquetOnly opens a new temporary database for an ingest that writes only the
 // Parquet files of dir: dir must not exist, be empty (hidden files aside) or hold the
 // files of an earlier Parquet-only ingest (ClaimParquet says why not otherwise). The
-// database is made inside dir under a hidden name; Close and CloseDiscard remove it (and
-// dir, when Open made it and nothing was written to it). A temporary database left there
-// by a run that was killed is removed first; one that another run is writing makes this
-// an error wrapping ErrBusy.
+// database is made beside dir under a hidden name (dir itself changes only when its new
+// state is switched in, as a whole); Close and CloseDiscard remove it. A temporary
+// database left there (or, by an older version, inside dir) by a run that was killed is
+// removed first; one that another run is writing makes this an error wrapping ErrBusy.
 func OpenParquetOnly(dir string) (*DB, error) {
 	if err := claimParquetOnly(dir); err != nil {
 		return nil, err
 	}
-	made := false
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		made = true
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	live, err := resolveFolder(dir)
+	if err != nil {
 		return nil, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
 	}
-	path := filepath.Join(dir, parquetOnlyDB)
+	parent, name := filepath.Split(live)
+	if parent == "" {
+		parent = "."
+	}
+	if err := os.MkdirAll(parent, 0o777); err != nil {
+		return nil, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
+	}
+	path := filepath.Join(parent, "."+name+parquetOnlyDB)
 	fail := func(err error) (*DB, error) {
-		if made {
-			os.Remove(dir)
-		}
 		if errors.Is(err, ErrBusy) {
 			err = fmt.Errorf("%w: %s: another ponte ingest --parquet-only is writing to this folder", ErrBusy, dir)
 		}
 		return nil, err
 	}
 	// A database left by a killed run: nobody holds its lock. Removed while locked.
-	if _, err := os.Lstat(path); err == nil {
-		lock, _, err := lockFile(path)
+	for _, left := range []string{path, filepath.Join(live, parquetOnlyDB)} {
+		if _, err := os.Lstat(left); err != nil {
+			continue
+		}
+		lock, _, err := lockFile(left)
 		if err != nil {
 			return fail(err)
 		}
-		err = removeFiles(path)
+		err = removeFiles(left)
 		lock.Close()
 		if err != nil {
-			return fail(fmt.Errorf("removing the temporary database %s left by an earlier run: %w", path, unwrapPath(err)))
+			return fail(fmt.Errorf("removing the temporary database %s left by an earlier run: %w", left, unwrapPath(err)))
 		}
 	}
 	d, err := Open(path)
 	if err != nil {
 		return fail(err)
 	}
-	d.parquetOnly, d.madeDir = dir, made
+	d.parquetOnly = dir
 	return d, nil
 }
 
-// closeParquetOnly closes a Parquet-only database and removes it, and its folder when
-// OpenParquetOnly made it and nothing was written to it.
+// closeParquetOnly closes a Parquet-only database and removes it.
 func (d *DB) closeParquetOnly() error {
 	if d.closed {
 		return nil
@@ -82,9 +86,6 @@ func (d *DB) closeParquetOnly() error {
 	err := d.db.Close()
 	rerr := removeFiles(d.path)
 	d.lock.Close()
-	if d.madeDir {
-		os.Remove(d.parquetOnly) // only if empty
-	}
 	if err == nil {
 		err = rerr
 	}

@@ -1,0 +1,32 @@
+package store
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// exchange trades the names of the folders a and b in one step (renameat2
+// RENAME_EXCHANGE); an error where the file system does not support it.
+func exchange(a, b string) error {
+	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+}
+
+// openDir opens the folder dir (an error for anything else, without waiting on a FIFO).
+func openDir(dir string) (*os.File, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return os.NewFile(uintptr(fd), dir), nil
+}
+
+// openIn opens the file name of the open folder d, relative to d; a symbolic link is
+// not followed, and a FIFO is not waited on.
+func openIn(d *os.File, name string) (*os.File, error) {
+	fd, err := unix.Openat(int(d.Fd()), name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: d.Name() + "/" + name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), d.Name()+"/"+name), nil
+}
