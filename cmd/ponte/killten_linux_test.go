@@ -65,7 +65,7 @@ func TestKillTen(t *testing.T) {
 			mustRun(t, "ingest", "--quiet", "--db", db, samples)
 		}
 		args := func(db string) []string {
-			return []string{"annotate", "--quiet", "--workers", "1", "--budget", "20", "--population", "people", "--games", "12", "--db", db}
+			return []string{"annotate", "--quiet", "--workers", "1", "--budget", "20", "--population", "people", "--db", db}
 		}
 		killTen(t, rng, setup, args, func(t *testing.T, db string) string {
 			return evalsDigest(t, db) + " " + parquetFolderState(t, db)
