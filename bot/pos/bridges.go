@@ -58,16 +58,14 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return dst
 	}
-	var cand [8]bitset
-	any := p.candidates(c, &cand)
 	geo := p.g
+	c &= 1
 	for w := 0; w < geo.nw; w++ {
-		for v := any[w]; v != 0; v &= v - 1 {
+		for v := p.bany[c][w]; v != 0; v &= v - 1 {
 			a := w<<6 + bits.TrailingZeros64(v)
-			for j, d := range geo.jumps {
-				if cand[j].has(a) && !p.crosses(a, a+d) {
-					dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+d]))
-				}
+			for js := p.bj[c][a]; js != 0; js &= js - 1 {
+				j := bits.TrailingZeros8(js)
+				dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+geo.jumps[j]]))
 			}
 		}
 	}
@@ -76,42 +74,186 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 
 // bestBridge returns colour c's first bridge, in LegalBridges' order, of the highest
 // BridgeValue, when that value is at least least; ok is false when no bridge reaches it.
-// A candidate's value is known before its crossing is tested, so only candidates that
-// would improve on the best so far are tested.
+// A bridge is worth 10·k·l between components of k and l islands, 1.5 from a component
+// with islands to one without, 0.4 between two others, -1 within a component: so the
+// bridges with both ends in components with islands are valued first, from the masks.
 func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float64, ok bool) {
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return 0, 0, 0, false
 	}
+	c &= 1
 	// A bridge is worth 10 or more only between two components with islands, 1.5 only
 	// from one.
-	if least >= 10 && p.icomp[c&1] < 2 || least > 0.4 && p.icomp[c&1] < 1 {
+	if least >= 10 && p.icomp[c] < 2 || least > 0.4 && p.icomp[c] < 1 {
 		return 0, 0, 0, false
 	}
-	var cand [8]bitset
-	any := p.candidates(c, &cand)
 	geo := p.g
-	for w := 0; w < geo.nw; w++ {
-		for m := any[w]; m != 0; m &= m - 1 {
-			x := w<<6 + bits.TrailingZeros64(m)
-			rx, kx := p.component(x)
-			if kx == 0 && least > 1.5 {
-				continue // worth 10 or more only between islands
+	isl := &p.icells[c]
+	if p.icomp[c] >= 2 {
+		for w := 0; w < geo.nw; w++ {
+			for m := p.bany[c][w] & isl[w]; m != 0; m &= m - 1 {
+				x := w<<6 + bits.TrailingZeros64(m)
+				rx, kx := p.component(x)
+				for js := p.bj[c][x]; js != 0; js &= js - 1 {
+					j := bits.TrailingZeros8(js)
+					y := x + geo.jumps[j]
+					if !isl.has(y) {
+						continue
+					}
+					ry, ky := p.component(y)
+					val := valueOf(rx, kx, ry, ky)
+					if val < least || (ok && val <= v) {
+						continue
+					}
+					a, b, v, ok = x, y, val, true
+				}
 			}
-			for j, d := range geo.jumps {
-				if !cand[j].has(x) {
+		}
+		if ok || least > 1.5 {
+			return a, b, v, ok
+		}
+	}
+	// No bridge between two components with islands: the first from one with islands
+	// to one without is worth 1.5; else the first between two others, 0.4.
+	for w := 0; w < geo.nw; w++ {
+		for m := p.bany[c][w]; m != 0; m &= m - 1 {
+			x := w<<6 + bits.TrailingZeros64(m)
+			for js := p.bj[c][x]; js != 0; js &= js - 1 {
+				j := bits.TrailingZeros8(js)
+				y := x + geo.jumps[j]
+				if isl.has(x) == isl.has(y) {
 					continue
 				}
-				y := x + d
-				ry, ky := p.component(y)
-				val := valueOf(rx, kx, ry, ky)
-				if val < least || (ok && val <= v) || p.crosses(x, y) {
-					continue
-				}
-				a, b, v, ok = x, y, val, true
+				return x, y, 1.5, 1.5 >= least
 			}
 		}
 	}
-	return a, b, v, ok
+	if least > 0.4 {
+		return 0, 0, 0, false
+	}
+	for w := 0; w < geo.nw; w++ {
+		for m := p.bany[c][w] &^ isl[w]; m != 0; m &= m - 1 {
+			x := w<<6 + bits.TrailingZeros64(m)
+			for js := p.bj[c][x]; js != 0; js &= js - 1 {
+				j := bits.TrailingZeros8(js)
+				y := x + geo.jumps[j]
+				if isl.has(y) || p.root(p.gid[x]) == p.root(p.gid[y]) {
+					continue
+				}
+				return x, y, 0.4, true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// rebuildBridges sets the legal bridges and the island-component tiles of both colours
+// from the tiles, bridges and components (for FromGame).
+func (p *Position) rebuildBridges() {
+	geo := p.g
+	for c := range 2 {
+		col := replay.Colour(c)
+		var cand [8]bitset
+		any := p.candidates(col, &cand)
+		for w := 0; w < geo.nw; w++ {
+			for v := any[w]; v != 0; v &= v - 1 {
+				a := w<<6 + bits.TrailingZeros64(v)
+				for j, d := range geo.jumps {
+					if cand[j].has(a) && !p.crosses(a, a+d) {
+						p.addBridge(c, a, j)
+					}
+				}
+			}
+		}
+		for g := 0; g < p.ngroups; g++ {
+			if grp := &p.groups[g]; grp.size > 0 && grp.colour == col && p.isl[p.find(int16(g))] > 0 {
+				for _, x := range grp.cells[:grp.size] {
+					p.icells[c].set(int(x))
+				}
+			}
+		}
+	}
+}
+
+func (p *Position) addBridge(c, a, j int) {
+	p.bj[c][a] |= 1 << j
+	p.bany[c].set(a)
+}
+
+func (p *Position) dropBridge(c, a, j int) {
+	if p.bj[c][a]&(1<<j) == 0 {
+		return
+	}
+	p.bj[c][a] &^= 1 << j
+	if p.bj[c][a] == 0 {
+		p.bany[c][uint(a)>>6%numWords] &^= 1 << (uint(a) & 63)
+	}
+}
+
+// tilePlaced updates the legal bridges after a tile of colour c came on x (the turn's
+// tiles all placed): the bridges of either colour over x are gone, and the bridges from x
+// to a free tile of its colour over water, crossing none, are new.
+func (p *Position) tilePlaced(c replay.Colour, x int) {
+	geo := p.g
+	c &= 1
+	for j := range geo.water {
+		for k, w := range geo.water[j] {
+			if k == 1 && w == geo.water[j][0] {
+				break
+			}
+			p.dropBridge(0, x-w, j)
+			p.dropBridge(1, x-w, j)
+		}
+	}
+	t := &p.tiles[c]
+	for j, d := range geo.jumps {
+		if y := x + d; t.has(y) && !p.ends.has(y) && p.waterFree(x, j) && !p.crosses(x, y) {
+			p.addBridge(int(c), x, j)
+		}
+		if y := x - d; t.has(y) && !p.ends.has(y) && p.waterFree(y, j) && !p.crosses(y, x) {
+			p.addBridge(int(c), y, j)
+		}
+	}
+}
+
+// waterFree reports whether no tile lies on the water of jump j from a.
+func (p *Position) waterFree(a, j int) bool {
+	w := p.g.water[j]
+	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
+}
+
+// bridgeBuilt updates the legal bridges after a bridge of colour c between x and y: the
+// bridges from either end are gone, and those of either colour that touch it.
+func (p *Position) bridgeBuilt(c replay.Colour, x, y int) {
+	geo := p.g
+	c &= 1
+	for _, e := range [2]int{x, y} {
+		for j, d := range geo.jumps {
+			p.dropBridge(int(c), e, j)
+			p.dropBridge(int(c), e-d, j)
+		}
+	}
+	// A bridge touching x–y has an end within one cell of x–y's bounding box (see
+	// crosses); two cells are searched.
+	x0, y0 := int(geo.x[x]), int(geo.y[x])
+	x1, y1 := int(geo.x[y]), int(geo.y[y])
+	lox, hix := max(min(x0, x1)-2, 2), min(max(x0, x1)+2, geo.size+1)
+	loy, hiy := max(min(y0, y1)-2, 2), min(max(y0, y1)+2, geo.size+1)
+	for row := loy; row <= hiy; row++ {
+		for col := lox; col <= hix; col++ {
+			e := row*geo.s + col
+			for cc := range 2 {
+				for j, d := range geo.jumps {
+					if p.bj[cc][e]&(1<<j) != 0 && segmentsTouch(x0, y0, x1, y1, col, row, int(geo.x[e+d]), int(geo.y[e+d])) {
+						p.dropBridge(cc, e, j)
+					}
+					if l := e - d; p.bj[cc][l]&(1<<j) != 0 && segmentsTouch(x0, y0, x1, y1, int(geo.x[l]), int(geo.y[l]), col, row) {
+						p.dropBridge(cc, l, j)
+					}
+				}
+			}
+		}
+	}
 }
 
 // crosses reports whether the segment between the centres of x and y touches the segment
@@ -190,4 +332,8 @@ func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	p.partner[x], p.partner[y] = int16(y), int16(x)
 	p.bridges[c&1]++
 	p.union(c, p.gid[x], p.gid[y])
+	if r := p.find(p.gid[x]); p.isl[r] > 0 {
+		p.markComponent(c, r)
+	}
+	p.bridgeBuilt(c, x, y)
 }

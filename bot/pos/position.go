@@ -51,6 +51,8 @@ type head struct {
 	ends    bitset    // tiles that carry a bridge end
 	halo    [2]bitset // per colour, the 8-neighbours of its islands' cells
 	mid     [2]bitset // per colour, the tiles of its sandbanks of 2 and 3
+	bany    [2]bitset // per colour, the cells where bj is not 0
+	icells  [2]bitset // per colour, the tiles of components that hold an island
 }
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
@@ -66,6 +68,11 @@ type Position struct {
 	groups  [maxGroups]group
 	parent  [maxGroups]int16 // union-find over group ids: the components of R6
 	isl     [maxGroups]int16 // islands of the component, kept at its root
+	cnext   [maxGroups]int16 // the groups of a component in a circular list
+	// bj holds, per colour and lower end, the forward jumps (bit j for geom.jumps[j]) that
+	// are legal bridges now, the crossing test included; kept up to date by Play around
+	// the cells a turn changes (bridges.go).
+	bj [2][numIdx]uint8
 }
 
 // New returns the empty position of a board of side size with the given supply.
@@ -152,6 +159,7 @@ func FromGame(g *replay.Game) (Position, error) {
 				}
 			}
 			p.parent[id] = id
+			p.cnext[id] = id
 			if grp.size == 2 || grp.size == 3 {
 				for _, x := range grp.cells[:grp.size] {
 					p.mid[col].set(int(x))
@@ -185,6 +193,7 @@ func FromGame(g *replay.Game) (Position, error) {
 			}
 		}
 	}
+	p.rebuildBridges()
 	if p.score != g.Score() || p.islands != g.Islands() || p.bridges != g.Bridges() || p.sandbanks != g.Sandbanks() {
 		return p, fmt.Errorf("%w: score %v islands %v bridges %v, the game says %v %v %v", ErrInconsistent, p.score, p.islands, p.bridges, g.Score(), g.Islands(), g.Bridges())
 	}
@@ -218,10 +227,13 @@ func (p *Position) CopyFrom(src *Position) {
 	copy(p.sq[:n], src.sq[:n])
 	copy(p.gid[:n], src.gid[:n])
 	copy(p.partner[:n], src.partner[:n])
+	copy(p.bj[0][:n], src.bj[0][:n])
+	copy(p.bj[1][:n], src.bj[1][:n])
 	k := src.ngroups
 	copy(p.groups[:k], src.groups[:k])
 	copy(p.parent[:k], src.parent[:k])
 	copy(p.isl[:k], src.isl[:k])
+	copy(p.cnext[:k], src.cnext[:k])
 }
 
 // Size returns the board side N.
