@@ -58,14 +58,16 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return dst
 	}
+	var cand [8]bitset
+	any := p.candidates(c, &cand)
 	geo := p.g
-	c &= 1
 	for w := 0; w < geo.nw; w++ {
-		for v := p.bany[c][w]; v != 0; v &= v - 1 {
+		for v := any[w]; v != 0; v &= v - 1 {
 			a := w<<6 + bits.TrailingZeros64(v)
-			for js := p.bj[c][a]; js != 0; js &= js - 1 {
-				j := bits.TrailingZeros8(js)
-				dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+geo.jumps[j]]))
+			for j, d := range geo.jumps {
+				if cand[j].has(a) && !p.crosses(a, a+d) {
+					dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+d]))
+				}
 			}
 		}
 	}
@@ -75,8 +77,9 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 // bestBridge returns colour c's first bridge, in LegalBridges' order, of the highest
 // BridgeValue, when that value is at least least; ok is false when no bridge reaches it.
 // A bridge is worth 10·k·l between components of k and l islands, 1.5 from a component
-// with islands to one without, 0.4 between two others, -1 within a component: so the
-// bridges with both ends in components with islands are valued first, from the masks.
+// with islands to one without, 0.4 between two others and -1 within one; so the
+// candidates are drawn from the tiles of components with islands first (the mask
+// icells), and a candidate's value is known before its crossing is tested.
 func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float64, ok bool) {
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return 0, 0, 0, false
@@ -88,21 +91,21 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		return 0, 0, 0, false
 	}
 	geo := p.g
-	isl := &p.icells[c]
 	if p.icomp[c] >= 2 {
 		for w := 0; w < geo.nw; w++ {
-			for m := p.bany[c][w] & isl[w]; m != 0; m &= m - 1 {
-				x := w<<6 + bits.TrailingZeros64(m)
+			cand, any := p.candidateWord(c, w, both)
+			for ; any != 0; any &= any - 1 {
+				bit := uint(bits.TrailingZeros64(any))
+				x := w<<6 + int(bit)
 				rx, kx := p.component(x)
-				for js := p.bj[c][x]; js != 0; js &= js - 1 {
-					j := bits.TrailingZeros8(js)
-					y := x + geo.jumps[j]
-					if !isl.has(y) {
+				for j, d := range geo.jumps {
+					if cand[j]>>bit&1 == 0 {
 						continue
 					}
+					y := x + d
 					ry, ky := p.component(y)
 					val := valueOf(rx, kx, ry, ky)
-					if val < least || (ok && val <= v) {
+					if val < least || (ok && val <= v) || p.crosses(x, y) {
 						continue
 					}
 					a, b, v, ok = x, y, val, true
@@ -116,15 +119,14 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 	// No bridge between two components with islands: the first from one with islands
 	// to one without is worth 1.5; else the first between two others, 0.4.
 	for w := 0; w < geo.nw; w++ {
-		for m := p.bany[c][w]; m != 0; m &= m - 1 {
-			x := w<<6 + bits.TrailingZeros64(m)
-			for js := p.bj[c][x]; js != 0; js &= js - 1 {
-				j := bits.TrailingZeros8(js)
-				y := x + geo.jumps[j]
-				if isl.has(x) == isl.has(y) {
-					continue
+		cand, any := p.candidateWord(c, w, one)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && !p.crosses(x, x+d) {
+					return x, x + d, 1.5, true
 				}
-				return x, y, 1.5, 1.5 >= least
 			}
 		}
 	}
@@ -132,125 +134,81 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		return 0, 0, 0, false
 	}
 	for w := 0; w < geo.nw; w++ {
-		for m := p.bany[c][w] &^ isl[w]; m != 0; m &= m - 1 {
-			x := w<<6 + bits.TrailingZeros64(m)
-			for js := p.bj[c][x]; js != 0; js &= js - 1 {
-				j := bits.TrailingZeros8(js)
-				y := x + geo.jumps[j]
-				if isl.has(y) || p.root(p.gid[x]) == p.root(p.gid[y]) {
-					continue
+		cand, any := p.candidateWord(c, w, none)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crosses(x, x+d) {
+					return x, x + d, 0.4, true
 				}
-				return x, y, 0.4, true
 			}
 		}
 	}
 	return 0, 0, 0, false
 }
 
-// rebuildBridges sets the legal bridges and the island-component tiles of both colours
-// from the tiles, bridges and components (for FromGame).
-func (p *Position) rebuildBridges() {
-	geo := p.g
-	for c := range 2 {
-		col := replay.Colour(c)
-		var cand [8]bitset
-		any := p.candidates(col, &cand)
-		for w := 0; w < geo.nw; w++ {
-			for v := any[w]; v != 0; v &= v - 1 {
-				a := w<<6 + bits.TrailingZeros64(v)
-				for j, d := range geo.jumps {
-					if cand[j].has(a) && !p.crosses(a, a+d) {
-						p.addBridge(c, a, j)
-					}
-				}
-			}
-		}
-		for g := 0; g < p.ngroups; g++ {
-			if grp := &p.groups[g]; grp.size > 0 && grp.colour == col && p.isl[p.find(int16(g))] > 0 {
-				for _, x := range grp.cells[:grp.size] {
-					p.icells[c].set(int(x))
-				}
-			}
-		}
-	}
-}
+// The kinds of candidates candidateWord finds: both ends on tiles of components with
+// islands, one of them, or neither.
+const (
+	both = iota
+	one
+	none
+)
 
-func (p *Position) addBridge(c, a, j int) {
-	p.bj[c][a] |= 1 << j
-	p.bany[c].set(a)
-}
-
-func (p *Position) dropBridge(c, a, j int) {
-	if p.bj[c][a]&(1<<j) == 0 {
-		return
-	}
-	p.bj[c][a] &^= 1 << j
-	if p.bj[c][a] == 0 {
-		p.bany[c][uint(a)>>6%numWords] &^= 1 << (uint(a) & 63)
-	}
-}
-
-// tilePlaced updates the legal bridges after a tile of colour c came on x (the turn's
-// tiles all placed): the bridges of either colour over x are gone, and the bridges from x
-// to a free tile of its colour over water, crossing none, are new.
-func (p *Position) tilePlaced(c replay.Colour, x int) {
+// candidateWord is candidates for the lower ends of word w, restricted to the bridges
+// whose ends lie in components with islands as kind says: per jump the mask of its
+// candidates, and their union.
+func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint64, any uint64) {
 	geo := p.g
 	c &= 1
-	for j := range geo.water {
-		for k, w := range geo.water[j] {
-			if k == 1 && w == geo.water[j][0] {
-				break
-			}
-			p.dropBridge(0, x-w, j)
-			p.dropBridge(1, x-w, j)
-		}
+	t, e, isl := &p.tiles[c], &p.ends, &p.icells[c]
+	// The free tiles of the kind's lower ends, from word w on (128 bits).
+	f0, f1 := t[w]&^e[w], t[w+1]&^e[w+1]
+	i0, i1 := isl[w], isl[w+1]
+	if kind == both {
+		f0, f1 = f0&i0, f1&i1
 	}
-	t := &p.tiles[c]
+	if f0 == 0 {
+		return cand, 0
+	}
+	// The tiles of both colours around word w, for the water.
+	var am uint64
+	if w > 0 {
+		am = p.tiles[0][w-1] | p.tiles[1][w-1]
+	}
+	a0 := p.tiles[0][w] | p.tiles[1][w]
+	a1 := p.tiles[0][w+1] | p.tiles[1][w+1]
+	at := func(k int) uint64 { // word w of the tiles shifted down by k (-64 < k < 64)
+		if k >= 0 {
+			return a0>>uint(k) | a1<<(64-uint(k))
+		}
+		return a0<<uint(-k) | am>>(64-uint(-k))
+	}
 	for j, d := range geo.jumps {
-		if y := x + d; t.has(y) && !p.ends.has(y) && p.waterFree(x, j) && !p.crosses(x, y) {
-			p.addBridge(int(c), x, j)
+		m := f0 & (f0>>uint(d) | f1<<(64-uint(d)))
+		switch kind {
+		case one:
+			m &= i0 ^ (i0>>uint(d) | i1<<(64-uint(d)))
+		case none:
+			m &^= i0 | i0>>uint(d) | i1<<(64-uint(d))
 		}
-		if y := x - d; t.has(y) && !p.ends.has(y) && p.waterFree(y, j) && !p.crosses(y, x) {
-			p.addBridge(int(c), y, j)
+		if m != 0 {
+			m &^= at(geo.water[j][0]) | at(geo.water[j][1])
 		}
+		cand[j] = m
+		any |= m
 	}
+	return cand, any
 }
 
-// waterFree reports whether no tile lies on the water of jump j from a.
-func (p *Position) waterFree(a, j int) bool {
-	w := p.g.water[j]
-	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
-}
-
-// bridgeBuilt updates the legal bridges after a bridge of colour c between x and y: the
-// bridges from either end are gone, and those of either colour that touch it.
-func (p *Position) bridgeBuilt(c replay.Colour, x, y int) {
-	geo := p.g
-	c &= 1
-	for _, e := range [2]int{x, y} {
-		for j, d := range geo.jumps {
-			p.dropBridge(int(c), e, j)
-			p.dropBridge(int(c), e-d, j)
-		}
-	}
-	// A bridge touching x–y has an end within one cell of x–y's bounding box (see
-	// crosses); two cells are searched.
-	x0, y0 := int(geo.x[x]), int(geo.y[x])
-	x1, y1 := int(geo.x[y]), int(geo.y[y])
-	lox, hix := max(min(x0, x1)-2, 2), min(max(x0, x1)+2, geo.size+1)
-	loy, hiy := max(min(y0, y1)-2, 2), min(max(y0, y1)+2, geo.size+1)
-	for row := loy; row <= hiy; row++ {
-		for col := lox; col <= hix; col++ {
-			e := row*geo.s + col
-			for cc := range 2 {
-				for j, d := range geo.jumps {
-					if p.bj[cc][e]&(1<<j) != 0 && segmentsTouch(x0, y0, x1, y1, col, row, int(geo.x[e+d]), int(geo.y[e+d])) {
-						p.dropBridge(cc, e, j)
-					}
-					if l := e - d; p.bj[cc][l]&(1<<j) != 0 && segmentsTouch(x0, y0, x1, y1, int(geo.x[l]), int(geo.y[l]), col, row) {
-						p.dropBridge(cc, l, j)
-					}
-				}
+// markIslandComponents sets the tiles of components with islands of both colours from
+// the groups and components (for FromGame).
+func (p *Position) markIslandComponents() {
+	for g := 0; g < p.ngroups; g++ {
+		if grp := &p.groups[g]; grp.size > 0 && p.isl[p.find(int16(g))] > 0 {
+			for _, x := range grp.cells[:grp.size] {
+				p.icells[grp.colour&1].set(int(x))
 			}
 		}
 	}
@@ -335,5 +293,4 @@ func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	if r := p.find(p.gid[x]); p.isl[r] > 0 {
 		p.markComponent(c, r)
 	}
-	p.bridgeBuilt(c, x, y)
 }

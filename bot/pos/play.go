@@ -15,8 +15,6 @@ func (p *Position) Play(m replay.Move) {
 		var pl plan
 		p.makePlan(c, x, y, &pl)
 		p.applyTiles(c, x, y, &pl)
-		p.tilePlaced(c, x)
-		p.tilePlaced(c, y)
 		p.tilesLeft[c] -= 2
 	case replay.Bridge:
 		p.applyBridge(c, p.g.idx(m.A), p.g.idx(m.B))

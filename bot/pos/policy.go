@@ -178,6 +178,35 @@ func (t *top5) insert(i int, v float64) {
 	t.s[k] = scored{i, v}
 }
 
+// fifth keeps the five highest of the values it is given, to know the fifth.
+type fifth struct {
+	v [5]float64
+	n int
+}
+
+// floor is the fifth highest value, -Inf while fewer than five are kept.
+func (t *fifth) floor() float64 {
+	if t.n == len(t.v) {
+		return t.v[4]
+	}
+	return math.Inf(-1)
+}
+
+func (t *fifth) insert(v float64) {
+	if t.n == len(t.v) {
+		if v <= t.v[4] {
+			return
+		}
+	} else {
+		t.n++
+	}
+	k := t.n - 1
+	for ; k > 0 && t.v[k-1] < v; k-- {
+		t.v[k] = t.v[k-1]
+	}
+	t.v[k] = v
+}
+
 // PlayoutTurn draws the playout policy's turn for the colour to move, which must have a
 // turn (the game not over): the sage bot's policy, with the same distribution. A bridge
 // that joins two components with islands (it scores at once); one time in four another
@@ -287,9 +316,17 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 	}
 	// The five highest values without noise bound the fifth noisy value from below: a
 	// cell (or class) whose value plus 1 does not exceed the bound cannot enter the five,
-	// and draws no noise.
+	// and draws no noise. The classes' values go in first, so that most cells next to a
+	// tile fall below the five at once.
+	var counts [5]int
+	var raw fifth
+	for f := 4; f >= 0; f-- {
+		counts[f] = count(&class[f], geo.nw)
+		for range min(counts[f], 5) {
+			raw.insert(0.3 * float64(f) / 4)
+		}
+	}
 	n := 0
-	var raw top5
 	var near1 [64]scored
 	k := 0
 	for w := 0; w < geo.nw; w++ {
@@ -297,7 +334,7 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		for v := near[0][w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			val := p.cellValue(c, x)
-			raw.insert(x, val)
+			raw.insert(val)
 			if k < len(near1) {
 				near1[k] = scored{x, val}
 				k++
@@ -306,13 +343,6 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 			if val+1 > top.floor() { // more cells than near1 holds: no bound for them
 				top.insert(x, val+rng.Float64())
 			}
-		}
-	}
-	var counts [5]int
-	for f := 4; f >= 0; f-- {
-		counts[f] = count(&class[f], geo.nw)
-		for range min(counts[f], 5) {
-			raw.insert(-1, 0.3*float64(f)/4)
 		}
 	}
 	bound := raw.floor()

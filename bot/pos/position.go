@@ -51,7 +51,6 @@ type head struct {
 	ends    bitset    // tiles that carry a bridge end
 	halo    [2]bitset // per colour, the 8-neighbours of its islands' cells
 	mid     [2]bitset // per colour, the tiles of its sandbanks of 2 and 3
-	bany    [2]bitset // per colour, the cells where bj is not 0
 	icells  [2]bitset // per colour, the tiles of components that hold an island
 }
 
@@ -69,10 +68,6 @@ type Position struct {
 	parent  [maxGroups]int16 // union-find over group ids: the components of R6
 	isl     [maxGroups]int16 // islands of the component, kept at its root
 	cnext   [maxGroups]int16 // the groups of a component in a circular list
-	// bj holds, per colour and lower end, the forward jumps (bit j for geom.jumps[j]) that
-	// are legal bridges now, the crossing test included; kept up to date by Play around
-	// the cells a turn changes (bridges.go).
-	bj [2][numIdx]uint8
 }
 
 // New returns the empty position of a board of side size with the given supply.
@@ -193,7 +188,7 @@ func FromGame(g *replay.Game) (Position, error) {
 			}
 		}
 	}
-	p.rebuildBridges()
+	p.markIslandComponents()
 	if p.score != g.Score() || p.islands != g.Islands() || p.bridges != g.Bridges() || p.sandbanks != g.Sandbanks() {
 		return p, fmt.Errorf("%w: score %v islands %v bridges %v, the game says %v %v %v", ErrInconsistent, p.score, p.islands, p.bridges, g.Score(), g.Islands(), g.Bridges())
 	}
@@ -227,8 +222,6 @@ func (p *Position) CopyFrom(src *Position) {
 	copy(p.sq[:n], src.sq[:n])
 	copy(p.gid[:n], src.gid[:n])
 	copy(p.partner[:n], src.partner[:n])
-	copy(p.bj[0][:n], src.bj[0][:n])
-	copy(p.bj[1][:n], src.bj[1][:n])
 	k := src.ngroups
 	copy(p.groups[:k], src.groups[:k])
 	copy(p.parent[:k], src.parent[:k])
