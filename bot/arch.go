@@ -65,6 +65,9 @@ type archTree struct {
 	playedB []int32
 	touched []replay.Cell
 	forced  int32
+	// sortByPrior's scratch
+	keys, keys2 []priorKey
+	sorted      []sageCand
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
 	nodes2 []sageNode
 	cands2 []sageCand
@@ -407,7 +410,7 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 		}
 	}
 	byPrior := t.cands[start:]
-	slices.SortStableFunc(byPrior, cmpPrior)
+	t.sortByPrior(byPrior)
 	for k := range byPrior {
 		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
 			continue
@@ -443,8 +446,54 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 			t.cands = append(t.cands, sageCand{move: m, child: -1})
 		}
 	}
-	slices.SortStableFunc(t.cands[start:], cmpPrior)
+	t.sortByPrior(t.cands[start:])
 	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+}
+
+// sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
+// order slices.SortStableFunc(cands, cmpPrior) gives (a stable sort's order is unique),
+// by a merge sort of the priors and indices that moves each turn once.
+func (t *archTree) sortByPrior(cands []sageCand) {
+	n := len(cands)
+	if n < 2 {
+		return
+	}
+	keys, tmp := t.keys[:0], t.keys2[:0]
+	for i := range cands {
+		keys = append(keys, priorKey{cands[i].prior, int32(i)})
+	}
+	tmp = append(tmp, keys...)
+	for width := 1; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if keys[j].prior > keys[i].prior { // strictly higher: the right one first
+					tmp[k] = keys[j]
+					j++
+				} else {
+					tmp[k] = keys[i]
+					i++
+				}
+				k++
+			}
+			k += copy(tmp[k:], keys[i:mid])
+			copy(tmp[k:], keys[j:hi])
+		}
+		keys, tmp = tmp, keys
+	}
+	sorted := t.sorted[:0]
+	for _, key := range keys {
+		sorted = append(sorted, cands[key.i])
+	}
+	copy(cands, sorted)
+	t.keys, t.keys2, t.sorted = keys, tmp, sorted
+}
+
+// priorKey is a turn's prior and its index, for sortByPrior.
+type priorKey struct {
+	prior float64
+	i     int32
 }
 
 // topCells returns up to n of the legal tile cells of c with the best CellValue plus a
