@@ -149,19 +149,31 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 }
 
 // legalMask sets l to the cells where one tile of colour c is legal: empty, unblocked,
-// outside the halo of the colour's islands; of those, the cells next to a tile of the
-// colour are checked one by one, the others make a sandbank of one and are legal.
+// outside the halo of the colour's islands; of those, a cell next to a tile of the colour
+// makes a group of at most 3, and is legal, when its neighbours of the colour are at
+// most two single tiles (a cell next to an island is in the halo); the other cells next
+// to the colour are checked one by one; the rest make a sandbank of one and are legal.
 func (p *Position) legalMask(c replay.Colour, l *bitset) {
 	c &= 1
 	geo := p.g
 	s := uint(geo.s)
-	t := &p.tiles[c]
-	var next bitset // cells next to a tile of the colour
+	t, mid := &p.tiles[c], &p.mid[c]
+	var single bitset
+	for w := 0; w <= geo.nw; w++ {
+		single[w] = t[w] &^ mid[w]
+	}
+	var next bitset // cells next to a tile of the colour, to check one by one
 	for w := 0; w < geo.nw; w++ {
 		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
 		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
-		l[w] = e &^ adj
-		next[w] = adj
+		// Three or more single neighbours, or one of a sandbank of 2 or 3: checked.
+		a, b, f, g := down(&single, w, 1), up(&single, w, 1), down(&single, w, s), up(&single, w, s)
+		s0, c0, s1, c1 := a^b, a&b, f^g, f&g
+		k := s0 & s1
+		three := (s0^s1)&(c0^c1^k) | c0&c1 | c0&k | c1&k
+		check := adj & (three | up(mid, w, 1) | down(mid, w, 1) | up(mid, w, s) | down(mid, w, s))
+		l[w] = e &^ check
+		next[w] = check
 	}
 	for w := 0; w < geo.nw; w++ {
 		for v := next[w]; v != 0; v &= v - 1 {
