@@ -127,6 +127,17 @@ func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
 // tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
 // colour's halo that has a tile of its colour orthogonally next to it.
 func (p *Position) tileLegal(c replay.Colour, x int) bool {
+	s := p.g.s
+	t := &neighbourTab[c&1]
+	if sum := t[p.sq[x+1]] + t[p.sq[x-1]] + t[p.sq[x+s]] + t[p.sq[x-s]]; sum>>24 < 2 {
+		// No two neighbours share a group: the sizes add up.
+		switch size := 1 + sum&0xff; {
+		case size < 4:
+			return true
+		case size > 4:
+			return false
+		}
+	}
 	var ids [4]int16
 	n := p.neighbourGroups(c, x, &ids)
 	size := 1

@@ -17,6 +17,58 @@ func (p *Position) CellValue(c replay.Colour, cell replay.Cell) float64 {
 
 func (p *Position) cellValue(c replay.Colour, x int) float64 {
 	s := p.g.s
+	t := &neighbourTab[c&1]
+	sum := t[p.sq[x+1]] + t[p.sq[x-1]] + t[p.sq[x+s]] + t[p.sq[x-s]]
+	if sum>>24 >= 2 {
+		return p.cellValueGroups(c, x) // two neighbours may share a group
+	}
+	value := float64(sum>>8&0xff) * 0.5 // the opponent's sandbanks: 2 and 0.5, exact
+	switch 1 + sum&0xff {
+	case 4:
+		value += 6
+	case 3:
+		value += 2.5
+	case 2:
+		value += 1.2
+	case 1:
+		value += 0.3 * float64(sum>>16&0xff) / 4
+	}
+	return value
+}
+
+// neighbourTab holds, per colour and square, what a neighbour adds to cellValue's sums,
+// a byte each: the size of a group of the colour, the opponent's value in halves (4 for a
+// sandbank of 3, 1 for one of 2), a free cell, and a group of the colour of 2 or more
+// (whose other cells may be next to the cell too, so that its size counts once).
+var neighbourTab = func() (out [2][256]uint32) {
+	for c := range 2 {
+		for sq := range 256 {
+			size := uint32(sq >> 4)
+			switch {
+			case uint8(sq)&sqWall != 0:
+			case sq&(1<<c) != 0:
+				out[c][sq] = size
+				if size >= 2 {
+					out[c][sq] |= 1 << 24
+				}
+			case uint8(sq)&sqTiles != 0:
+				switch size {
+				case 3:
+					out[c][sq] = 4 << 8
+				case 2:
+					out[c][sq] = 1 << 8
+				}
+			case uint8(sq)&sqBlocked == 0:
+				out[c][sq] = 1 << 16
+			}
+		}
+	}
+	return out
+}()
+
+// cellValueGroups is cellValue counting each group of the colour once.
+func (p *Position) cellValueGroups(c replay.Colour, x int) float64 {
+	s := p.g.s
 	own := uint8(1) << (c & 1)
 	size, free := 1, 0
 	var seen [4]int16
