@@ -74,14 +74,6 @@ type planned struct {
 	nold  int
 }
 
-func (g *planned) has(i int) bool {
-	for _, x := range g.cells[:g.size] {
-		if int(x) == i {
-			return true
-		}
-	}
-	return false
-}
 
 // plan is the outcome of a tile turn: the one or two groups the new tiles belong to.
 type plan struct {

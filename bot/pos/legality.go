@@ -109,19 +109,41 @@ func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
 func (p *Position) occupied(i int) bool { return p.sq[i]&(sqTiles|sqBlocked) != 0 }
 
 // islandClear reports whether the planned island g of colour c touches no tile of its
-// colour outside it, nor the new tiles x and y, on any 8-neighbour.
+// colour outside it, nor the new tiles x and y, on any 8-neighbour. It looks through a
+// window of 6 rows of 8 bits around the island (4 cells span at most 4 rows and columns):
+// the island's cells grown by one in the 8 directions must meet no other tile.
 func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
-	s := p.g.s
-	bit := uint8(1) << (c & 1)
+	geo := p.g
+	minx, miny, maxy := 64, 64, 0
 	for _, cell := range g.cells {
-		i := int(cell)
-		for _, q := range [8]int{i + 1, i - 1, i + s, i - s, i + s + 1, i + s - 1, i - s + 1, i - s - 1} {
-			if (p.sq[q]&bit != 0 || q == x || q == y) && !g.has(q) {
-				return false
-			}
-		}
+		minx = min(minx, int(geo.x[cell]))
+		miny = min(miny, int(geo.y[cell]))
+		maxy = max(maxy, int(geo.y[cell]))
 	}
-	return true
+	ox, oy := minx-1, miny-1
+	// at returns the window's bit of cell i, 0 outside the window.
+	at := func(i int) uint64 {
+		cx, cy := int(geo.x[i])-ox, int(geo.y[i])-oy
+		if cx < 0 || cx >= 6 || cy < 0 || cy >= 6 {
+			return 0
+		}
+		return 1 << (cy*8 + cx)
+	}
+	var island, tiles uint64
+	for _, cell := range g.cells {
+		island |= at(int(cell))
+	}
+	t := &p.tiles[c&1]
+	for r := 0; r <= maxy-miny+2; r++ {
+		tiles |= t.word((oy+r)*geo.s+ox) & 0x3f << (r * 8)
+	}
+	tiles |= at(x)
+	if y >= 0 {
+		tiles |= at(y)
+	}
+	grown := island | island<<1 | island>>1
+	grown |= grown<<8 | grown>>8
+	return grown&tiles&^island == 0
 }
 
 // tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
