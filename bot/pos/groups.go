@@ -74,7 +74,6 @@ type planned struct {
 	nold  int
 }
 
-
 // plan is the outcome of a tile turn: the one or two groups the new tiles belong to.
 type plan struct {
 	g [2]planned
