@@ -91,7 +91,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		return 0, 0, 0, false
 	}
 	geo := p.g
-	if p.icomp[c] >= 2 {
+	if p.icomp[c] >= 2 && p.may10[c] {
 		for w := 0; w < geo.nw; w++ {
 			cand, any := p.candidateWord(c, w, both)
 			for ; any != 0; any &= any - 1 {
@@ -112,9 +112,9 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 				}
 			}
 		}
-		if ok || least > 1.5 {
-			return a, b, v, ok
-		}
+	}
+	if ok || least > 1.5 {
+		return a, b, v, ok
 	}
 	// No bridge between two components with islands: the first from one with islands
 	// to one without is worth 1.5; else the first between two others, 0.4.
@@ -146,6 +146,30 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		}
 	}
 	return 0, 0, 0, false
+}
+
+// exists10 reports whether colour c has a legal bridge between two components with
+// islands (worth 10 or more).
+func (p *Position) exists10(c replay.Colour) bool {
+	c &= 1
+	if p.icomp[c] < 2 {
+		return false
+	}
+	geo := p.g
+	for w := 0; w < geo.nw; w++ {
+		cand, any := p.candidateWord(c, w, both)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			rx := p.root(p.gid[x])
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crosses(x, x+d) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // The kinds of candidates candidateWord finds: both ends on tiles of components with
@@ -181,17 +205,18 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 	a1 := p.tiles[0][w+1] | p.tiles[1][w+1]
 	at := func(k int) uint64 { // word w of the tiles shifted down by k (-64 < k < 64)
 		if k >= 0 {
-			return a0>>uint(k) | a1<<(64-uint(k))
+			return a0>>(uint(k)&63) | a1<<((64-uint(k))&63)
 		}
-		return a0<<uint(-k) | am>>(64-uint(-k))
+		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
 	for j, d := range geo.jumps {
-		m := f0 & (f0>>uint(d) | f1<<(64-uint(d)))
+		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
+		m := f0 & (f0>>lo | f1<<hi)
 		switch kind {
 		case one:
-			m &= i0 ^ (i0>>uint(d) | i1<<(64-uint(d)))
+			m &= i0 ^ (i0>>lo | i1<<hi)
 		case none:
-			m &^= i0 | i0>>uint(d) | i1<<(64-uint(d))
+			m &^= i0 | i0>>lo | i1<<hi
 		}
 		if m != 0 {
 			m &^= at(geo.water[j][0]) | at(geo.water[j][1])

@@ -44,7 +44,10 @@ func (p *Position) markComponent(c replay.Colour, r int16) {
 	for {
 		grp := &p.groups[g]
 		for _, x := range grp.cells[:grp.size] {
-			m.set(int(x))
+			if !m.has(int(x)) {
+				m.set(int(x))
+				p.grew = true
+			}
 		}
 		g = p.cnext[g]
 		if g == r {

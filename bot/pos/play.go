@@ -7,6 +7,7 @@ import "github.com/ponte/ponte/replay"
 // LegalTileCells, LegalBridges, LegalTurns or PlayoutTurn produced, or that IsLegal passed.
 func (p *Position) Play(m replay.Move) {
 	c := p.ToMove()
+	p.grew = false
 	switch m.Kind {
 	case replay.Swap:
 		p.swapped = true
@@ -19,6 +20,9 @@ func (p *Position) Play(m replay.Move) {
 	case replay.Bridge:
 		p.applyBridge(c, p.g.idx(m.A), p.g.idx(m.B))
 		p.bridgesLeft--
+	}
+	if p.grew || m.Kind == replay.Bridge {
+		p.may10[c] = p.exists10(c)
 	}
 	p.turn++
 	switch {

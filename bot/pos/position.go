@@ -52,6 +52,11 @@ type head struct {
 	halo    [2]bitset // per colour, the 8-neighbours of its islands' cells
 	mid     [2]bitset // per colour, the tiles of its sandbanks of 2 and 3
 	icells  [2]bitset // per colour, the tiles of components that hold an island
+	// may10 says, per colour, that a bridge worth 10 or more (between two components
+	// with islands) may be legal; false only when none is. Such bridges appear only when
+	// icells grows (grew, set by markComponent), and Play then looks for one again.
+	may10 [2]bool
+	grew  bool
 }
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
@@ -189,6 +194,7 @@ func FromGame(g *replay.Game) (Position, error) {
 		}
 	}
 	p.markIslandComponents()
+	p.may10 = [2]bool{p.exists10(replay.Light), p.exists10(replay.Dark)}
 	if p.score != g.Score() || p.islands != g.Islands() || p.bridges != g.Bridges() || p.sandbanks != g.Sandbanks() {
 		return p, fmt.Errorf("%w: score %v islands %v bridges %v, the game says %v %v %v", ErrInconsistent, p.score, p.islands, p.bridges, g.Score(), g.Islands(), g.Bridges())
 	}
