@@ -68,6 +68,7 @@ type archTree struct {
 	// sortByPrior's scratch
 	keys, keys2 []priorKey
 	sorted      []sageCand
+	runs        []int32
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
 	nodes2 []sageNode
 	cands2 []sageCand
@@ -451,21 +452,38 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 }
 
 // sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
-// order slices.SortStableFunc(cands, cmpPrior) gives (a stable sort's order is unique),
-// by a merge sort of the priors and indices that moves each turn once.
+// order slices.SortStableFunc(cands, cmpPrior) gives (a stable sort's order is unique).
+// It merges the runs the turns already come in (the pairs of one cell with the cells
+// after it, the bridges after the sorted pairs), on (prior, index) keys, and moves each
+// turn once.
 func (t *archTree) sortByPrior(cands []sageCand) {
 	n := len(cands)
 	if n < 2 {
 		return
 	}
-	keys, tmp := t.keys[:0], t.keys2[:0]
+	keys, tmp, runs := t.keys[:0], t.keys2[:0], t.runs[:0]
 	for i := range cands {
 		keys = append(keys, priorKey{cands[i].prior, int32(i)})
+		if i == 0 || cands[i].prior > cands[i-1].prior {
+			runs = append(runs, int32(i)) // a run of priors that do not rise starts
+		}
 	}
+	if len(runs) == 1 {
+		t.keys, t.runs = keys, runs
+		return
+	}
+	runs = append(runs, int32(n))
 	tmp = append(tmp, keys...)
-	for width := 1; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
-			mid, hi := min(lo+width, n), min(lo+2*width, n)
+	for len(runs) > 2 {
+		out := runs[:0]
+		for r := 0; r+1 < len(runs); r += 2 {
+			lo, mid := int(runs[r]), int(runs[r+1])
+			out = append(out, int32(lo))
+			if r+2 >= len(runs) { // an odd run out: copied
+				copy(tmp[lo:mid], keys[lo:mid])
+				continue
+			}
+			hi := int(runs[r+2])
 			i, j, k := lo, mid, lo
 			for i < mid && j < hi {
 				if keys[j].prior > keys[i].prior { // strictly higher: the right one first
@@ -480,6 +498,7 @@ func (t *archTree) sortByPrior(cands []sageCand) {
 			k += copy(tmp[k:], keys[i:mid])
 			copy(tmp[k:], keys[j:hi])
 		}
+		runs = append(out, int32(n))
 		keys, tmp = tmp, keys
 	}
 	sorted := t.sorted[:0]
@@ -487,7 +506,7 @@ func (t *archTree) sortByPrior(cands []sageCand) {
 		sorted = append(sorted, cands[key.i])
 	}
 	copy(cands, sorted)
-	t.keys, t.keys2, t.sorted = keys, tmp, sorted
+	t.keys, t.keys2, t.sorted, t.runs = keys, tmp, sorted, runs
 }
 
 // priorKey is a turn's prior and its index, for sortByPrior.

@@ -21,7 +21,9 @@ func (p *Position) Play(m replay.Move) {
 		p.applyBridge(c, p.g.idx(m.A), p.g.idx(m.B))
 		p.bridgesLeft--
 	}
-	if p.grew || m.Kind == replay.Bridge {
+	// Bridges worth 10 appear only when the colour's island components grew; a bridge
+	// may have taken the last one.
+	if p.grew || m.Kind == replay.Bridge && p.may10[c] {
 		p.may10[c] = p.exists10(c)
 	}
 	p.turn++
