@@ -172,6 +172,39 @@ func (p *Position) exists10(c replay.Colour) bool {
 	return false
 }
 
+// exists10From is exists10 when colour c had no such bridge before its tiles of
+// components with islands grew by added: then any new one has an end among them (a bridge
+// legal now between older tiles was legal before, and its components were apart).
+func (p *Position) exists10From(c replay.Colour, added []int16) bool {
+	c &= 1
+	if p.icomp[c] < 2 {
+		return false
+	}
+	isl := &p.icells[c]
+	for _, a := range added {
+		x := int(a)
+		if p.ends.has(x) {
+			continue
+		}
+		rx := p.root(p.gid[x])
+		for j, d := range p.g.jumps {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.waterFree(x, j) && p.root(p.gid[y]) != rx && !p.crosses(x, y) {
+				return true
+			}
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.waterFree(y, j) && p.root(p.gid[y]) != rx && !p.crosses(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waterFree reports whether no tile lies on the water of jump j from a.
+func (p *Position) waterFree(a, j int) bool {
+	w := p.g.water[j]
+	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
+}
+
 // The kinds of candidates candidateWord finds: both ends on tiles of components with
 // islands, one of them, or neither.
 const (

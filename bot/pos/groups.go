@@ -47,6 +47,10 @@ func (p *Position) markComponent(c replay.Colour, r int16) {
 			if !m.has(int(x)) {
 				m.set(int(x))
 				p.grew = true
+				if p.nadded < len(p.added) {
+					p.added[p.nadded] = x
+				}
+				p.nadded++
 			}
 		}
 		g = p.cnext[g]

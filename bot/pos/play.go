@@ -7,7 +7,7 @@ import "github.com/ponte/ponte/replay"
 // LegalTileCells, LegalBridges, LegalTurns or PlayoutTurn produced, or that IsLegal passed.
 func (p *Position) Play(m replay.Move) {
 	c := p.ToMove()
-	p.grew = false
+	p.grew, p.nadded = false, 0
 	switch m.Kind {
 	case replay.Swap:
 		p.swapped = true
@@ -23,7 +23,10 @@ func (p *Position) Play(m replay.Move) {
 	}
 	// Bridges worth 10 appear only when the colour's island components grew; a bridge
 	// may have taken the last one.
-	if p.grew || m.Kind == replay.Bridge && p.may10[c] {
+	switch {
+	case p.grew && !p.may10[c] && p.nadded <= len(p.added):
+		p.may10[c] = p.exists10From(c, p.added[:p.nadded])
+	case p.grew || m.Kind == replay.Bridge && p.may10[c]:
 		p.may10[c] = p.exists10(c)
 	}
 	p.turn++

@@ -55,8 +55,10 @@ type head struct {
 	// may10 says, per colour, that a bridge worth 10 or more (between two components
 	// with islands) may be legal; false only when none is. Such bridges appear only when
 	// icells grows (grew, set by markComponent), and Play then looks for one again.
-	may10 [2]bool
-	grew  bool
+	may10  [2]bool
+	grew   bool
+	added  [32]int16 // the tiles the turn added to icells (the first 32 of nadded)
+	nadded int
 }
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
