@@ -65,6 +65,10 @@ type archTree struct {
 	playedB []int32
 	touched []replay.Cell
 	forced  int32
+	// sortByPrior's scratch
+	keys, keys2 []priorKey
+	sorted      []sageCand
+	runs        []int32
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
 	nodes2 []sageNode
 	cands2 []sageCand
@@ -407,7 +411,7 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 		}
 	}
 	byPrior := t.cands[start:]
-	slices.SortStableFunc(byPrior, cmpPrior)
+	t.sortByPrior(byPrior)
 	for k := range byPrior {
 		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
 			continue
@@ -443,8 +447,72 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 			t.cands = append(t.cands, sageCand{move: m, child: -1})
 		}
 	}
-	slices.SortStableFunc(t.cands[start:], cmpPrior)
+	t.sortByPrior(t.cands[start:])
 	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+}
+
+// sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
+// order slices.SortStableFunc(cands, cmpPrior) gives (a stable sort's order is unique).
+// It merges the runs the turns already come in (the pairs of one cell with the cells
+// after it, the bridges after the sorted pairs), on (prior, index) keys, and moves each
+// turn once.
+func (t *archTree) sortByPrior(cands []sageCand) {
+	n := len(cands)
+	if n < 2 {
+		return
+	}
+	keys, tmp, runs := t.keys[:0], t.keys2[:0], t.runs[:0]
+	for i := range cands {
+		keys = append(keys, priorKey{cands[i].prior, int32(i)})
+		if i == 0 || cands[i].prior > cands[i-1].prior {
+			runs = append(runs, int32(i)) // a run of priors that do not rise starts
+		}
+	}
+	if len(runs) == 1 {
+		t.keys, t.runs = keys, runs
+		return
+	}
+	runs = append(runs, int32(n))
+	tmp = append(tmp, keys...)
+	for len(runs) > 2 {
+		out := runs[:0]
+		for r := 0; r+1 < len(runs); r += 2 {
+			lo, mid := int(runs[r]), int(runs[r+1])
+			out = append(out, int32(lo))
+			if r+2 >= len(runs) { // an odd run out: copied
+				copy(tmp[lo:mid], keys[lo:mid])
+				continue
+			}
+			hi := int(runs[r+2])
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if keys[j].prior > keys[i].prior { // strictly higher: the right one first
+					tmp[k] = keys[j]
+					j++
+				} else {
+					tmp[k] = keys[i]
+					i++
+				}
+				k++
+			}
+			k += copy(tmp[k:], keys[i:mid])
+			copy(tmp[k:], keys[j:hi])
+		}
+		runs = append(out, int32(n))
+		keys, tmp = tmp, keys
+	}
+	sorted := t.sorted[:0]
+	for _, key := range keys {
+		sorted = append(sorted, cands[key.i])
+	}
+	copy(cands, sorted)
+	t.keys, t.keys2, t.sorted, t.runs = keys, tmp, sorted, runs
+}
+
+// priorKey is a turn's prior and its index, for sortByPrior.
+type priorKey struct {
+	prior float64
+	i     int32
 }
 
 // topCells returns up to n of the legal tile cells of c with the best CellValue plus a

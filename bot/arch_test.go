@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ponte/ponte/replay"
@@ -191,6 +193,31 @@ func TestArchAnalyse(t *testing.T) {
 		}
 		if !g.IsLegal(r.Best) {
 			t.Fatalf("threads %d: best turn %s is illegal", th, r.Best)
+		}
+	}
+}
+
+// TestSortByPrior checks arch's merge sort of a node's turns against the stable sort it
+// replaces (session 8, issue 29: the same order, so the same games): random priors with
+// many ties, and the infinite prior of the swap.
+func TestSortByPrior(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 29))
+	var tree archTree
+	for n := range 90 {
+		for range 20 {
+			cands := make([]sageCand, n)
+			for i := range cands {
+				cands[i] = sageCand{move: replay.TilesMove(replay.CellAt(i%26, i/26), replay.CellAt(0, 25)), prior: float64(rng.IntN(6)) / 2}
+				if rng.IntN(30) == 0 {
+					cands[i].prior = math.Inf(1)
+				}
+			}
+			want := slices.Clone(cands)
+			slices.SortStableFunc(want, cmpPrior)
+			tree.sortByPrior(cands)
+			if !slices.Equal(cands, want) {
+				t.Fatalf("%d turns: sortByPrior %v, want %v", n, cands, want)
+			}
 		}
 	}
 }

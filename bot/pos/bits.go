@@ -122,13 +122,34 @@ func nth(m *bitset, nw, k int) int {
 			k -= c
 			continue
 		}
-		v := m[w]
-		for ; k > 0; k-- {
-			v &= v - 1
-		}
-		return w<<6 + bits.TrailingZeros64(v)
+		return w<<6 + selectBit(m[w], k)
 	}
 	return -1
+}
+
+// selectBit returns the position of the k-th set bit (from 0) of v, which has more than
+// k: halves, quarters and eighths by their counts, then bit by bit.
+func selectBit(v uint64, k int) int {
+	pos := 0
+	if c := bits.OnesCount32(uint32(v)); k >= c {
+		k -= c
+		v >>= 32
+		pos = 32
+	}
+	if c := bits.OnesCount16(uint16(v)); k >= c {
+		k -= c
+		v >>= 16
+		pos += 16
+	}
+	if c := bits.OnesCount8(uint8(v)); k >= c {
+		k -= c
+		v >>= 8
+		pos += 8
+	}
+	for ; k > 0; k-- {
+		v &= v - 1
+	}
+	return pos + bits.TrailingZeros64(v)
 }
 
 // shift returns word i of the set whose bit x is bit x+k of b, for -64 < k < 64, k != 0.

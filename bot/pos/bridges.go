@@ -76,42 +76,200 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 
 // bestBridge returns colour c's first bridge, in LegalBridges' order, of the highest
 // BridgeValue, when that value is at least least; ok is false when no bridge reaches it.
-// A candidate's value is known before its crossing is tested, so only candidates that
-// would improve on the best so far are tested.
+// A bridge is worth 10·k·l between components of k and l islands, 1.5 from a component
+// with islands to one without, 0.4 between two others and -1 within one; so the
+// candidates are drawn from the tiles of components with islands first (the mask
+// icells), and a candidate's value is known before its crossing is tested.
 func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float64, ok bool) {
 	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
 		return 0, 0, 0, false
 	}
+	c &= 1
 	// A bridge is worth 10 or more only between two components with islands, 1.5 only
 	// from one.
-	if least >= 10 && p.icomp[c&1] < 2 || least > 0.4 && p.icomp[c&1] < 1 {
+	if least >= 10 && p.icomp[c] < 2 || least > 0.4 && p.icomp[c] < 1 {
 		return 0, 0, 0, false
 	}
-	var cand [8]bitset
-	any := p.candidates(c, &cand)
 	geo := p.g
-	for w := 0; w < geo.nw; w++ {
-		for m := any[w]; m != 0; m &= m - 1 {
-			x := w<<6 + bits.TrailingZeros64(m)
-			rx, kx := p.component(x)
-			if kx == 0 && least > 1.5 {
-				continue // worth 10 or more only between islands
-			}
-			for j, d := range geo.jumps {
-				if !cand[j].has(x) {
-					continue
+	if p.icomp[c] >= 2 && p.may10[c] {
+		for w := 0; w < geo.nw; w++ {
+			cand, any := p.candidateWord(c, w, both)
+			for ; any != 0; any &= any - 1 {
+				bit := uint(bits.TrailingZeros64(any))
+				x := w<<6 + int(bit)
+				rx, kx := p.component(x)
+				for j, d := range geo.jumps {
+					if cand[j]>>bit&1 == 0 {
+						continue
+					}
+					y := x + d
+					ry, ky := p.component(y)
+					val := valueOf(rx, kx, ry, ky)
+					if val < least || (ok && val <= v) || p.crosses(x, y) {
+						continue
+					}
+					a, b, v, ok = x, y, val, true
 				}
-				y := x + d
-				ry, ky := p.component(y)
-				val := valueOf(rx, kx, ry, ky)
-				if val < least || (ok && val <= v) || p.crosses(x, y) {
-					continue
-				}
-				a, b, v, ok = x, y, val, true
 			}
 		}
 	}
-	return a, b, v, ok
+	if ok || least > 1.5 {
+		return a, b, v, ok
+	}
+	// No bridge between two components with islands: the first from one with islands
+	// to one without is worth 1.5; else the first between two others, 0.4.
+	for w := 0; w < geo.nw; w++ {
+		cand, any := p.candidateWord(c, w, one)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && !p.crosses(x, x+d) {
+					return x, x + d, 1.5, true
+				}
+			}
+		}
+	}
+	if least > 0.4 {
+		return 0, 0, 0, false
+	}
+	for w := 0; w < geo.nw; w++ {
+		cand, any := p.candidateWord(c, w, none)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crosses(x, x+d) {
+					return x, x + d, 0.4, true
+				}
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// exists10 reports whether colour c has a legal bridge between two components with
+// islands (worth 10 or more).
+func (p *Position) exists10(c replay.Colour) bool {
+	c &= 1
+	if p.icomp[c] < 2 {
+		return false
+	}
+	geo := p.g
+	for w := 0; w < geo.nw; w++ {
+		cand, any := p.candidateWord(c, w, both)
+		for ; any != 0; any &= any - 1 {
+			bit := uint(bits.TrailingZeros64(any))
+			x := w<<6 + int(bit)
+			rx := p.root(p.gid[x])
+			for j, d := range geo.jumps {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crosses(x, x+d) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exists10From is exists10 when colour c had no such bridge before its tiles of
+// components with islands grew by added: then any new one has an end among them (a bridge
+// legal now between older tiles was legal before, and its components were apart).
+func (p *Position) exists10From(c replay.Colour, added []int16) bool {
+	c &= 1
+	if p.icomp[c] < 2 {
+		return false
+	}
+	isl := &p.icells[c]
+	for _, a := range added {
+		x := int(a)
+		if p.ends.has(x) {
+			continue
+		}
+		rx := p.root(p.gid[x])
+		for j, d := range p.g.jumps {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.waterFree(x, j) && p.root(p.gid[y]) != rx && !p.crosses(x, y) {
+				return true
+			}
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.waterFree(y, j) && p.root(p.gid[y]) != rx && !p.crosses(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waterFree reports whether no tile lies on the water of jump j from a.
+func (p *Position) waterFree(a, j int) bool {
+	w := p.g.water[j]
+	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
+}
+
+// The kinds of candidates candidateWord finds: both ends on tiles of components with
+// islands, one of them, or neither.
+const (
+	both = iota
+	one
+	none
+)
+
+// candidateWord is candidates for the lower ends of word w, restricted to the bridges
+// whose ends lie in components with islands as kind says: per jump the mask of its
+// candidates, and their union.
+func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint64, any uint64) {
+	geo := p.g
+	c &= 1
+	t, e, isl := &p.tiles[c], &p.ends, &p.icells[c]
+	// The free tiles of the kind's lower ends, from word w on (128 bits).
+	f0, f1 := t[w]&^e[w], t[w+1]&^e[w+1]
+	i0, i1 := isl[w], isl[w+1]
+	if kind == both {
+		f0, f1 = f0&i0, f1&i1
+	}
+	if f0 == 0 {
+		return cand, 0
+	}
+	// The tiles of both colours around word w, for the water.
+	var am uint64
+	if w > 0 {
+		am = p.tiles[0][w-1] | p.tiles[1][w-1]
+	}
+	a0 := p.tiles[0][w] | p.tiles[1][w]
+	a1 := p.tiles[0][w+1] | p.tiles[1][w+1]
+	at := func(k int) uint64 { // word w of the tiles shifted down by k (-64 < k < 64)
+		if k >= 0 {
+			return a0>>(uint(k)&63) | a1<<((64-uint(k))&63)
+		}
+		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
+	}
+	for j, d := range geo.jumps {
+		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
+		m := f0 & (f0>>lo | f1<<hi)
+		switch kind {
+		case one:
+			m &= i0 ^ (i0>>lo | i1<<hi)
+		case none:
+			m &^= i0 | i0>>lo | i1<<hi
+		}
+		if m != 0 {
+			m &^= at(geo.water[j][0]) | at(geo.water[j][1])
+		}
+		cand[j] = m
+		any |= m
+	}
+	return cand, any
+}
+
+// markIslandComponents sets the tiles of components with islands of both colours from
+// the groups and components (for FromGame).
+func (p *Position) markIslandComponents() {
+	for g := 0; g < p.ngroups; g++ {
+		if grp := &p.groups[g]; grp.size > 0 && p.isl[p.find(int16(g))] > 0 {
+			for _, x := range grp.cells[:grp.size] {
+				p.icells[grp.colour&1].set(int(x))
+			}
+		}
+	}
 }
 
 // crosses reports whether the segment between the centres of x and y touches the segment
@@ -190,4 +348,7 @@ func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	p.partner[x], p.partner[y] = int16(y), int16(x)
 	p.bridges[c&1]++
 	p.union(c, p.gid[x], p.gid[y])
+	if r := p.find(p.gid[x]); p.isl[r] > 0 {
+		p.markComponent(c, r)
+	}
 }

@@ -3,6 +3,7 @@ package pos
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -69,6 +70,14 @@ func diffGame(t testing.TB, size int, supply replay.Supply, d driver, rng *rand.
 	return g.Turn()
 }
 
+// want0 returns replay's legal bridges of c, none when the pool is empty.
+func want0(g *replay.Game, c replay.Colour) []replay.Move {
+	if g.BridgesLeft() == 0 {
+		return nil
+	}
+	return g.LegalBridges(c)
+}
+
 // jumpShapes are the offsets tried as bridges from each tile: the 16 jumps and shapes that
 // are none.
 var jumpShapes = [...][2]int{
@@ -114,6 +123,21 @@ func compare(t testing.TB, where string, g *replay.Game, p *Position, rng *rand.
 		for _, m := range got {
 			if p.BridgeValue(m) != refBridgeValue(g, m) {
 				fail("bridge value of "+m.String(), p.BridgeValue(m), refBridgeValue(g, m))
+			}
+		}
+		// The policy's best bridge (from the incremental bridges and island-component
+		// tiles): the first of the highest value in replay's order, when it reaches least.
+		for _, least := range [...]float64{10, 1.5, math.SmallestNonzeroFloat64} {
+			var want replay.Move
+			wantV := math.Inf(-1)
+			for _, m := range want0(g, c) {
+				if v := refBridgeValue(g, m); v > wantV {
+					want, wantV = m, v
+				}
+			}
+			a, b, v, ok := p.bestBridge(c, least)
+			if ok != (wantV >= least) || ok && (v != wantV || replay.BridgeMove(p.g.cell[a], p.g.cell[b]) != want) {
+				fail(fmt.Sprintf("%s best bridge of at least %g", c, least), []any{ok, v, a, b}, []any{want, wantV})
 			}
 		}
 	}

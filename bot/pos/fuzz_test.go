@@ -57,3 +57,24 @@ func FuzzPosition(f *testing.F) {
 		}
 	})
 }
+
+// TestSelectBit checks the k-th set bit of a word against counting bit by bit.
+func TestSelectBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 29))
+	for range 20000 {
+		v := rng.Uint64() & rng.Uint64()
+		if rng.IntN(4) == 0 {
+			v |= rng.Uint64()
+		}
+		k := 0
+		for pos := range 64 {
+			if v>>pos&1 == 0 {
+				continue
+			}
+			if got := selectBit(v, k); got != pos {
+				t.Fatalf("selectBit(%#x, %d) = %d, want %d", v, k, got, pos)
+			}
+			k++
+		}
+	}
+}

@@ -33,6 +33,31 @@ func (p *Position) union(c replay.Colour, g, h int16) {
 	}
 	p.parent[rh] = rg
 	p.isl[rg] += p.isl[rh]
+	p.cnext[rg], p.cnext[rh] = p.cnext[rh], p.cnext[rg] // splice the two lists
+}
+
+// markComponent adds the tiles of the component whose root is r, of colour c, to the
+// colour's island-component tiles.
+func (p *Position) markComponent(c replay.Colour, r int16) {
+	m := &p.icells[c&1]
+	g := r
+	for {
+		grp := &p.groups[g]
+		for _, x := range grp.cells[:grp.size] {
+			if !m.has(int(x)) {
+				m.set(int(x))
+				p.grew = true
+				if p.nadded < len(p.added) {
+					p.added[p.nadded] = x
+				}
+				p.nadded++
+			}
+		}
+		g = p.cnext[g]
+		if g == r {
+			return
+		}
+	}
 }
 
 // addHalo marks the 8-neighbours of an island's cells in its colour's halo.
@@ -54,15 +79,6 @@ type planned struct {
 	size  int
 	olds  [8]int16
 	nold  int
-}
-
-func (g *planned) has(i int) bool {
-	for _, x := range g.cells[:g.size] {
-		if int(x) == i {
-			return true
-		}
-	}
-	return false
 }
 
 // plan is the outcome of a tile turn: the one or two groups the new tiles belong to.
@@ -174,6 +190,7 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 			id = int16(p.ngroups)
 			p.ngroups++
 			p.parent[id] = id
+			p.cnext[id] = id
 			p.isl[id] = 0
 		} else {
 			id = g.olds[0]
@@ -195,17 +212,21 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 			}
 		}
 		p.sandbanks[c] -= g.nold
+		r := p.find(id)
 		if g.size < 4 {
 			p.sandbanks[c]++
+			if p.isl[r] > 0 {
+				p.markComponent(c, r)
+			}
 			continue
 		}
 		p.islands[c]++
 		p.addHalo(c, grp)
-		r := p.find(id)
 		if p.isl[r] == 0 {
 			p.icomp[c]++
 		}
 		p.score[c] += int(p.isl[r]) + 1 // T(k+1) - T(k)
 		p.isl[r]++
+		p.markComponent(c, r)
 	}
 }

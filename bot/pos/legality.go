@@ -109,24 +109,57 @@ func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
 func (p *Position) occupied(i int) bool { return p.sq[i]&(sqTiles|sqBlocked) != 0 }
 
 // islandClear reports whether the planned island g of colour c touches no tile of its
-// colour outside it, nor the new tiles x and y, on any 8-neighbour.
+// colour outside it, nor the new tiles x and y, on any 8-neighbour. It looks through a
+// window of 6 rows of 8 bits around the island (4 cells span at most 4 rows and columns):
+// the island's cells grown by one in the 8 directions must meet no other tile.
 func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
-	s := p.g.s
-	bit := uint8(1) << (c & 1)
+	geo := p.g
+	minx, miny, maxy := 64, 64, 0
 	for _, cell := range g.cells {
-		i := int(cell)
-		for _, q := range [8]int{i + 1, i - 1, i + s, i - s, i + s + 1, i + s - 1, i - s + 1, i - s - 1} {
-			if (p.sq[q]&bit != 0 || q == x || q == y) && !g.has(q) {
-				return false
-			}
-		}
+		minx = min(minx, int(geo.x[cell]))
+		miny = min(miny, int(geo.y[cell]))
+		maxy = max(maxy, int(geo.y[cell]))
 	}
-	return true
+	ox, oy := minx-1, miny-1
+	// at returns the window's bit of cell i, 0 outside the window.
+	at := func(i int) uint64 {
+		cx, cy := int(geo.x[i])-ox, int(geo.y[i])-oy
+		if cx < 0 || cx >= 6 || cy < 0 || cy >= 6 {
+			return 0
+		}
+		return 1 << (cy*8 + cx)
+	}
+	var island, tiles uint64
+	for _, cell := range g.cells {
+		island |= at(int(cell))
+	}
+	t := &p.tiles[c&1]
+	for r := 0; r <= maxy-miny+2; r++ {
+		tiles |= t.word((oy+r)*geo.s+ox) & 0x3f << (r * 8)
+	}
+	tiles |= at(x)
+	if y >= 0 {
+		tiles |= at(y)
+	}
+	grown := island | island<<1 | island>>1
+	grown |= grown<<8 | grown>>8
+	return grown&tiles&^island == 0
 }
 
 // tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
 // colour's halo that has a tile of its colour orthogonally next to it.
 func (p *Position) tileLegal(c replay.Colour, x int) bool {
+	s := p.g.s
+	t := &neighbourTab[c&1]
+	if sum := t[p.sq[x+1]] + t[p.sq[x-1]] + t[p.sq[x+s]] + t[p.sq[x-s]]; sum>>24 < 2 {
+		// No two neighbours share a group: the sizes add up.
+		switch size := 1 + sum&0xff; {
+		case size < 4:
+			return true
+		case size > 4:
+			return false
+		}
+	}
 	var ids [4]int16
 	n := p.neighbourGroups(c, x, &ids)
 	size := 1
@@ -149,19 +182,31 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 }
 
 // legalMask sets l to the cells where one tile of colour c is legal: empty, unblocked,
-// outside the halo of the colour's islands; of those, the cells next to a tile of the
-// colour are checked one by one, the others make a sandbank of one and are legal.
+// outside the halo of the colour's islands; of those, a cell next to a tile of the colour
+// makes a group of at most 3, and is legal, when its neighbours of the colour are at
+// most two single tiles (a cell next to an island is in the halo); the other cells next
+// to the colour are checked one by one; the rest make a sandbank of one and are legal.
 func (p *Position) legalMask(c replay.Colour, l *bitset) {
 	c &= 1
 	geo := p.g
 	s := uint(geo.s)
-	t := &p.tiles[c]
-	var next bitset // cells next to a tile of the colour
+	t, mid := &p.tiles[c], &p.mid[c]
+	var single bitset
+	for w := 0; w <= geo.nw; w++ {
+		single[w] = t[w] &^ mid[w]
+	}
+	var next bitset // cells next to a tile of the colour, to check one by one
 	for w := 0; w < geo.nw; w++ {
 		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
 		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
-		l[w] = e &^ adj
-		next[w] = adj
+		// Three or more single neighbours, or one of a sandbank of 2 or 3: checked.
+		a, b, f, g := down(&single, w, 1), up(&single, w, 1), down(&single, w, s), up(&single, w, s)
+		s0, c0, s1, c1 := a^b, a&b, f^g, f&g
+		k := s0 & s1
+		three := (s0^s1)&(c0^c1^k) | c0&c1 | c0&k | c1&k
+		check := adj & (three | up(mid, w, 1) | down(mid, w, 1) | up(mid, w, s) | down(mid, w, s))
+		l[w] = e &^ check
+		next[w] = check
 	}
 	for w := 0; w < geo.nw; w++ {
 		for v := next[w]; v != 0; v &= v - 1 {

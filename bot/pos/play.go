@@ -7,6 +7,7 @@ import "github.com/ponte/ponte/replay"
 // LegalTileCells, LegalBridges, LegalTurns or PlayoutTurn produced, or that IsLegal passed.
 func (p *Position) Play(m replay.Move) {
 	c := p.ToMove()
+	p.grew, p.nadded = false, 0
 	switch m.Kind {
 	case replay.Swap:
 		p.swapped = true
@@ -19,6 +20,14 @@ func (p *Position) Play(m replay.Move) {
 	case replay.Bridge:
 		p.applyBridge(c, p.g.idx(m.A), p.g.idx(m.B))
 		p.bridgesLeft--
+	}
+	// Bridges worth 10 appear only when the colour's island components grew; a bridge
+	// may have taken the last one.
+	switch {
+	case p.grew && !p.may10[c] && p.nadded <= len(p.added):
+		p.may10[c] = p.exists10From(c, p.added[:p.nadded])
+	case p.grew || m.Kind == replay.Bridge && p.may10[c]:
+		p.may10[c] = p.exists10(c)
 	}
 	p.turn++
 	switch {

@@ -17,6 +17,58 @@ func (p *Position) CellValue(c replay.Colour, cell replay.Cell) float64 {
 
 func (p *Position) cellValue(c replay.Colour, x int) float64 {
 	s := p.g.s
+	t := &neighbourTab[c&1]
+	sum := t[p.sq[x+1]] + t[p.sq[x-1]] + t[p.sq[x+s]] + t[p.sq[x-s]]
+	if sum>>24 >= 2 {
+		return p.cellValueGroups(c, x) // two neighbours may share a group
+	}
+	value := float64(sum>>8&0xff) * 0.5 // the opponent's sandbanks: 2 and 0.5, exact
+	switch 1 + sum&0xff {
+	case 4:
+		value += 6
+	case 3:
+		value += 2.5
+	case 2:
+		value += 1.2
+	case 1:
+		value += 0.3 * float64(sum>>16&0xff) / 4
+	}
+	return value
+}
+
+// neighbourTab holds, per colour and square, what a neighbour adds to cellValue's sums,
+// a byte each: the size of a group of the colour, the opponent's value in halves (4 for a
+// sandbank of 3, 1 for one of 2), a free cell, and a group of the colour of 2 or more
+// (whose other cells may be next to the cell too, so that its size counts once).
+var neighbourTab = func() (out [2][256]uint32) {
+	for c := range 2 {
+		for sq := range 256 {
+			size := uint32(sq >> 4)
+			switch {
+			case uint8(sq)&sqWall != 0:
+			case sq&(1<<c) != 0:
+				out[c][sq] = size
+				if size >= 2 {
+					out[c][sq] |= 1 << 24
+				}
+			case uint8(sq)&sqTiles != 0:
+				switch size {
+				case 3:
+					out[c][sq] = 4 << 8
+				case 2:
+					out[c][sq] = 1 << 8
+				}
+			case uint8(sq)&sqBlocked == 0:
+				out[c][sq] = 1 << 16
+			}
+		}
+	}
+	return out
+}()
+
+// cellValueGroups is cellValue counting each group of the colour once.
+func (p *Position) cellValueGroups(c replay.Colour, x int) float64 {
+	s := p.g.s
 	own := uint8(1) << (c & 1)
 	size, free := 1, 0
 	var seen [4]int16
@@ -178,6 +230,35 @@ func (t *top5) insert(i int, v float64) {
 	t.s[k] = scored{i, v}
 }
 
+// fifth keeps the five highest of the values it is given, to know the fifth.
+type fifth struct {
+	v [5]float64
+	n int
+}
+
+// floor is the fifth highest value, -Inf while fewer than five are kept.
+func (t *fifth) floor() float64 {
+	if t.n == len(t.v) {
+		return t.v[4]
+	}
+	return math.Inf(-1)
+}
+
+func (t *fifth) insert(v float64) {
+	if t.n == len(t.v) {
+		if v <= t.v[4] {
+			return
+		}
+	} else {
+		t.n++
+	}
+	k := t.n - 1
+	for ; k > 0 && t.v[k-1] < v; k-- {
+		t.v[k] = t.v[k-1]
+	}
+	t.v[k] = v
+}
+
 // PlayoutTurn draws the playout policy's turn for the colour to move, which must have a
 // turn (the game not over): the sage bot's policy, with the same distribution. A bridge
 // that joins two components with islands (it scores at once); one time in four another
@@ -287,9 +368,19 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 	}
 	// The five highest values without noise bound the fifth noisy value from below: a
 	// cell (or class) whose value plus 1 does not exceed the bound cannot enter the five,
-	// and draws no noise.
+	// and draws no noise. The classes' values go in first, so that most cells next to a
+	// tile fall below the five at once.
+	var counts [5]int
+	var raw fifth
+	for f := 4; f >= 0; f-- {
+		counts[f] = count(&class[f], geo.nw)
+		// Falling values: each goes last, as insert would put it.
+		for i := 0; i < counts[f] && raw.n < len(raw.v); i++ {
+			raw.v[raw.n] = 0.3 * float64(f) / 4
+			raw.n++
+		}
+	}
 	n := 0
-	var raw top5
 	var near1 [64]scored
 	k := 0
 	for w := 0; w < geo.nw; w++ {
@@ -297,7 +388,7 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		for v := near[0][w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			val := p.cellValue(c, x)
-			raw.insert(x, val)
+			raw.insert(val)
 			if k < len(near1) {
 				near1[k] = scored{x, val}
 				k++
@@ -306,13 +397,6 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 			if val+1 > top.floor() { // more cells than near1 holds: no bound for them
 				top.insert(x, val+rng.Float64())
 			}
-		}
-	}
-	var counts [5]int
-	for f := 4; f >= 0; f-- {
-		counts[f] = count(&class[f], geo.nw)
-		for range min(counts[f], 5) {
-			raw.insert(-1, 0.3*float64(f)/4)
 		}
 	}
 	bound := raw.floor()

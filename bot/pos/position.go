@@ -51,6 +51,14 @@ type head struct {
 	ends    bitset    // tiles that carry a bridge end
 	halo    [2]bitset // per colour, the 8-neighbours of its islands' cells
 	mid     [2]bitset // per colour, the tiles of its sandbanks of 2 and 3
+	icells  [2]bitset // per colour, the tiles of components that hold an island
+	// may10 says, per colour, that a bridge worth 10 or more (between two components
+	// with islands) may be legal; false only when none is. Such bridges appear only when
+	// icells grows (grew, set by markComponent), and Play then looks for one again.
+	may10  [2]bool
+	grew   bool
+	added  [32]int16 // the tiles the turn added to icells (the first 32 of nadded)
+	nadded int
 }
 
 // Position is a position of a game: tiles, groups, bridges, blocked cells, the components
@@ -66,6 +74,7 @@ type Position struct {
 	groups  [maxGroups]group
 	parent  [maxGroups]int16 // union-find over group ids: the components of R6
 	isl     [maxGroups]int16 // islands of the component, kept at its root
+	cnext   [maxGroups]int16 // the groups of a component in a circular list
 }
 
 // New returns the empty position of a board of side size with the given supply.
@@ -152,6 +161,7 @@ func FromGame(g *replay.Game) (Position, error) {
 				}
 			}
 			p.parent[id] = id
+			p.cnext[id] = id
 			if grp.size == 2 || grp.size == 3 {
 				for _, x := range grp.cells[:grp.size] {
 					p.mid[col].set(int(x))
@@ -185,6 +195,8 @@ func FromGame(g *replay.Game) (Position, error) {
 			}
 		}
 	}
+	p.markIslandComponents()
+	p.may10 = [2]bool{p.exists10(replay.Light), p.exists10(replay.Dark)}
 	if p.score != g.Score() || p.islands != g.Islands() || p.bridges != g.Bridges() || p.sandbanks != g.Sandbanks() {
 		return p, fmt.Errorf("%w: score %v islands %v bridges %v, the game says %v %v %v", ErrInconsistent, p.score, p.islands, p.bridges, g.Score(), g.Islands(), g.Bridges())
 	}
@@ -222,6 +234,7 @@ func (p *Position) CopyFrom(src *Position) {
 	copy(p.groups[:k], src.groups[:k])
 	copy(p.parent[:k], src.parent[:k])
 	copy(p.isl[:k], src.isl[:k])
+	copy(p.cnext[:k], src.cnext[:k])
 }
 
 // Size returns the board side N.
