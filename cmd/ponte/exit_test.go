@@ -51,7 +51,7 @@ func TestExitStatus(t *testing.T) {
 		{"ingest usage", []string{"ingest", "--workers", "0", "--db", tmp("c.db"), legal}, exitUsage, "ponte ingest: --workers must be from 1"},
 		{"ingest path", []string{"ingest", "--db", tmp("d.db"), missing}, exitUsage, "no-such-file.ponte"},
 		{"analyze findings", []string{"analyze", "--no-parquet", "--db", tmp("e.db"), "--out", tmp("r"), illegal}, exitOK, "illegal"},
-		{"analyze usage", []string{"analyze", "--pages", "-1", "--db", tmp("f.db"), illegal}, exitUsage, "ponte analyze: --pages must be 0 or more, not -1"},
+		{"analyze usage", []string{"analyze", "--pages", "-1", "--db", tmp("f.db"), illegal}, exitUsage, "ponte analyze: --pages must be from 0 to 1048576, not -1"},
 		{"analyze path", []string{"analyze", "--db", tmp("g.db"), "--out", tmp("r"), missing}, exitUsage, "no-such-file.ponte"},
 		{"stats done", []string{"stats", "--db", db}, exitOK, ""},
 		{"stats usage", []string{"stats", "--db", db, "--population", "robots"}, exitUsage, "ponte stats: --population"},
