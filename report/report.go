@@ -21,6 +21,7 @@ import (
 
 	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -80,8 +81,8 @@ var templates = template.Must(template.New("").Funcs(funcs).ParseFS(files, "temp
 
 // Write writes the report of r, the statistics of the games in db (opened with
 // store.OpenReader), into the folder dir, and returns what it wrote. The report is
-// written into a temporary folder and moved into place at the end: renamed to dir when
-// dir does not exist; else file by file, each of an earlier report's files (index.html,
+// written into a temporary folder and moved into place at the end by
+// outfile.InstallFolder: renamed to dir when dir does not exist; else file by file, each of an earlier report's files (index.html,
 // the style sheets, the games folder as a whole, so that no page of an earlier run is
 // left behind) replaced by the new one, and every other file kept (a .git folder, a
 // user's notes: Written.Kept names them). A dir that holds files but no earlier report
@@ -165,12 +166,7 @@ func Write(ctx context.Context, db *store.Reader, r *stats.Report, dir string, o
 	if err := w.assets(); err != nil {
 		return nil, err
 	}
-	if exists {
-		err = install(tmp, dir)
-	} else {
-		err = os.Rename(tmp, dir)
-	}
-	if err != nil {
+	if err := outfile.InstallFolder(tmp, dir, installed); err != nil {
 		return nil, fmt.Errorf("writing the report: %w", err)
 	}
 	done = true
@@ -186,7 +182,8 @@ func Write(ctx context.Context, db *store.Reader, r *stats.Report, dir string, o
 	}, nil
 }
 
-// installed are the files of a report, in the order install moves them into place: the
+// installed are the files of a report, in the order outfile.InstallFolder moves them into
+// place into a folder that exists: the
 // marker first, index.html, which links to the rest, last.
 var installed = []string{marker, "games", "style.css", "fonts.css", "index.html"}
 
@@ -264,32 +261,6 @@ func listNames(names []string) string {
 		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
 	}
 	return strings.Join(names, ", ")
-}
-
-// install moves the finished report tmp, a folder inside dir, into dir: each file of an
-// earlier report is moved aside into tmp+".old" and the new one renamed into its place;
-// then tmp and what was set aside are removed. Other files of dir are not touched.
-func install(tmp, dir string) error {
-	old := tmp + ".old"
-	if err := os.Mkdir(old, 0o755); err != nil {
-		return err
-	}
-	for _, name := range installed {
-		at := filepath.Join(dir, name)
-		if _, err := os.Lstat(at); err == nil {
-			if err := os.Rename(at, filepath.Join(old, name)); err != nil {
-				return err
-			}
-		}
-		if err := os.Rename(filepath.Join(tmp, name), at); err != nil {
-			os.Rename(filepath.Join(old, name), at) // the earlier one back
-			return err
-		}
-	}
-	if err := os.RemoveAll(old); err != nil {
-		return err
-	}
-	return os.RemoveAll(tmp)
 }
 
 // writer writes the files of one report and counts their bytes.

@@ -14,8 +14,9 @@ import (
 // A report is written into a temporary folder, named ".NAME.tmp-PID-RANDOM" (PID: the
 // writing process), beside its own folder when that does not exist yet, and renamed into
 // place at the end; else inside it, named ".ponte-report.tmp-PID-RANDOM", whose files are
-// moved into place at the end, an earlier report's files set aside meanwhile into that
-// name + ".old". A run killed before the end leaves these behind; the next report into
+// moved into place at the end (outfile.InstallFolder: each trades places with the earlier
+// one, or, where that is not supported, the earlier one is set aside meanwhile into that
+// name + ".old"). A run killed before the end leaves these behind; the next report into
 // the same folder removes them.
 
 // tempRE matches the temporary folders of this version: NAME, the pid, and ".old" for an

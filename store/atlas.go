@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ponte/ponte/internal/outfile"
 )
 
 // An atlas database holds one opening atlas (ponte atlas): its settings, one row per game
@@ -314,28 +316,14 @@ type AtlasGameRow struct {
 	Moves   string `parquet:"moves"`
 }
 
-// WriteAtlasParquet writes rows to the Parquet file path (zstd), through a temporary file
-// renamed when complete.
+// WriteAtlasParquet writes rows to the Parquet file path (zstd), replacing it whole
+// (outfile.WriteFile: a temporary file beside it, synced, renamed, the folder synced).
 func WriteAtlasParquet[T AtlasClassRow | AtlasGameRow](path string, rows []T) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := parquet.NewGenericWriter[T](tmp, parquet.Compression(&parquet.Zstd))
-	if _, err := w.Write(rows); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp made it 0600
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outfile.WriteFile(context.Background(), path, func(out io.Writer) error {
+		w := parquet.NewGenericWriter[T](out, parquet.Compression(&parquet.Zstd))
+		if _, err := w.Write(rows); err != nil {
+			return err
+		}
+		return w.Close()
+	})
 }

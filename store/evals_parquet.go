@@ -61,17 +61,17 @@ func (d *DB) writeEvalsParquet(ctx context.Context, path string) (int64, error) 
 	if err != nil {
 		return 0, err
 	}
-	defer sw.abort() // unless switched in
+	defer sw.Abort() // unless switched in
 	if rows > 0 {
-		if err := writeEvalsRows(ctx, d, sw.path(name), state); err != nil {
+		if err := writeEvalsRows(ctx, d, sw.Path(name), state); err != nil {
 			return 0, err
 		}
 		step(name)
 	}
-	if err := sw.carry(name); err != nil {
+	if err := sw.Carry(name); err != nil {
 		return 0, err
 	}
-	if err := sw.commit(); err != nil {
+	if err := sw.Commit(); err != nil {
 		return 0, err
 	}
 	return rows, nil
@@ -88,7 +88,7 @@ var evalsBatchWritten func()
 // writeEvalsRows writes the rows of turn_evals to the Parquet file path, a batch at a
 // time on this goroutine, with state in its metadata; on an error no file is left.
 func writeEvalsRows(ctx context.Context, d *DB, path, state string) error {
-	f, err := createTemp(path)
+	f, err := createFile(path)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", livePath(path), unwrapPath(err))
 	}

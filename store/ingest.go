@@ -888,8 +888,8 @@ func (w *writer) flush(forget bool) error {
 	return nil
 }
 
-// tempName matches the names WriteParquet writes its files under until they are complete
-// (createTemp): ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp", ".tags.parquet.0123abcd.tmp".
+// tempName matches the names that WriteParquet of older versions wrote its files under
+// until they were complete: ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp", ".tags.parquet.0123abcd.tmp".
 var tempName = regexp.MustCompile(`^\.(` + strings.Join(parquetFiles, "|") + `)\.[0-9a-f]{8}\.tmp$`)
 
 // dropOutputs takes out of files what this ingest writes, each with a notice in sum: the

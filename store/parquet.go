@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"time"
 	"unsafe"
@@ -18,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/outfile"
 )
 
 // GameRow is one row of games.parquet: the columns of the games table in the same order
@@ -210,9 +208,9 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			if sw, err = newSwitch(dir); err != nil {
 				return err
 			}
-			defer sw.abort() // unless switched in
+			defer sw.Abort() // unless switched in
 		}
-		n, size, err := exportGames(c, sw.path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
+		n, size, err := exportGames(c, sw.Path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
 		if err != nil {
 			return err
 		}
@@ -236,25 +234,25 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 				return err
 			}
 		} else {
-			n, size, err = exportTurns(c, sw.path("turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
+			n, size, err = exportTurns(c, sw.Path("turns.parquet"), state, tableProgress(progress, "turns.parquet", games))
 			st.Turns, st.Bytes = n, st.Bytes+size
 			if err != nil {
 				return err
 			}
-			n, size, err = exportTags(c, sw.path("tags.parquet"), state, tableProgress(progress, "tags.parquet", games))
+			n, size, err = exportTags(c, sw.Path("tags.parquet"), state, tableProgress(progress, "tags.parquet", games))
 			st.Tags, st.Bytes = n, st.Bytes+size
 			if err != nil {
 				return err
 			}
 		}
 		step("tags.parquet")
-		if err := sw.carry(append([]string{MarkerName}, parquetFiles...)...); err != nil {
+		if err := sw.Carry(append([]string{MarkerName}, parquetFiles...)...); err != nil {
 			return err
 		}
-		if err := d.writeMarkerIn(sw.stage); err != nil {
+		if err := d.writeMarkerIn(sw.Stage()); err != nil {
 			return err
 		}
-		return sw.commit()
+		return sw.Commit()
 	})
 	st.Seconds = time.Since(start).Seconds()
 	if err != nil {
@@ -314,8 +312,8 @@ func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab
 
 // rowsFile writes a Parquet file of rows T given one at a time (next), by the export or by
 // an ingest as it stores them: this goroutine fills batches of rows, another one encodes
-// them. It is written under a temporary name and renamed by finish, with the database's
-// state (stateKey) in its metadata, once that is known.
+// them. It is written into a folder's new state and completed by finish, with the
+// database's state (stateKey) in its metadata, once that is known.
 type rowsFile[T any] struct {
 	parquetTemp
 	w       *parquet.GenericWriter[T]
@@ -336,7 +334,7 @@ const rowsBatch = 1024
 // newRowsFile starts writing the Parquet file path (zstd, row groups of at most rowGroup
 // rows; the columns blobs without bounds).
 func newRowsFile[T any](path string, rowGroup int64, blobs ...string) (*rowsFile[T], error) {
-	f, err := createTemp(path)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -454,15 +452,24 @@ func (rf *rowsFile[T]) finish(state string) (rows, size int64, err error) {
 	return rf.rows, size, err
 }
 
-// parquetTemp is a Parquet file written under a temporary name beside path (createTemp),
-// which commit gives its name once complete: the part that rowsFile and turnsFile share.
+// parquetTemp is a Parquet file written into the staging folder of a folder's new state
+// (folderSwitch), under its own name: nothing reads the staging folder until it is
+// switched in whole, so the file needs no temporary name of its own. It is the part that
+// rowsFile and turnsFile share.
 type parquetTemp struct {
 	path string
 	f    *os.File
 }
 
-// commit completes the file that w wrote, with state in its metadata (stateKey), syncs
-// it and gives it its name; it returns its size. On an error the file is dropped.
+// createFile creates the Parquet file path in a new state, with the permissions os.Create
+// gives; an error if a file of that name is already there (one carried in from the live
+// folder, which writing would change too).
+func createFile(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+}
+
+// commit completes the file that w wrote, with state in its metadata (stateKey), and
+// syncs it; it returns its size. On an error the file is dropped.
 func (t *parquetTemp) commit(w interface {
 	SetKeyValueMetadata(key, value string)
 	Close() error
@@ -478,9 +485,6 @@ func (t *parquetTemp) commit(w interface {
 	if err == nil {
 		err = t.f.Close()
 	}
-	if err == nil {
-		err = os.Rename(t.f.Name(), t.path)
-	}
 	if err != nil {
 		t.drop()
 		return 0, t.stopped(err, nil)
@@ -488,7 +492,7 @@ func (t *parquetTemp) commit(w interface {
 	return size, nil
 }
 
-// drop closes the file and removes it (nothing, once it has its name).
+// drop closes the file and removes it.
 func (t *parquetTemp) drop() {
 	t.f.Close()
 	os.Remove(t.f.Name())
@@ -503,30 +507,9 @@ func (t *parquetTemp) stopped(err, failure error) error {
 	return fmt.Errorf("writing %s: %w", livePath(t.path), err)
 }
 
-// livePath names the file path of a folder's new state (folderSwitch) by its name in the
-// live folder, for messages: the staging folder is an implementation's detail.
-func livePath(path string) string {
-	dir, base := filepath.Split(path)
-	parent, stage := filepath.Split(filepath.Clean(dir))
-	if m := stageName.FindStringSubmatch(stage); m != nil {
-		return filepath.Join(parent, m[1], base)
-	}
-	return path
-}
-
-var stageName = regexp.MustCompile(`^\.(.+)\.ponte-stage-[0-9]+-[0-9a-f]{8}$`)
-
-// createTemp creates a hidden temporary file next to path, with the permissions os.Create
-// gives (os.CreateTemp would make it private).
-func createTemp(path string) (*os.File, error) {
-	dir, base := filepath.Split(path)
-	for {
-		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf(".%s.%08x.tmp", base, rand.Uint32())), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, os.ErrExist) {
-			return f, err
-		}
-	}
-}
+// livePath names the file path of a folder's new state by its name in the live folder,
+// for messages (outfile.LivePath).
+func livePath(path string) string { return outfile.LivePath(path) }
 
 // A rowPlan copies the driver values of a row into the fields of a row struct whose
 // fields are the table's columns in order.

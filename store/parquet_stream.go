@@ -18,10 +18,10 @@ import (
 // An ingest streams only into a database that holds no game when it starts, so that the
 // files hold exactly the games it stores, numbered from 1 in the order stored. The
 // writer hands each batch's new games over (in), and this goroutine unpacks their turns
-// and tags into the files' rows, which other goroutines encode. The files stay under
-// their temporary names until WriteParquet, which checks that the database holds the
-// games streamed and no other, and then gives them the database's state (stateKey) and
-// their names; anything else (an interrupted or failed ingest, a database that does not
+// and tags into the files' rows, which other goroutines encode. The files stay in the
+// folder's new state, unfinished, until WriteParquet, which checks that the database holds
+// the games streamed and no other, and then gives them the database's state (stateKey)
+// and switches the folder; anything else (an interrupted or failed ingest, a database that does not
 // match) drops them, and the files are exported from the database as before.
 //
 // games.parquet is not streamed: a game's duplicates column grows when a copy is met
@@ -54,13 +54,13 @@ type streamGame struct {
 const streamEncoders = 2
 
 // startParquetStream starts writing turns.parquet and tags.parquet of the folder dir into
-// its new state sw, under temporary names.
+// its new state sw.
 func startParquetStream(dir string, sw *folderSwitch) (*parquetStream, error) {
-	turns, err := newTurnsFile(sw.path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
+	turns, err := newTurnsFile(sw.Path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
 	if err != nil {
 		return nil, err
 	}
-	tags, err := newRowsFile[TagRow](sw.path("tags.parquet"), tagsPerRowGroup)
+	tags, err := newRowsFile[TagRow](sw.Path("tags.parquet"), tagsPerRowGroup)
 	if err != nil {
 		turns.abort()
 		return nil, err
@@ -127,7 +127,7 @@ func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.abort()
 	s.tags.abort()
-	s.sw.abort()
+	s.sw.Abort()
 	switch {
 	case !errors.Is(s.err, errStopped):
 		return s.err
@@ -174,7 +174,7 @@ func (d *DB) newStream(dir string) (*parquetStream, error) {
 	}
 	s, err := startParquetStream(dir, sw)
 	if err != nil {
-		sw.abort()
+		sw.Abort()
 		return nil, err
 	}
 	return s, nil

@@ -60,8 +60,8 @@ var errStopped = errors.New("stopped")
 // chunks' row groups go into the file in order by parquet-go's copy of their compressed
 // bytes, which neither decodes nor compresses again. The file is the one a single writer
 // makes: the same row groups of turnsPerRowGroup rows, pages and statistics. It is written
-// under a temporary name and renamed by finish, with the database's state (stateKey) in
-// its metadata, once that is known.
+// into a folder's new state and completed by finish, with the database's state (stateKey)
+// in its metadata, once that is known.
 type turnsFile struct {
 	parquetTemp
 	w        *parquet.GenericWriter[TurnRow]
@@ -87,10 +87,10 @@ type turnsFile struct {
 	ended  bool
 }
 
-// newTurnsFile starts writing turns.parquet to path (under a temporary name) with
+// newTurnsFile starts writing turns.parquet to path, in a folder's new state, with
 // encoders goroutines encoding row groups.
 func newTurnsFile(path string, encoders int) (*turnsFile, error) {
-	f, err := createTemp(path)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ponte/ponte/internal/outfile"
 )
 
 // writeState switches dir to a state whose files hold text.
@@ -16,16 +18,16 @@ func writeState(t *testing.T, dir, text string, names ...string) error {
 	if err != nil {
 		return err
 	}
-	defer sw.abort()
+	defer sw.Abort()
 	for _, name := range names {
-		if err := os.WriteFile(sw.path(name), []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(sw.Path(name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := sw.carry(names...); err != nil {
+	if err := sw.Carry(names...); err != nil {
 		return err
 	}
-	return sw.commit()
+	return sw.Commit()
 }
 
 func readText(t *testing.T, path string) string {
@@ -111,7 +113,7 @@ func TestParquetSwitchFolder(t *testing.T) {
 		writeState(t, dir, "6", "games.parquet")
 	}()
 	switchStep = nil
-	stages.Clear() // as for a process that is over
+	outfile.ForgetFolders() // as for a process that is over
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("killed between the renames, the folder is there: %v", err)
 	}

@@ -6,12 +6,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// exchange trades the names of the folders a and b in one step (renameat2
-// RENAME_EXCHANGE); an error where the file system does not support it.
-func exchange(a, b string) error {
-	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-}
-
 // openDir opens the folder dir (an error for anything else, without waiting on a FIFO).
 func openDir(dir string) (*os.File, error) {
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_DIRECTORY, 0)

@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 )
 
-// exchange is not supported here: a switch renames twice.
-func exchange(a, b string) error { return errors.ErrUnsupported }
-
 // openDir opens the folder dir (an error for anything else).
 func openDir(dir string) (*os.File, error) {
 	info, err := os.Stat(dir)

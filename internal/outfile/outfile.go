@@ -1,4 +1,7 @@
-// Package outfile is ponte's one atomic write: every file ponte writes goes through it.
+// Package outfile is ponte's one atomic write: every file ponte writes goes through it
+// (File), every folder ponte replaces whole too (Folder, and InstallFolder for a folder
+// whose name must stay), and no other package renames a file into place
+// (internal/docscheck's TestOneAtomicWrite).
 //
 // A path where nothing is, or where a regular file is, is written under a temporary name
 // in the target's folder, synced, renamed over it once complete (Commit) and the folder
