@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,22 @@ import (
 // does, the named entries replace the earlier ones (a folder as a whole) and every other
 // entry is kept, with nothing left of the temporary folders.
 func TestInstallFolder(t *testing.T) {
+	for _, setAside := range []bool{false, true} {
+		name := "exchange"
+		if setAside {
+			name = "set aside"
+		}
+		t.Run(name, func(t *testing.T) {
+			if setAside {
+				defer func(f func(a, b string) error) { installExchange = f }(installExchange)
+				installExchange = func(a, b string) error { return errors.ErrUnsupported }
+			}
+			testInstallFolder(t)
+		})
+	}
+}
+
+func testInstallFolder(t *testing.T) {
 	write := func(path, text string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
