@@ -76,15 +76,21 @@ func checkWholeGames(t *testing.T, path string) (games int64) {
 // digest is a digest of everything a database holds but the times in sources.
 func digest(t *testing.T, path string) string {
 	t.Helper()
-	db := openRW(t, path)
-	defer db.Close()
-	h := sha256.New()
-	for _, q := range []string{
+	return rowsDigest(t, path,
 		"SELECT * FROM games ORDER BY id",
 		"SELECT * FROM turns ORDER BY game, turn",
 		"SELECT * FROM tags ORDER BY game, seq",
-		"SELECT id, path, size, sha256, status, records, new, duplicates, legal, illegal, unreadable, error FROM sources ORDER BY id",
-	} {
+		"SELECT id, path, size, sha256, status, records, new, duplicates, legal, illegal, unreadable, error FROM sources ORDER BY id")
+}
+
+// rowsDigest is a digest of every row the queries give, in their order, on the database
+// at path.
+func rowsDigest(t *testing.T, path string, queries ...string) string {
+	t.Helper()
+	db := openRW(t, path)
+	defer db.Close()
+	h := sha256.New()
+	for _, q := range queries {
 		rows, err := db.Query(q)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -68,7 +67,7 @@ func TestKillTen(t *testing.T) {
 			return []string{"annotate", "--quiet", "--workers", "1", "--budget", "20", "--population", "people", "--db", db}
 		}
 		killTen(t, rng, setup, args, func(t *testing.T, db string) string {
-			return evalsDigest(t, db) + " " + parquetFolderState(t, db)
+			return rowsDigest(t, db, "SELECT * FROM turn_evals ORDER BY game_id, bot, turn") + " " + parquetFolderState(t, db)
 		}, func(t *testing.T, db string) {
 			wholeReadings(t, db)
 			parquetFolderState(t, db)
@@ -85,7 +84,7 @@ func TestKillTen(t *testing.T) {
 			if status != exitOK {
 				t.Fatalf("atlas show: exit status %d: %s", status, errOut)
 			}
-			return out + atlasGamesDigest(t, db)
+			return out + rowsDigest(t, db, "SELECT * FROM atlas_games ORDER BY stage, class, idx")
 		}, func(t *testing.T, db string) {
 			if _, err := os.Stat(db); err != nil {
 				return // killed before the file was made
@@ -322,30 +321,6 @@ func parquetRows(t *testing.T, path string) string {
 	}
 }
 
-// evalsDigest is a digest of the stored readings, in order.
-func evalsDigest(t *testing.T, db string) string {
-	t.Helper()
-	d := openRW(t, db)
-	defer d.Close()
-	rows, err := d.Query("SELECT * FROM turn_evals ORDER BY game_id, bot, turn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	h := sha256.New()
-	for rows.Next() {
-		rows.Scan(ptrs...)
-		fmt.Fprintln(h, vals...)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // wholeReadings checks that every game with readings has them for each of its turns once.
 func wholeReadings(t *testing.T, db string) {
 	t.Helper()
@@ -364,31 +339,6 @@ func wholeReadings(t *testing.T, db string) {
 			t.Fatalf("%s: %d, want %d", q, got, want)
 		}
 	}
-}
-
-// atlasGamesDigest is a digest of an atlas's stored games, in order.
-func atlasGamesDigest(t *testing.T, db string) string {
-	t.Helper()
-	d := openRW(t, db)
-	defer d.Close()
-	rows, err := d.Query("SELECT * FROM atlas_games ORDER BY 1, 2, 3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	var lines []string
-	for rows.Next() {
-		rows.Scan(ptrs...)
-		lines = append(lines, fmt.Sprintln(vals...))
-	}
-	sort.Strings(lines)
-	return fmt.Sprintf("%x", sha256.Sum256([]byte(strings.Join(lines, ""))))
 }
 
 // atlasGamesOnce checks that a killed atlas run left a file that opens, with no game
