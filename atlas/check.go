@@ -3,6 +3,7 @@ package atlas
 import (
 	"errors"
 	"fmt"
+	"github.com/ponte/ponte/bot"
 	"strconv"
 	"strings"
 )
@@ -76,8 +77,8 @@ func (c *Config) CheckGame(classes []Class, g Game) error {
 		return fail("bot", strconv.Quote(g.Bot), "the %s stage's bot is %s", g.Stage, c.BotOf(g.Stage))
 	case g.Points < 0 || g.Points > 2:
 		return fail("points", g.Points, "must be 0, 1 or 2")
-	case g.Turns < 1 || g.Turns > maxTurns(c.Size):
-		return fail("turns", g.Turns, "must be from 1 to %d", maxTurns(c.Size))
+	case g.Turns < 1 || g.Turns > bot.MaxTurns(c.Size):
+		return fail("turns", g.Turns, "must be from 1 to %d", bot.MaxTurns(c.Size))
 	}
 	moves := strings.Fields(g.Moves)
 	switch {

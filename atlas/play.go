@@ -41,7 +41,7 @@ func (c *Config) Play(ctx context.Context, u Unit, cl Class, newBot func(string)
 		return Game{}, nil, err
 	}
 	seed := GameSeed(c.Seed, u.Stage, u.Class, u.Index)
-	g, err := play(ctx, &opener{a, cl.Opening()}, b, c.Size, c.Supply, rand.New(rand.NewPCG(seed, 0x61746c6173))) // "atlas"
+	g, err := bot.PlayContext(ctx, &opener{a, cl.Opening()}, b, c.Size, c.Supply, rand.New(rand.NewPCG(seed, 0x61746c6173))) // "atlas"
 	if err != nil {
 		return Game{}, nil, fmt.Errorf("class %d game %d: %w", u.Class, u.Index, err)
 	}
@@ -52,42 +52,6 @@ func (c *Config) Play(ctx context.Context, u Unit, cl Class, newBot func(string)
 	return Game{Stage: u.Stage, Class: u.Class, Index: u.Index, Seed: seed, Points: points(g.Result),
 		Turns: len(g.Moves), Swapped: g.Swapped, Bot: name, Moves: strings.Join(moves, " ")}, g, nil
 }
-
-// play is bot.Play with a look at ctx before every turn: the same seats, the same draws
-// from rng, the same game (TestPlayAsBotPlays), but one that stops when ctx ends.
-func play(ctx context.Context, opener, responder bot.Bot, size int, supply replay.Supply, rng *rand.Rand) (*bot.Game, error) {
-	g, err := replay.NewGame(size, supply)
-	if err != nil {
-		return nil, err
-	}
-	out := &bot.Game{Opener: opener.Name(), Responder: responder.Name(), Size: size, Supply: supply}
-	limit := maxTurns(size)
-	for !g.Over() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if g.Turn() >= limit {
-			return nil, fmt.Errorf("game did not end after %d turns", limit)
-		}
-		seat := opener // Light before a swap, Dark after it
-		if (g.ToMove() == replay.Light) == g.Swapped() {
-			seat = responder
-		}
-		m := seat.Turn(g, rng)
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("%s played an illegal turn %d (%s): %w", seat.Name(), g.Turn()+1, m, err)
-		}
-		out.Moves = append(out.Moves, m)
-	}
-	out.Swapped = g.Swapped()
-	out.Result, out.DecidedBy = g.Standing()
-	out.Score, out.Islands, out.Bridges = g.Score(), g.Islands(), g.Bridges()
-	return out, nil
-}
-
-// maxTurns is the most turns of a game on a board of side size (bot.Play's guard): tiles,
-// bridges and passes are all finite.
-func maxTurns(size int) int { return 4*size*size + 8 }
 
 func points(r replay.Result) int {
 	switch r {

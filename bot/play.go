@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -43,13 +45,30 @@ func (g *Game) Dark() string {
 // randomness comes from rng, so a seeded rng replays the same game. Every turn is checked
 // by the engine: a bot that returns an illegal turn is an error.
 func Play(opener, responder Bot, size int, supply replay.Supply, rng *rand.Rand) (*Game, error) {
+	return PlayContext(context.Background(), opener, responder, size, supply, rng)
+}
+
+// ErrStopped is wrapped, with the context's error, by PlayContext's error for a game its
+// context ended.
+var ErrStopped = errors.New("game stopped")
+
+// MaxTurns is the most turns a game on a board of side size can last: tiles, bridges and
+// passes are all finite. Play's loop never goes past it.
+func MaxTurns(size int) int { return 4*size*size + 8 }
+
+// PlayContext is Play that looks at ctx before every turn: the same game for the same
+// seats and rng, or, once ctx has ended, an error wrapping ErrStopped and ctx's error.
+func PlayContext(ctx context.Context, opener, responder Bot, size int, supply replay.Supply, rng *rand.Rand) (*Game, error) {
 	g, err := replay.NewGame(size, supply)
 	if err != nil {
 		return nil, err
 	}
 	out := &Game{Opener: opener.Name(), Responder: responder.Name(), Size: size, Supply: supply}
-	limit := 4*size*size + 8 // tiles, bridges and passes are all finite; this only guards the loop
+	limit := MaxTurns(size)
 	for !g.Over() {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%w before turn %d: %w", ErrStopped, g.Turn()+1, err)
+		}
 		if g.Turn() >= limit {
 			return nil, fmt.Errorf("game did not end after %d turns", limit)
 		}

@@ -212,7 +212,7 @@ func PlayPair(cfg *Config, i int) (*Pair, error) {
 	}
 	p := &Pair{Index: i, Opening: opening}
 	for k := range 2 {
-		g, usage, err := playGame(cfg, i, k, opening)
+		g, usage, err := playGame(context.Background(), cfg, i, k, opening)
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +279,7 @@ func Run(ctx context.Context, cfg *Config, played func(), emit func(*Pair, *Resu
 				var d done
 				d.opening, d.err = Opening(cfg.Seed, i, cfg.Size, cfg.Supply)
 				if d.err == nil {
-					d.game, d.usage, d.err = playGame(cfg, i, k, d.opening)
+					d.game, d.usage, d.err = playGame(ctx, cfg, i, k, d.opening)
 				}
 				return d
 			}
@@ -331,8 +331,9 @@ func Run(ctx context.Context, cfg *Config, played func(), emit func(*Pair, *Resu
 	return res, err
 }
 
-// playGame plays game k (0: A opens, 1: B opens) of pair i.
-func playGame(cfg *Config, i, k int, opening replay.Move) (*bot.Game, [2]Usage, error) {
+// playGame plays game k (0: A opens, 1: B opens) of pair i; at ctx's end it stops at its
+// next turn (bot.PlayContext).
+func playGame(ctx context.Context, cfg *Config, i, k int, opening replay.Move) (*bot.Game, [2]Usage, error) {
 	var usage [2]Usage
 	a, err := cfg.NewBot(cfg.A)
 	if err != nil {
@@ -351,7 +352,7 @@ func playGame(cfg *Config, i, k int, opening replay.Move) (*bot.Game, [2]Usage, 
 	}
 	opener.opening = &opening
 	n := 2*i - 1 + k
-	g, err := bot.Play(opener, responder, cfg.Size, cfg.Supply, gameRand(cfg.Seed, n))
+	g, err := bot.PlayContext(ctx, opener, responder, cfg.Size, cfg.Supply, gameRand(cfg.Seed, n))
 	for _, x := range []bot.Bot{a, b} {
 		if f, ok := x.(Failer); ok && f.Err() != nil {
 			err = f.Err() // what went wrong, rather than the turn it made the bot play

@@ -263,7 +263,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 			nblocks := countBlocks(blocks, p, opts.size, supply.String())
 			cfg := &match.Config{A: p.a, B: p.b, Size: opts.size, Supply: supply, Seed: opts.seed + uint64(nblocks),
 				Pairs: opts.block / 2, Workers: opts.workers,
-				NewBot: stopNew(s.ctx, o)}
+				NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
 			b, res, err := playBlock(s.ctx, cfg, func() { games++; bar.set(games) })
 			if err != nil || res.Pairs < cfg.Pairs {
 				bar.end(false)

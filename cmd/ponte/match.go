@@ -210,14 +210,6 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 	if err != nil {
 		return err
 	}
-	newPlayer := cfg.NewBot
-	cfg.NewBot = func(name string) (bot.Bot, error) {
-		p, err := newPlayer(name)
-		if err != nil {
-			return nil, err
-		}
-		return stopAt(s.ctx, p), nil // Ctrl-C ends the games in play at their next turn
-	}
 	var out *output
 	var w *ingest.Writer
 	if opts.out != "" {

@@ -280,7 +280,7 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 // nothing more. At most a window of 4 games per worker is played ahead of the next one to
 // emit, so memory stays flat whatever the number of games. The error is ctx's when ctx
 // ended the run before every game was emitted: the games in play then stop at their next
-// turn (stopAt), and neither they nor the games after them are emitted.
+// turn (bot.PlayContext), and neither they nor the games after them are emitted.
 func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, played func(selfplayResult), emit func(selfplayResult) bool) error {
 	workers := min(opts.workers, opts.games)
 	p := pipeline.Pipeline[int, selfplayResult]{
@@ -296,7 +296,7 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 		}
 	}
 	return p.Run(ctx, games, func(r selfplayResult) error {
-		if errors.Is(r.err, errGameStopped) {
+		if errors.Is(r.err, bot.ErrStopped) {
 			return ctx.Err() // and the games after it: the archive ends at the last whole game
 		}
 		if !emit(r) {
@@ -307,21 +307,17 @@ func playGames(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, pl
 }
 
 // playGame plays game i with bots of its own and a random source made from the seed and i.
-// At ctx's end the game stops at its next turn, with an error wrapping errGameStopped.
+// At ctx's end the game stops at its next turn, with an error wrapping bot.ErrStopped.
 func playGame(ctx context.Context, opts *selfplayOptions, su *selfplaySetup, i int) selfplayResult {
-	newStopping := stopNew(ctx, su.bots)
-	opener, err := newStopping(opts.light)
+	opener, err := newBot(opts.light, su.bots)
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
-	responder, err := newStopping(opts.dark)
+	responder, err := newBot(opts.dark, su.bots)
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
-	g, err := bot.Play(opener, responder, opts.size, su.supply, rand.New(rand.NewPCG(opts.seed, uint64(i))))
-	if stop := stoppedBy(opener, responder); stop != nil {
-		err = stop // rather than the turn it made the bot play
-	}
+	g, err := bot.PlayContext(ctx, opener, responder, opts.size, su.supply, rand.New(rand.NewPCG(opts.seed, uint64(i))))
 	if err != nil {
 		return selfplayResult{index: i, err: err}
 	}
