@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/ponte/ponte/internal/outfile"
 	"io"
 	"os"
 	"slices"
@@ -54,7 +55,7 @@ func inspect(path string) (dbFile, error) {
 	case info.IsDir():
 		return dbFile{}, fmt.Errorf("%s: a folder, not a database", path)
 	case !info.Mode().IsRegular():
-		return dbFile{}, fmt.Errorf("%s: %s, not a database", path, fileType(info.Mode()))
+		return dbFile{}, fmt.Errorf("%s: %s, not a database", path, outfile.FileType(info.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -101,27 +102,6 @@ type notSQLite struct{ msg string }
 
 func (e *notSQLite) Error() string        { return e.msg }
 func (e *notSQLite) Is(target error) bool { return target == ErrForeign }
-
-// fileType names the kind of a file: "a regular file", "a folder", "a FIFO", ….
-func fileType(m os.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "a regular file"
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return m.Type().String()
-}
 
 // schemaOf reads, with a connection that writes nothing, the tables of the database at
 // path with their columns, the names of its views, its user_version and application_id.

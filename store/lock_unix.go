@@ -5,6 +5,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/ponte/ponte/internal/outfile"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,7 +31,7 @@ func lockFile(path string) (*os.File, bool, error) {
 		info, err := f.Stat()
 		if err == nil && !info.Mode().IsRegular() {
 			f.Close()
-			return nil, false, fmt.Errorf("%s: %s, not a database", path, fileType(info.Mode()))
+			return nil, false, fmt.Errorf("%s: %s, not a database", path, outfile.FileType(info.Mode()))
 		}
 		for {
 			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)

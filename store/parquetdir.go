@@ -135,12 +135,12 @@ func parquetFolder(dir string) (files []string, m *marker, exists bool, err erro
 		case err != nil:
 			return nil, nil, true, fmt.Errorf("Parquet folder %s: %w", dir, unwrapPath(err))
 		case !linked.IsDir():
-			return nil, nil, true, fmt.Errorf("%w: %s is a symbolic link to %s, %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, target, fileType(linked.Mode()))
+			return nil, nil, true, fmt.Errorf("%w: %s is a symbolic link to %s, %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, target, outfile.FileType(linked.Mode()))
 		}
 		info = linked
 	}
 	if !info.IsDir() {
-		return nil, nil, true, fmt.Errorf("%w: %s is %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, fileType(info.Mode()))
+		return nil, nil, true, fmt.Errorf("%w: %s is %s, not a folder: nothing is written there; give --parquet a folder", ErrParquetDir, dir, outfile.FileType(info.Mode()))
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -153,7 +153,7 @@ func parquetFolder(dir string) (files []string, m *marker, exists bool, err erro
 		case isParquetFile(name) && e.Type().IsRegular():
 			files = append(files, name)
 		case isParquetFile(name):
-			foreign = append(foreign, name+", which is "+fileType(e.Type()))
+			foreign = append(foreign, name+", which is "+outfile.FileType(e.Type()))
 		default:
 			foreign = append(foreign, name)
 		}
@@ -202,7 +202,7 @@ func readMarkerIn(v *folderView) (*marker, error) {
 		return nil, unwrapPath(err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a marker ponte wrote (%s)", fileType(info.Mode()))
+		return nil, fmt.Errorf("not a marker ponte wrote (%s)", outfile.FileType(info.Mode()))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {

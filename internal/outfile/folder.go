@@ -209,7 +209,7 @@ func (s *Folder) Carry(rewritten ...string) error {
 			if refused == nil {
 				refused = ErrCannotCarry
 			}
-			return fmt.Errorf("%w: %s holds %s, which is %s: ponte replaces the folder whole and cannot carry it; move it out", refused, s.live, name, fileType(t))
+			return fmt.Errorf("%w: %s holds %s, which is %s: ponte replaces the folder whole and cannot carry it; move it out", refused, s.live, name, FileType(t))
 		}
 	}
 	return nil
@@ -240,8 +240,8 @@ func copyInto(src, dst string) error {
 	return err
 }
 
-// fileType names the kind of a file: "a regular file", "a folder", "a FIFO", ….
-func fileType(m fs.FileMode) string {
+// FileType names the kind of a file: "a regular file", "a folder", "a FIFO", ….
+func FileType(m fs.FileMode) string {
 	switch {
 	case m.IsRegular():
 		return "a regular file"
