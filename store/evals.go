@@ -174,13 +174,27 @@ func (r *Reader) evalsCounts(ctx context.Context) (string, error) {
 // game, bot and turn) and those of games the database does not hold; it returns how
 // many it stored. A row CheckEval refuses (an *EvalError) stores none of them.
 func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
-	if err := d.ensureEvals(ctx); err != nil {
-		return 0, err
-	}
 	for i := range rows {
 		if err := CheckEval(&rows[i]); err != nil {
 			return 0, fmt.Errorf("%s: %w", d.path, err)
 		}
+	}
+	return d.storeEvals(ctx, func(put func(*TurnEval) error) error {
+		for i := range rows {
+			if err := put(&rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// storeEvals stores in one transaction the rows that each hands to put, leaving out those
+// already stored and those of games that are not legal stored games (insertEvalSQL), and
+// returns how many it stored; an error from each stores none.
+func (d *DB) storeEvals(ctx context.Context, each func(put func(*TurnEval) error) error) (int64, error) {
+	if err := d.ensureEvals(ctx); err != nil {
+		return 0, err
 	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -193,12 +207,16 @@ func (d *DB) SaveEvals(ctx context.Context, rows []TurnEval) (int64, error) {
 	}
 	defer st.Close()
 	var stored int64
-	for i := range rows {
-		n, err := insertEval(ctx, st, &rows[i])
+	err = each(func(r *TurnEval) error {
+		n, err := insertEval(ctx, st, r)
 		if err != nil {
-			return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
+			return fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
 		}
 		stored += n
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))

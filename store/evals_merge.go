@@ -219,42 +219,23 @@ func (d *DB) MergeEvals(ctx context.Context, path string) (int64, error) {
 	}
 	// Checked: stored in one transaction, read again (and checked again: the file may
 	// have changed meanwhile).
-	if err := d.ensureEvals(ctx); err != nil {
-		return 0, err
-	}
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
-	}
-	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, insertEvalSQL)
-	if err != nil {
-		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, err)
-	}
-	defer st.Close()
-	var stored, again int64
-	err = ReadWholeEvalsParquet(path, func(row int64, r *TurnEval) error {
-		again = row
-		if col, val, why := checkEval(r); why != nil {
-			return refuse(row, r, col, val, why)
+	return d.storeEvals(ctx, func(put func(*TurnEval) error) error {
+		var again int64
+		err := ReadWholeEvalsParquet(path, func(row int64, r *TurnEval) error {
+			again = row
+			if col, val, why := checkEval(r); why != nil {
+				return refuse(row, r, col, val, why)
+			}
+			if turns := seen[mergeKey{r.GameID, r.Bot}]; turns == nil || int(r.Turn) > len(turns) || r.Played != games[r.GameID].moves[r.Turn-1] {
+				return refuse(row, r, "", "", badEval("the file changed while it was merged"))
+			}
+			return put(r)
+		})
+		if err == nil && again != rows {
+			err = fmt.Errorf("%s: %d rows, %d when checked: the file changed while it was merged", path, again, rows)
 		}
-		if turns := seen[mergeKey{r.GameID, r.Bot}]; turns == nil || int(r.Turn) > len(turns) || r.Played != games[r.GameID].moves[r.Turn-1] {
-			return refuse(row, r, "", "", badEval("the file changed while it was merged"))
-		}
-		n, err := insertEval(ctx, st, r)
-		stored += n
 		return err
 	})
-	if err == nil && again != rows {
-		err = fmt.Errorf("%s: %d rows, %d when checked: the file changed while it was merged", path, again, rows)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("%s: turn_evals: %w", d.path, wrapBusy(err))
-	}
-	return stored, nil
 }
 
 func countTrue(b []bool) int {
