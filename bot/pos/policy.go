@@ -23,17 +23,25 @@ func (p *Position) cellValue(c replay.Colour, x int) float64 {
 		return p.cellValueGroups(c, x) // two neighbours may share a group
 	}
 	value := float64(sum>>8&0xff) * 0.5 // the opponent's sandbanks: 2 and 0.5, exact
-	switch 1 + sum&0xff {
+	return value + growthValue(1+int(sum&0xff), int(sum>>16&0xff))
+}
+
+// growthValue is what a tile adds by the group of its colour it would make, of size tiles
+// with free empty cells around a lone tile: an island most, a lone tile by its room.
+// sage's candidate values (bot/candidates.go) are the same, and the differential test
+// holds the two together.
+func growthValue(size, free int) float64 {
+	switch size {
 	case 4:
-		value += 6
+		return 6
 	case 3:
-		value += 2.5
+		return 2.5
 	case 2:
-		value += 1.2
+		return 1.2
 	case 1:
-		value += 0.3 * float64(sum>>16&0xff) / 4
+		return 0.3 * float64(free) / 4
 	}
-	return value
+	return 0
 }
 
 // neighbourTab holds, per colour and square, what a neighbour adds to cellValue's sums,
@@ -100,17 +108,7 @@ func (p *Position) cellValueGroups(c replay.Colour, x int) float64 {
 			free++
 		}
 	}
-	switch size {
-	case 4:
-		value += 6
-	case 3:
-		value += 2.5
-	case 2:
-		value += 1.2
-	case 1:
-		value += 0.3 * float64(free) / 4
-	}
-	return value
+	return value + growthValue(size, free)
 }
 
 // BridgeValue is the sage bot's quick estimate of a bridge for its colour: the score it
