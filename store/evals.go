@@ -3,12 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // The engine's reading of the games (ponte annotate, package annotate) is kept in a table
@@ -330,41 +325,6 @@ func eachEval(ctx context.Context, db *sql.DB, counts, cond string, args []any, 
 		return fmt.Errorf("turn_evals: %w", err)
 	}
 	return nil
-}
-
-// ReadEvalsParquet reads the rows of a turn_evals.parquet file, a chunk at a time, and
-// calls fn with each chunk.
-func ReadEvalsParquet(path string, fn func([]TurnEval) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, info.Size())
-	if err != nil {
-		return fmt.Errorf("%s: not a Parquet file: %w", path, err)
-	}
-	r := parquet.NewGenericReader[TurnEval](pf)
-	defer r.Close()
-	buf := make([]TurnEval, 4096)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			if ferr := fn(buf[:n]); ferr != nil {
-				return ferr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
 }
 
 // CountEvals returns the rows of turn_evals.

@@ -155,11 +155,9 @@ func TestEvalsParquetNotRewritten(t *testing.T) {
 		t.Errorf("turn_evals.parquet not written again after the table changed (%v)", err)
 	}
 	var marks int
-	if err := ReadEvalsParquet(path, func(rs []TurnEval) error {
-		for _, r := range rs {
-			if r.Turn == 3 && r.Mark != nil {
-				marks++
-			}
+	if err := ReadWholeEvalsParquet(path, func(_ int64, r *TurnEval) error {
+		if r.Turn == 3 && r.Mark != nil {
+			marks++
 		}
 		return nil
 	}); err != nil || marks != 0 {

@@ -82,7 +82,7 @@ func TestEvalsSaveAndRecalibrate(t *testing.T) {
 		t.Fatalf("parquet: %d rows, %v", n, err)
 	}
 	var back []TurnEval
-	if err := ReadEvalsParquet(path, func(rs []TurnEval) error { back = append(back, rs...); return nil }); err != nil {
+	if err := ReadWholeEvalsParquet(path, func(_ int64, r *TurnEval) error { back = append(back, *r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(back) != 2 || back[1].Game != g.ID || back[1].GameID != g.GameID || *back[1].Mark != "blunder" || back[1].BestN != 12 || back[1].PlayedN != 25 {
@@ -126,13 +126,22 @@ func TestEvalsWithoutCounts(t *testing.T) {
 		t.Fatalf("old rows after the new columns: %+v, %v", got, err)
 	}
 
-	// A Parquet file of the columns before the counts.
+	// A Parquet file of the columns before the counts (best_n, played_n).
 	type oldEval struct {
-		GameID  string  `parquet:"game_id,dict"`
-		Turn    int32   `parquet:"turn,delta"`
-		Bot     string  `parquet:"bot,dict"`
-		BestQ   float64 `parquet:"best_q"`
-		PlayedQ float64 `parquet:"played_q"`
+		GameID    string  `parquet:"game_id,dict"`
+		Turn      int32   `parquet:"turn,delta"`
+		Bot       string  `parquet:"bot,dict"`
+		Playouts  int32   `parquet:"playouts"`
+		Colour    string  `parquet:"colour,dict"`
+		Played    string  `parquet:"played"`
+		RawBefore float64 `parquet:"raw_before"`
+		RawAfter  float64 `parquet:"raw_after"`
+		OverAfter bool    `parquet:"over_after"`
+		BestQ     float64 `parquet:"best_q"`
+		PlayedQ   float64 `parquet:"played_q"`
+		Before    float64 `parquet:"light_before"`
+		After     float64 `parquet:"light_after"`
+		Loss      float64 `parquet:"loss"`
 	}
 	path := filepath.Join(t.TempDir(), EvalsParquetName)
 	f, err := os.Create(path)
@@ -148,7 +157,7 @@ func TestEvalsWithoutCounts(t *testing.T) {
 	}
 	f.Close()
 	var back []TurnEval
-	if err := ReadEvalsParquet(path, func(rs []TurnEval) error { back = append(back, rs...); return nil }); err != nil {
+	if err := ReadWholeEvalsParquet(path, func(_ int64, r *TurnEval) error { back = append(back, *r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(back) != 1 || back[0].GameID != "g1" || back[0].BestQ != 0.7 || back[0].BestN != 0 || back[0].PlayedN != 0 {

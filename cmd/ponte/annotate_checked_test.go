@@ -130,7 +130,7 @@ func TestAnnotateMergeRefused(t *testing.T) {
 	annotateJSON(t, "--db", src, "--games", "4", "--workers", "1")
 	good := filepath.Join(dir, "src.parquet", "turn_evals.parquet")
 	var rows []store.TurnEval
-	if err := store.ReadEvalsParquet(good, func(rs []store.TurnEval) error { rows = append(rows, rs...); return nil }); err != nil {
+	if err := store.ReadWholeEvalsParquet(good, func(_ int64, r *store.TurnEval) error { rows = append(rows, *r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) < 100 || rows[0].Turn != 1 || rows[5].GameID != rows[0].GameID {
