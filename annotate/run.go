@@ -73,7 +73,7 @@ type GameError struct {
 }
 
 func (e *GameError) Error() string {
-	return fmt.Sprintf("game %d: %v: skipped, its stored turns do not replay", e.Game, e.Err)
+	return fmt.Sprintf("game %d: %v: skipped, its stored turns do not replay (the database was changed outside ponte: ingest its source again)", e.Game, e.Err)
 }
 
 func (e *GameError) Unwrap() error { return e.Err }
