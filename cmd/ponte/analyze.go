@@ -128,7 +128,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	if opts.report.json {
 		atlases := []*atlasResult{}
 		for _, a := range opts.report.loaded {
-			atlases = append(atlases, atlasJSON(a, false))
+			atlases = append(atlases, a.JSON(false))
 		}
 		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w,
 			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards, Atlases: atlases})
@@ -138,12 +138,12 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	}
 	fmt.Fprintln(s.out, reportSummary(w))
 	fmt.Fprintln(s.out)
-	writePopulation(s.out, w.stats)
+	w.stats.WritePopulation(s.out)
 	fmt.Fprintln(s.out)
-	writeCards(s.out, w.stats)
+	w.stats.WriteCards(s.out)
 	for _, a := range opts.report.loaded {
 		fmt.Fprintln(s.out)
-		writeAtlasSummary(s.out, a)
+		a.PrintSummary(s.out)
 	}
 	return nil
 }

@@ -4,16 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -172,10 +170,8 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 			fmt.Fprintf(s.err, "%s: warning: %s\n", name, safeErr(err))
 		},
 		Start: func(positions int64) (func(int64), func(bool)) {
-			bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
-				return newCountBar(p, "annotate", positions, "positions", nil)
-			})
-			return bar.set, bar.end
+			bar := progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), "annotate", positions, "positions", nil)
+			return bar.Set, bar.End
 		}})
 }
 
@@ -232,21 +228,6 @@ func warnBadReadings(s *streams, command, dbPath string, db *store.Reader, f sta
 		fmt.Fprintf(s.err, "ponte %s: warning: %s: %s more readings skipped, %s in all\n", command, safe(dbPath), thousands(int64(n-maxNamedReadings)), thousands(int64(n)))
 	}
 	return n, err
-}
-
-// writeAccuracy prints the players' accuracy, when there is any.
-func writeAccuracy(w io.Writer, acc []stats.Accuracy) {
-	if len(acc) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nAccuracy by the engine (ponte annotate): mean loss of the mover's chance per turn, 95%% interval over games\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "player\tengine\tgames\tturns\tmean loss\t95% interval\tinaccuracies\tmistakes\tblunders\t")
-	for _, a := range acc {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f%%\t[%.1f–%.1f]\t%d\t%d\t%d\t\n", safe(a.Player), a.Bot, a.Games, a.Turns,
-			100*a.MeanLoss, 100*a.Lo, 100*a.Hi, a.Inaccuracies, a.Mistakes, a.Blunders)
-	}
-	tw.Flush()
 }
 
 // sampleEvals is the engine's reading of the sample data's games, which ponte analyze

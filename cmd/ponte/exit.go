@@ -82,3 +82,9 @@ func exitStatus(s *streams, cmd *cobra.Command, err error) int {
 	fmt.Fprintf(s.err, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	return exitUsage
 }
+
+// botBug is the error of a bot that played an illegal turn or failed: a bug in ponte
+// (exit status 3).
+func botBug(err error) error {
+	return internalError(fmt.Errorf("%w (a bug in the bot: please report it)", err))
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/archive"
+	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
@@ -88,7 +90,7 @@ internal error (a bug).`,
 }
 
 func runExport(s *streams, opts *exportOptions) error {
-	format := formatFromName(opts.out)
+	format := archive.FormatOf(opts.out)
 	if opts.formatSet {
 		f, err := ingest.ParseFormat(opts.format)
 		if err != nil || !f.Writable() {
@@ -96,7 +98,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		format = f
 	}
-	if err := checkOutputName(opts.out); err != nil {
+	if err := archive.CheckName(opts.out); err != nil {
 		return err
 	}
 	if len(opts.paths) > 0 && (opts.dbSet || opts.filter != (stats.Filter{})) {
@@ -109,18 +111,18 @@ func runExport(s *streams, opts *exportOptions) error {
 	if err := opts.filter.Validate(); err != nil {
 		return err
 	}
-	out, err := createOutput(s.ctx, opts.out, s.out)
+	out, err := archive.Create(s.ctx, opts.out, s.out)
 	if s.stopped("export", "; nothing written") {
 		return interrupted
 	}
 	if err != nil {
 		return usage(err)
 	}
-	defer out.abort()
+	defer out.Abort()
 	if !opts.quiet {
-		out.notes(s.err, "export")
+		notes(s, out, "export")
 	}
-	w := ingest.NewWriter(out.w, format)
+	w := ingest.NewWriter(out.W, format)
 
 	var written, skipped, badPaths, duplicates, unselected int
 	var writeErr error
@@ -172,7 +174,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		var d pipeline.Detached // stops at once when interrupted, even on an input that waits for ever
 		d.Run(s.ctx, func() error {
-			for rec, err := range records(s.ctx, opts.paths, s.in, s.limits) {
+			for rec, err := range inputs.Records(s.ctx, opts.paths, s.in, nil, s.limits) {
 				if d.Step(func() error { return step(rec, err) }) != nil {
 					break
 				}
@@ -213,14 +215,14 @@ func runExport(s *streams, opts *exportOptions) error {
 	}
 	if writeErr == nil {
 		if writeErr = w.Flush(); writeErr == nil {
-			writeErr = out.commit()
+			writeErr = out.Commit()
 		}
 	}
 	if writeErr != nil {
 		return usage(writeErr)
 	}
 	if !opts.quiet {
-		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)
+		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.Name()), format)
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
 		}
@@ -240,9 +242,9 @@ func runExport(s *streams, opts *exportOptions) error {
 
 // exportStopped says what an interrupted export wrote: nothing to a file, which keeps
 // what it held, or the games sent to standard output, a FIFO or a device before it.
-func exportStopped(out *output, written int) string {
-	if out.atomic() {
-		return "; nothing written to " + safe(out.name())
+func exportStopped(out *archive.Output, written int) string {
+	if out.Atomic() {
+		return "; nothing written to " + safe(out.Name())
 	}
-	return fmt.Sprintf("; %d %s written to %s before, the rest not", written, plural(written, "game", "games"), safe(out.name()))
+	return fmt.Sprintf("; %d %s written to %s before, the rest not", written, plural(written, "game", "games"), safe(out.Name()))
 }

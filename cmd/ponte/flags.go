@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -37,7 +38,7 @@ func (v supplyValue) String() string {
 func (v supplyValue) Set(s string) error {
 	su, ok := replay.ParseSupply(s)
 	if !ok || s == "" {
-		return fmt.Errorf(`must be "unlimited" or "40/15"`)
+		return &valueError{errors.New(`must be "unlimited" or "40/15"`), true}
 	}
 	*v.p = su
 	return nil
@@ -60,13 +61,51 @@ func (v botValue) String() string {
 
 func (v botValue) Set(s string) error {
 	if err := bot.ParseName(s); err != nil {
-		return err
+		return &valueError{err, false}
 	}
 	*v.p = s
 	return nil
 }
 
 func (botValue) Type() string { return "bot" }
+
+// botsValue is a flag of bots' names, comma-separated, each checked by bot.ParseName.
+type botsValue struct{ p *[]string }
+
+// botsFlag is the flag of bots' names that sets *p.
+func botsFlag(p *[]string) botsValue { return botsValue{p} }
+
+func (v botsValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+
+func (v botsValue) Set(s string) error {
+	names := strings.Split(s, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+		if err := bot.ParseName(names[i]); err != nil {
+			return &valueError{err, false}
+		}
+	}
+	*v.p = names
+	return nil
+}
+
+func (botsValue) Type() string { return "bots" }
+
+// valueError is a flag's value that its type refuses, said with the flag's name
+// (flagError): "--light: unknown bot …", or with the value too (quote):
+// `--supply "40/16": must be "unlimited" or "40/15"`.
+type valueError struct {
+	err   error
+	quote bool
+}
+
+func (e *valueError) Error() string { return e.err.Error() }
+func (e *valueError) Unwrap() error { return e.err }
 
 // maxCount is the largest value a count flag takes (games, rounds, positions): 2^20. Work
 // is streamed, but a count is also a promise of time, and a value past this is a typing
@@ -117,6 +156,11 @@ func flagError(_ *cobra.Command, err error) error {
 	ive, ok := errors.AsType[*pflag.InvalidValueError](err)
 	if !ok {
 		return err
+	}
+	if ve, ok := errors.AsType[*valueError](err); ok && ve.quote {
+		return fmt.Errorf("--%s %q: %w", ive.GetFlag().Name, ive.GetValue(), ve.err)
+	} else if ok {
+		return fmt.Errorf("--%s: %w", ive.GetFlag().Name, ve.err)
 	}
 	be, ok := errors.AsType[*boundsError](err)
 	if !ok {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ponte/ponte/internal/numtext"
+	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/store"
 )
 
@@ -186,10 +186,10 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	ctx := s.ctx
 
 	sopts := store.Options{Workers: opts.workers, Stdin: s.in, Limits: s.limits, CommitGames: commitGames, ParquetDir: outputDir(opts),
-		StreamParquet: parquetDir(opts) != "", Skip: skipOwn(opts.paths)}
-	bar := startIngestBar(s.err, opts.quiet, "ingest", &sopts)
+		StreamParquet: parquetDir(opts) != "", Skip: inputs.Skip(opts.paths)}
+	bar := ingestProgress(s.err, opts.quiet, "ingest", &sopts)
 	sum, err := db.Ingest(ctx, opts.paths, sopts)
-	bar.end(err == nil && !sum.Interrupted)
+	bar.End(err == nil && !sum.Interrupted)
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
 		return nil, usage(err)
@@ -293,18 +293,6 @@ func ingestSummary(r *ingestReport) string {
 			thousands(p.Games), thousands(p.Turns), thousands(p.Tags), safe(p.Dir), seconds(p.Seconds))
 	}
 	return b.String()
-}
-
-func seconds(secs float64) string {
-	if secs < 1 {
-		return fmt.Sprintf("%.2f s", secs)
-	}
-	return fmt.Sprintf("%.1f s", secs)
-}
-
-// thousands writes n with comma separators (numtext.Thousands).
-func thousands(n int64) string {
-	return numtext.Thousands(n)
 }
 
 // outputDir is the directory of this database's Parquet files, --no-parquet or not (its

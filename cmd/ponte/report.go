@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/atlas"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
 )
@@ -116,22 +118,22 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	}
 	defer db.Close()
 	ctx := s.ctx
-	statsBar := statisticsStage(s.err, opts.quiet)
+	statsBar := progress.NewStage(s.err, bars(s.err, opts.quiet), func(b *progress.Bars) *progress.Phase { return b.Spinner("statistics") })
 	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
-	statsBar.end(err == nil && ctx.Err() == nil)
+	statsBar.End(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}
 	if err != nil {
 		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if opts.loaded, err = loadAtlases(ctx, opts.atlases); err != nil {
+	if opts.loaded, err = atlas.ReadAll(ctx, opts.atlases); err != nil {
 		return nil, usage(err)
 	}
-	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
+	pages := pagesBar(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: cmp.Or(opts.maxGames, -1), Title: opts.title, Filter: opts.filter,
-		Progress: pages.progress(), Atlases: opts.loaded})
-	pages.end(err == nil && ctx.Err() == nil)
+		Progress: pages.Pages(), Atlases: opts.loaded})
+	pages.End(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}
@@ -143,6 +145,15 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), SkippedReadings: skipped, stats: r}, nil
+}
+
+// pagesBar is the bar of the report's game pages: those written of the total; none
+// when no page is written.
+func pagesBar(w io.Writer, quiet bool, total int) *progress.Stage {
+	if total <= 0 {
+		return nil
+	}
+	return progress.CountStage(w, bars(w, quiet), "game pages", int64(total), "pages", nil)
 }
 
 // reportResult is what ponte report prints with --json.

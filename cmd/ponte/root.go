@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/interrupt"
 )
 
 // streams are the command's standard streams, replaced by buffers in tests, and its
@@ -31,23 +29,11 @@ type streams struct {
 	limits ingest.Limits
 }
 
-// signalled is the cause of the context's end when a signal ended it.
-type signalled struct{ sig os.Signal }
-
-func (s *signalled) Error() string { return "interrupted by " + s.sig.String() }
-
-// status is the exit status of a command that sig stopped: 130 for SIGINT, 143 for SIGTERM.
-func (s *signalled) status() int {
-	if s.sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
-}
-
-// interruptStatus is the exit status of a command that the end of ctx stopped.
+// interruptStatus is the exit status of a command that the end of ctx stopped: 143 for
+// SIGTERM, else 130.
 func interruptStatus(ctx context.Context) int {
-	if sig, ok := errors.AsType[*signalled](context.Cause(ctx)); ok {
-		return sig.status()
+	if sig, ok := errors.AsType[*interrupt.Signal](context.Cause(ctx)); ok && sig.Terminated() {
+		return exitTerminated
 	}
 	return exitInterrupted
 }
@@ -69,14 +55,6 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
-}
-
-// unwrapWriter is the writer under a checkedWriter, for isTerminal.
-func unwrapWriter(w io.Writer) io.Writer {
-	if c, ok := w.(*checkedWriter); ok {
-		return c.w
-	}
-	return w
 }
 
 // formatsRead names every format and container the commands read, for their help texts.
@@ -263,19 +241,8 @@ func (s *streams) stopped(command, done string) bool {
 // or SIGTERM cancels the commands' context: each stops, says what it did, keeps what is
 // finished, and exits 130 (SIGINT) or 143 (SIGTERM); a second one kills at once.
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case sig := <-sigs:
-			signal.Stop(sigs) // the next one has its default effect: the process ends
-			cancel(&signalled{sig})
-		case <-ctx.Done():
-		}
-	}()
+	ctx, stop := interrupt.Context(context.Background())
+	defer stop()
 	return runContext(ctx, args, in, out, errOut)
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/inputs"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/verdict"
 )
@@ -73,12 +75,12 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if err := checkWorkers(opts.workers); err != nil {
 		return err
 	}
-	bar := startVerifyBar(s, opts.quiet, opts.paths)
-	stdout, stderr := bar.writers(s.out, s.err) // above the bar while it is drawn
+	bar := progress.NewVerify(s.err, bars(s.err, opts.quiet), pathsSize(opts.paths))
+	stdout, stderr := bar.Writers(s.out, s.err, isTerminal(s.out)) // above the bar while it is drawn
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter(), s.limits)
+	records := inputs.Records(s.ctx, opts.paths, s.in, bar.Counter(), s.limits)
 	emitVerdict := func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
@@ -99,7 +101,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			return nil
 		}
 		n.games++
-		bar.game(n.games)
+		bar.Game(n.games)
 		switch {
 		case v.Legal:
 			n.legal++
@@ -140,7 +142,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
-	bar.end(err == nil && s.ctx.Err() == nil)
+	bar.End(err == nil && s.ctx.Err() == nil)
 	if err != nil {
 		return err
 	}
@@ -194,11 +196,4 @@ func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
 	}
 	b = append(b, safe(e.Message)...)
 	return string(append(b, '\n'))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
