@@ -335,3 +335,32 @@ func differences(c, shard *Config, db string, games bool) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// Play runs r on the atlas of adb with settings c: it stores c, plays the games of the
+// plans not stored (Runner.Run), each stored as it ends and then told to saved, and
+// stores the table of estimates; the games finished are kept whatever stops the run. It
+// returns the atlas estimated, the run's error (nil, ErrWaiting, ctx's, a bot's) and the
+// database's.
+func Play(ctx context.Context, adb *store.AtlasDB, c *Config, r Runner, saved func()) (a *Atlas, runErr, err error) {
+	if err := SaveSettings(ctx, adb, c); err != nil {
+		return nil, nil, err
+	}
+	if r.Classes, err = Classes(c.Size); err != nil {
+		return nil, nil, err
+	}
+	d, err := Load(ctx, adb)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Config = c
+	r.Save = func(g Game) error {
+		err := Save(context.WithoutCancel(ctx), adb, g)
+		if err == nil {
+			saved()
+		}
+		return err
+	}
+	runErr = r.Run(ctx, d)
+	a = c.Estimate(r.Classes, d)
+	return a, runErr, SaveEstimates(context.WithoutCancel(ctx), adb, a)
+}

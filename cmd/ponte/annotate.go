@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -129,32 +127,9 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	case opts.json:
 		return json.NewEncoder(s.out).Encode(res)
 	case !opts.quiet:
-		fmt.Fprintln(s.out, annotateSummary(res))
+		fmt.Fprintln(s.out, res.Summary())
 	}
 	return nil
-}
-
-func annotateSummary(r *annotateResult) string {
-	var b strings.Builder
-	if r.Games > 0 || r.Merged == 0 {
-		fmt.Fprintf(&b, "%s: %d %s read, %s positions in %.1f s (%.1f positions/s); ",
-			r.Bot, r.Games, plural(r.Games, "game", "games"), thousands(r.Positions), r.Seconds, r.PositionsPS)
-	}
-	fmt.Fprintf(&b, "%s rows of the engine's readings stored", thousands(r.Stored))
-	if r.Merged > 0 {
-		fmt.Fprintf(&b, " (%s merged)", thousands(r.Merged))
-	}
-	fmt.Fprintf(&b, ", %s in all", thousands(r.Rows))
-	if r.Recalibrated > 0 {
-		fmt.Fprintf(&b, "; %s recalibrated", thousands(r.Recalibrated))
-	}
-	if r.SkippedGames > 0 {
-		fmt.Fprintf(&b, "; %d %s skipped (%s stored turns do not replay)", r.SkippedGames, plural(r.SkippedGames, "game", "games"), plural(r.SkippedGames, "its", "their"))
-	}
-	if r.Parquet != "" {
-		fmt.Fprintf(&b, "\nparquet: %s", r.Parquet)
-	}
-	return b.String()
 }
 
 // annotateGames runs annotate.Run with the options' settings and a progress bar.
@@ -175,39 +150,10 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 		}})
 }
 
-// playerAccuracy is the accuracy of the players of the games f selects in population,
-// by the engine's reading of their turns; nil when none is annotated. The readings are
-// tallied as they stream: the memory does not grow with them.
-func playerAccuracy(ctx context.Context, db evalSource, f stats.Filter, population string) ([]stats.Accuracy, error) {
-	var t stats.AccuracyTally
-	turns := 0
-	err := db.EachEval(ctx, accuracyFilter(f, population), func(e store.TurnEval) error {
-		mark := ""
-		if e.Mark != nil {
-			mark = *e.Mark
-		}
-		t.Add(stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
-		turns++
-		return nil
-	})
-	if err != nil || turns == 0 {
-		return nil, err
-	}
-	return t.Accuracies(), nil
-}
+// playerAccuracy is annotate.Accuracy; evalSource what it reads.
+var playerAccuracy = annotate.Accuracy
 
-// evalSource streams the stored readings: a *store.Reader.
-type evalSource interface {
-	EachEval(ctx context.Context, f store.Filter, fn func(store.TurnEval) error) error
-}
-
-// accuracyFilter is the filter of the accuracy table: f in the statistics' population.
-func accuracyFilter(f stats.Filter, population string) stats.Filter {
-	if population == stats.PopulationPeople || population == stats.PopulationBots {
-		f.Population = population
-	}
-	return f
-}
+type evalSource = annotate.EvalSource
 
 // maxNamedReadings is how many skipped readings a command names, one a line.
 const maxNamedReadings = 10
@@ -288,7 +234,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 		return interrupted
 	}
 	if !ao.quiet {
-		fmt.Fprintln(s.out, annotateSummary(res))
+		fmt.Fprintln(s.out, res.Summary())
 	}
 	return nil
 }

@@ -196,50 +196,28 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := atlas.SaveSettings(s.ctx, adb, cfg); err != nil {
-		return usagef("%s: %s", opts.db, safeErr(err))
-	}
-	classes, err := atlas.Classes(cfg.Size)
-	if err != nil {
-		return err
-	}
-	d, err := atlas.Load(s.ctx, adb)
-	if err != nil {
-		return usagef("%s: %s", opts.db, safeErr(err))
-	}
 	var played, stored atomic.Int64 // in the round, in the run
 	var bar *progress.Stage
 	start := time.Now()
-	r := &atlas.Runner{Config: cfg, Classes: classes, Workers: opts.workers, Shard: shard, Shards: shards,
+	r := atlas.Runner{Workers: opts.workers, Shard: shard, Shards: shards,
 		NewBot: func(name string) (bot.Bot, error) { return newBot(name, bot.Options{Workers: 1}) },
-		Save: func(g atlas.Game) error {
-			err := atlas.Save(context.WithoutCancel(s.ctx), adb, g)
-			if err == nil {
-				stored.Add(1)
-				bar.Set(played.Add(1))
-			}
-			return err
-		},
 		Round: func(p *atlas.Plan, units int) {
 			bar.End(true)
 			played.Store(0)
 			bar = progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), fmt.Sprintf("%s round %d", p.Stage, p.Round), int64(units), "games",
-				func(elapsed time.Duration) string {
-					return ", " + progress.PerSecond(float64(played.Load()), elapsed) + " games/s"
-				})
+				func(elapsed time.Duration) string { return ", " + progress.PerSecond(float64(played.Load()), elapsed) + " games/s" })
 		}}
-	runErr := r.Run(s.ctx, d)
+	a, runErr, err := atlas.Play(s.ctx, adb, cfg, r, func() { stored.Add(1); bar.Set(played.Add(1)) })
 	bar.End(runErr == nil || errors.Is(runErr, atlas.ErrWaiting))
 	interruptedRun := runErr != nil && s.ctx.Err() != nil
-	if runErr != nil && !interruptedRun && !errors.Is(runErr, atlas.ErrWaiting) {
+	switch {
+	case err != nil:
+		return usagef("%s: %s", safe(opts.db), safeErr(err))
+	case runErr != nil && !interruptedRun && !errors.Is(runErr, atlas.ErrWaiting):
 		if strings.Contains(runErr.Error(), "illegal turn") {
 			return internalError(runErr)
 		}
 		return usage(runErr)
-	}
-	a := cfg.Estimate(classes, d)
-	if err := atlas.SaveEstimates(context.WithoutCancel(s.ctx), adb, a); err != nil {
-		return usagef("%s: %s", opts.db, safeErr(err))
 	}
 	if err := a.Print(s.out, opts.json); err != nil {
 		return err

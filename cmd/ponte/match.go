@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -115,64 +114,22 @@ such as a bot that played an illegal turn).`,
 func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 	o := bot.Options{Playouts: opts.playouts, Workers: 1, Threads: opts.threads}
 	cfg := &match.Config{A: a, B: b, Size: opts.size, Supply: opts.supply, Seed: opts.seed, Workers: opts.workers,
-		NewBot: func(name string) (bot.Bot, error) { return newPlayer(name, o) }}
-	for _, name := range [2]*string{&cfg.A, &cfg.B} {
-		p, err := cfg.NewBot(*name) // an engine is started, asked for its commands and closed
-		if err != nil {
-			return nil, err
-		}
-		if _, isArch := p.(*bot.Arch); isArch {
-			*name = p.Name() // with --threads: arch-500-t2
-		}
-		closeBot(p)
+		NewBot: match.Players(func(name string) (bot.Bot, error) { return newBot(name, o) })}
+	if err := cfg.NamePlayers(); err != nil {
+		return nil, err
 	}
-	if opts.games < 2 || opts.games%2 != 0 {
+	if opts.games%2 != 0 {
 		return nil, fmt.Errorf("--games must be an even number from 2, the games of whole pairs, not %d", opts.games)
 	}
 	cfg.Pairs = opts.games / 2
 	if t := (match.SPRT{Elo0: 0, Elo1: 1, Alpha: opts.alpha, Beta: opts.beta}); t.Check() != nil {
 		return nil, fmt.Errorf("--alpha and --beta must be above 0 and below 0.5, not %g and %g", opts.alpha, opts.beta)
 	}
+	var err error
 	if opts.sprt != "" {
-		t, err := parseSPRT(opts.sprt, opts.alpha, opts.beta)
-		if err != nil {
-			return nil, err
-		}
-		cfg.SPRT = t
+		cfg.SPRT, err = parseSPRT(opts.sprt, opts.alpha, opts.beta)
 	}
-	return cfg, nil
-}
-
-// gtpPrefix marks a player that is an engine in another process: "gtp:COMMAND LINE".
-const gtpPrefix = "gtp:"
-
-// engineTimeout is how long a match waits for an engine's answer to one command.
-const engineTimeout = gtp.DefaultTimeout
-
-// newPlayer makes a match's player: a bot by its name, or for "gtp:COMMAND LINE" an
-// engine started from the command line (split as a shell splits words, gtp.Split, with no
-// shell run), which speaks GTP on its standard input and output (docs/protocol.md).
-func newPlayer(name string, o bot.Options) (bot.Bot, error) {
-	line, ok := strings.CutPrefix(name, gtpPrefix)
-	if !ok {
-		return newBot(name, o)
-	}
-	argv, err := gtp.Split(line)
-	if err != nil {
-		return nil, fmt.Errorf("player %q: %w", name, err)
-	}
-	p, err := gtp.Start(name, argv, engineTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// closeBot closes a player that holds an engine's process.
-func closeBot(b bot.Bot) {
-	if c, ok := b.(io.Closer); ok {
-		c.Close()
-	}
+	return cfg, err
 }
 
 // parseSPRT reads --sprt "ELO0,ELO1".

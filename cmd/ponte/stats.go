@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/stats"
 )
@@ -116,7 +117,7 @@ func runStats(s *streams, opts *statsOptions) error {
 	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if r.SkippedReadings, err = warnBadReadings(s, "stats", opts.db, db, accuracyFilter(opts.filter, r.Population)); err != nil {
+	if r.SkippedReadings, err = warnBadReadings(s, "stats", opts.db, db, annotate.AccuracyFilter(opts.filter, r.Population)); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if opts.json {
