@@ -37,40 +37,7 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "annotate [flags]",
 		Short: "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
-		Long: `Read every turn of the legal games in the database --db with the engine (the
-sage bot searching each position with --budget playouts): the calibrated chance
-that Light wins before and after the turn, the engine's best turn there, the
-loss of the turn played (the drop in the mover's chance of winning) and its
-mark: inaccuracy, mistake or blunder. The swap is judged as a turn like any
-other. The rows are stored in the table turn_evals of the database and written
-to turn_evals.parquet in its Parquet folder (docs/annotate.md).
-
-The flags --size, --site, --event, --player, --source, --from, --to,
---population and --bots select the games as in ponte stats; --games stops after
-that many. Games the same bot and budget have read are left alone, so the
-command goes on where an interrupted one stopped, and a second run stores
-nothing new. Each position is searched with a random source made from the
-game's stable id and the turn: the rows are the same whatever --workers is.
-
---recalibrate calibrates the rows stored before again with this ponte's
-calibration, from the search values they keep, without searching again.
-
---shard i/N reads only the games whose stable id falls in shard i of N, so that
-N machines can share an archive; --merge FILE adds the rows of another
-database's turn_evals.parquet (a shard's) to this one, leaving out those it
-already holds: merging is idempotent, and N shards merged give the rows of one
-run. The file is read to its end and every row checked (values, vocabulary,
-whole games of this database, the turns it holds) before one transaction: a
-file refused stores nothing and names its first bad row.
-
-A stored game whose turns no longer replay is named on standard error and
-skipped; the others are read. A progress bar is shown on standard error when
-it is a terminal. Ctrl-C keeps every game whose turns are all read.
-
-Exit status: 0 done (games skipped are findings, named), 2 a usage error, a
-database that cannot be used or a --merge file refused, 130
-interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (the finished games kept), 3
-an internal error (a bug).`,
+		Long: help("annotate"),
 		Example: `  ponte annotate --population people
   ponte annotate --budget 400 --player Anna
   ponte annotate --shard 1/2 --db copy1.db; ponte annotate --merge copy2.parquet/turn_evals.parquet`,

@@ -50,20 +50,7 @@ func newAtlasCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "atlas",
 		Short: "Estimate every opening's value under strong play: the opening atlas",
-		Long: `The opening atlas: for every class of openings (Light's two tiles at turn 1,
-folded by the board's 8 symmetries), Light's expected score p from games a bot
-plays against itself from the position after the opening, in rounds that spend
-games only on the classes whose verdict (swap, keep, fair within ±m) is still
-open, with intervals valid although the rounds stop on the data; V, the value
-the opener secures under the pie rule, from a confirmation run on fresh seeds.
-
-  ponte atlas run     play the rounds (resumable; --shard i/N plays a share)
-  ponte atlas plan    print the next round's plan as JSON
-  ponte atlas merge   add shards' games to a database (idempotent)
-  ponte atlas show    print the atlas (--json), write atlas.parquet (--parquet)
-  ponte atlas export  write the games as an archive ponte verify reads
-
-The method, its planted-truth test and the distributed runs: docs/atlas.md.`,
+		Long: help("atlas"),
 	}
 	cmd.AddCommand(newAtlasRunCmd(s, opts), newAtlasPlanCmd(s, opts), newAtlasMergeCmd(s, opts),
 		newAtlasShowCmd(s, opts), newAtlasExportCmd(s, opts))
@@ -146,24 +133,7 @@ func newAtlasRunCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [flags]",
 		Short: "Play the atlas's rounds, or a shard's share of the next one",
-		Long: `Play the atlas's games, storing each in --db as it ends (one row per game:
-stage, class, index, seed, Light's points, turns, bot), then write the table of
-estimates (atlas_classes) and print the atlas. The settings are kept in the
-database: run the same command again after Ctrl-C and it continues where it
-stopped, playing only the games not stored.
-
-A round is a plan (ponte atlas plan): the first gives every class --first
-games; each later one doubles the games of the classes whose verdict is open,
-up to --max; then the confirmation of V's candidates on fresh seeds, then,
-with --stability, a panel of classes at 4× the budget. With --shard i/N the
-command plays only its share of the next round (game k of class c belongs to
-shard (c + k) mod N + 1) and stops: merge the shards (ponte atlas merge) and
-run again. A game depends only on the settings, its class and its index, so 1
-shard and N shards give the same games.
-
-Exit status: 0 the atlas is done, or the shard's share played; 2 a usage error
-or a database that cannot be used; 130 interrupted by Ctrl-C (SIGINT) and 143
-by SIGTERM (the games finished are stored); 3 an internal error (a bug).`,
+		Long: help("atlas-run"),
 		Example: `  ponte atlas run --db atlas8.db --size 8 --bot sage-50
   ponte atlas run --db shard-3.db --size 10 --bot sage-50 --shard 3/8`,
 		Args: cobra.NoArgs,
@@ -245,12 +215,7 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "plan",
 		Short: "Print the next round's plan as JSON: the games each class still needs",
-		Long: `Print the plan of the next round of the atlas in --db as one JSON object:
-its stage (main, confirm, stability), its round, and per class the game indices
-from and to (to excluded) that it plays; done is true when nothing is left. A
-scheduler gives every machine the same database and --shard i/N.
-
-Exit status: 0 printed, 2 a usage error or a database that cannot be used.`,
+		Long: help("atlas-plan"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			adb, cfg, err := openAtlas(s, opts, opts.db, false)
@@ -283,23 +248,7 @@ func newAtlasMergeCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "merge SHARD.db...",
 		Short: "Add the games of shards' databases to --db (a game counted once)",
-		Long: `Add to --db every game of the shards' atlas databases that it lacks (a game
-is keyed by stage, class and index, so merging twice adds nothing), then write
-its table of estimates and print the atlas. --db is made from the first
-shard's settings when it does not exist.
-
-Each shard goes in whole or not at all: every row is checked first (its
-types, its class and index, the seed and bot its settings give, turn 1 the
-class's opening, the turns replayed to the stored outcome, the same as a copy
---db holds) and its games go in with the new estimates in one transaction. A
-shard of other games (--size, --supply, --bot, --seed, --stability-bot) is
-refused before any is merged, naming the setting; one that differs only in the
-rules of the rounds (--first, --max, --confirm, ...) is merged, and --db keeps
-its own rules. The first shard refused stops the command: the shards before it
-are merged, it and those after it are not.
-
-Exit status: 0 merged, 2 a usage error, a database that cannot be used or a
-shard refused, 130 interrupted (the shard being merged is not).`,
+		Long: help("atlas-merge"),
 		Example: `  ponte atlas merge --db atlas.db shard-*.db`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -345,13 +294,7 @@ func newAtlasShowCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the atlas in --db; --parquet writes atlas.parquet and atlas_games.parquet",
-		Long: `Print the atlas in --db: its bot, board and games, V with its interval and
-the fair openings, the counts of verdicts, and every class by p̂ with its
-interval, verdict and Elo equivalent (--json: one object). --parquet DIR
-writes DIR/atlas.parquet (a row per class) and DIR/atlas_games.parquet (a row
-per game), which DuckDB and pandas read.
-
-Exit status: 0 printed, 2 a usage error or a database that cannot be used.`,
+		Long: help("atlas-show"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			adb, err := store.OpenAtlas(opts.db, false)
@@ -389,13 +332,7 @@ func newAtlasExportCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "export OUT",
 		Short: "Write the atlas's games as an archive (.ponte or .jsonl, .gz or .zst)",
-		Long: `Write every game of the atlas in --db as a record of an archive that ponte
-verify and ponte ingest read, in the order stage, class, index. Each game is
-played again through the rules engine first; its tags say Event "atlas", the
-Atlas (board, bot, seed), its Class (number and representative), Stage and Bot.
-
-Exit status: 0 written, 2 a usage error or an output that cannot be written,
-130 interrupted, 3 a stored game the rules refuse (a bug).`,
+		Long: help("atlas-export"),
 		Example: `  ponte atlas export --db atlas8.db atlas8.ponte.gz && ponte verify atlas8.ponte.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

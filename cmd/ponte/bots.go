@@ -53,33 +53,7 @@ func newBotsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bots [flags]",
 		Short: "List the bots with their budget and rating from the ladder",
-		Long: `List the bots with their cost per turn and their rating: Elo over greedy (0),
-with a 95% interval, fitted with the project's rating model (Bradley–Terry with
-the opener's advantage in each branch of the pie rule, as ponte stats fits
-players) to the ladder's games. The ladder is a file of JSON lines, one per
-block of games between two bots played with ponte match; the one ponte holds is
-the repository's match/ladder.jsonl, and --ladder reads another. The intervals
-come from fits of resampled ladders (--bootstraps). A bot that never scored has
-no lower end (null in --json) and the rule of three's bound as its upper end;
-the same, mirrored, for one that never conceded (docs/bots.md).
-
-The ladder's ms/turn of a bot is the mean over the blocks it played, each timed
-when it was played, so bots timed under different loads are not comparable.
---time measures every bot of the table (or of --bots, when given) now, in one
-pass: each bot is asked for a turn on the same --positions positions (from
-seeded games of greedy against itself, at turns 1 to 40), the bots taking turns
-position by position, --rounds times; the table then shows the median ms per
-turn with its quartiles, the playouts per turn, and the machine and its load.
-
---play plays the ladder: each bot of --bots against the next --reach ones, in
-blocks of --block games (pairs of games on random openings, as ponte match plays
-them), until each pairing has --games games, and appends a line to --ladder
-after each block. It is resumable: blocks already in the file are not played
-again, and block k of a pairing has the seed --seed + k. Ctrl-C stops it; the
-block in play is lost, the others kept.
-
-Exit status: 0 done, 2 a usage error or a ladder that cannot be read or
-written, 130 interrupted, 3 an internal error (a bug).`,
+		Long: help("bots"),
 		Example: `  ponte bots
   ponte bots --json
   ponte bots --time --positions 20 --rounds 3

@@ -38,32 +38,7 @@ func newExportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [flags] [PATH...]",
 		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
-		Long: `Write games in the project's own formats: .ponte or JSON Lines (--format, or
-the name of --out: .jsonl, .jsonl.gz and .jsonl.zst give JSON Lines, anything
-else .ponte; .gz and .zst compress).
-
-With paths, the games of the given paths are written, in any format ponte
-reads (below). A game is written as it was read,
-legal or not (ponte verify judges it); the tags of the other sites' records
-(seats, clocks, the site's own result) are kept as tags. Think times and the
-other sites' comments have no place in the project's formats and are left out.
-
-` + formatsRead + `
-
-Without paths, the games stored in the database --db are written, as the
-filters --size, --site, --event, --player, --source, --from and --to select
-them, with their tags and moves (comments are not stored).
-
-A record that cannot be read, or that the format cannot hold, is not written:
-it is named on standard error. The file is written to a temporary name and
-renamed when complete.
-
-Exit status: 0 done (a record that could not be written is named, and
-counted in the summary), 2 a usage error, a path or database that cannot be
-read, or an output that cannot be written, 130 interrupted by Ctrl-C (SIGINT)
-and 143 by SIGTERM (nothing is written to a file, which keeps what it held;
-what was sent to standard output, a FIFO or a device stays sent), 3 an
-internal error (a bug).`,
+		Long: help("export"),
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,

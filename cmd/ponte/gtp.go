@@ -24,17 +24,7 @@ func newGTPCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gtp [flags]",
 		Short: "Serve a bot over the Go Text Protocol on standard input and output",
-		Long: `Serve a bot as a GTP engine (version 2, as Hex engines speak it): commands on
-standard input, one a line, answers on standard output ("= text" or "? message",
-each ended by a blank line). Every turn played is checked by the rules engine;
-an illegal one is answered "? illegal move: " with the rule broken. The
-commands (boardsize, clear_board, play light d4,e5, genmove dark, undo,
-showboard, final_score, time_settings, time_left, set_seed, ponte-analyze …),
-the framing and the time rules: docs/protocol.md. ponte match plays such an
-engine as a player "gtp:COMMAND LINE".
-
-Exit status: 0 at quit or the end of the input, 2 a usage error, 130
-interrupted.`,
+		Long: help("gtp"),
 		Example: `  ponte gtp --bot sage-100
   printf 'boardsize 8\ngenmove light\nshowboard\n' | ponte gtp --bot greedy
   ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,

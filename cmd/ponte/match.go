@@ -42,42 +42,7 @@ func newMatchCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "match A B [flags]",
 		Short: "Play bot A against bot B in game pairs and say which is stronger",
-		Long: `Play bot A against bot B as engine developers test a change: on --games/2
-openings, each played twice with the seats exchanged (a game pair: A opens it,
-then B opens it; the responder decides on the swap). Pair i's opening is a
-uniformly random legal first turn for Light drawn from --seed and i; its two
-games have random sources of their own, from --seed and the game's number, so a
-match is the same for a seed whatever --workers is.
-
-The result is A's wins, draws and losses, its score, and the Elo difference
-with its 95% interval computed from the pairs (the pentanomial model, as
-fishtest does). --sprt ELO0,ELO1 runs a sequential probability ratio test of
-"A is stronger by ELO0" (H0) against "by ELO1" (H1) with error rates --alpha
-and --beta: after each pair, in pair order, the log-likelihood ratio (LLR) is
-compared with its bounds, and the match stops when one is crossed, with the
-verdict H1 or H0; "continue" when --games ran out first. Each bot's mean time
-and playouts per turn are reported, to check a comparison at equal time.
-
---out writes every game counted as a .ponte or JSON Lines archive (by its name;
-.gz or .zst compresses), which ponte verify and ponte ingest read; its tags name
-the match and the bots. A progress bar is shown on standard error when it is a
-terminal.
-
-A player "gtp:COMMAND LINE" is an engine in another process that speaks the Go
-Text Protocol (docs/protocol.md), such as another build of ponte: "gtp:./ponte-old
-gtp --bot sage-50". The command line is split into words as a shell splits them
-(quotes and backslashes), without a shell. Each game starts the engine and
-closes it at its end; its time per turn is measured from the match, round trips
-included. An engine that dies, answers garbage, takes over a minute to answer or
-plays an illegal turn stops the match with an error naming it and the turn
-(exit status 3).
-
-Ctrl-C stops the match: the pairs finished so far are counted, written to --out
-and reported, and the exit status is 130.
-
-Exit status: 0 the match played (whatever its verdict), 2 a usage error or an
-output that cannot be written, 130 interrupted, 3 an internal error (a bug,
-such as a bot that played an illegal turn).`,
+		Long: help("match"),
 		Example: `  ponte match mcts-400 greedy --games 200
   ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
   ponte match greedy random --games 40 --size 8 --json

@@ -37,28 +37,7 @@ func newReportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [flags]",
 		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
-		Long: `Write a self-contained HTML report of the games in the database --db (made by
-ponte ingest) into the folder --out: index.html with the verification summary,
-the swap balance, the opening heat maps, the scoring charts and the by-turn
-curves for each board size, every chart with its numbers in a table; and one
-page per game (at most --games of them: the illegal and unreadable games
-first, then the legal ones in the order stored) with the final position, the
-move list with per-turn features, and stepping through the game turn by turn.
-
-The folder needs no network and no server: open index.html in a browser. A
-report written before into the same folder is replaced: its files (index.html,
-style.css, fonts.css, the folder games), while the other files of the folder
-(a .git folder, notes) are kept and named. A folder that holds files but no
-report is refused, unless they are all hidden (a new site's .git).
-
-The flags --size, --site, --event, --player, --source, --from and --to select
-the games, as for ponte stats.
-
-Exit status: 0 the report is written, 2 a usage error, a database that cannot
-be read, a folder that cannot be written or holds files but no report, or
-standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
-143 by SIGTERM (no report written, an earlier one left as it was), 3 an
-internal error (a bug).`,
+		Long: help("report"),
 		Example: `  ponte report
   ponte report --db club.db --out club-report --games 2000
   ponte report --size 12 --player mcts --out mcts-12`,

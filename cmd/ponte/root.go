@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/buildinfo"
@@ -58,35 +60,29 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// formatsRead names every format and container the commands read, for their help texts.
-const formatsRead = `Formats read, told apart by their content whatever a file is named: the
-project's .ponte notation and JSON Lines (docs/formats.md), boardspace.net SGF
-records (and the .zip archives boardspace ships), and Abstract Play's JSON
-exports (one record, an array of them, or one per line). Each may be plain,
-gzip (.gz) or zstd (.zst) compressed, or inside a .zip; paths are files,
-directories (read recursively) or standard input ("-").`
+// help is the long help of the command name, help/NAME.txt: a text people read, kept
+// beside the code as text. {{formats}} stands for help/formats.txt, which names every
+// format and container the commands read, and {{selfplay}} for game.SelfPlaySite.
+func help(name string) string {
+	text := func(name string) string {
+		b, err := helpFiles.ReadFile("help/" + name + ".txt")
+		if err != nil {
+			panic(err) // a command without its help: a bug the tests catch
+		}
+		return strings.TrimSuffix(string(b), "\n")
+	}
+	return strings.NewReplacer("{{formats}}", text("formats"), "{{selfplay}}", game.SelfPlaySite).Replace(text(name))
+}
+
+//go:embed help/*.txt
+var helpFiles embed.FS
 
 // newRootCmd builds the ponte command tree.
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "ponte",
-		Short: "Verify, store and study archives of Ponte del Diavolo games",
-		Long: `ponte turns archives of Ponte del Diavolo games into verified, queryable data.
-
-It replays every game with an exact rules engine and says where a record goes
-wrong: file, line, column, turn and rule (ponte verify); stores the games, their
-verdicts and per-turn features in SQLite and Parquet (ponte ingest); computes
-the statistics of the pie rule (ponte stats) and writes an HTML report (ponte
-report); ponte analyze does all of it at once.
-
-` + formatsRead + `
-
-Exit status, for every command: 0 done (illegal games are findings, reported,
-not failures), 1 verify found illegal or unreadable games, 2 a usage error or a
-path, database or folder that cannot be used (or standard output that cannot
-be written), 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (after
-saying what was done and keeping what was finished), 3 an internal error (a
-bug in ponte: please report it).`,
+		Use:           "ponte",
+		Short:         "Verify, store and study archives of Ponte del Diavolo games",
+		Long:          help("ponte"),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -36,28 +36,7 @@ func newSelfplayCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "selfplay [flags]",
 		Short: "Play games between two bots and write them as an archive",
-		Long: `Play --games games between two bots and write their records, in game order, as
-a .ponte or JSON Lines archive (plain, or compressed when --out ends in .gz or
-.zst).
-
---light is the opener's bot (Light at turn 1), --dark the responder's, who may
-swap at turn 2; the records' Light and Dark tags name the bots by the colour
-they played at the end, the Opener tag the bot that played turn 1. Game i is
-played with its own random source made from --seed and i, so an archive is the
-same for a seed whatever --workers is. Games are played in parallel, one per
-worker; the mcts bot searches on one goroutine within a game.
-
-A file is written to a temporary file next to it and renamed when every game is
-written. A progress bar is shown on standard error when it is a terminal; a
-summary follows unless --quiet.
-
-Ctrl-C stops the run: the games finished so far are written (whole records,
-games 1 to n), and the exit status is 130.
-
-Exit status: 0 every game played and written, 2 a usage error or an output
-that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM
-(the finished games written), 3 an internal error (a bug, such as a bot that
-played an illegal turn).`,
+		Long: help("selfplay"),
 		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
   ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
   ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,

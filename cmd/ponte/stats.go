@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/annotate"
-	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -25,45 +24,7 @@ func newStatsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats [flags]",
 		Short: "Swap balance, openings, scoring and by-turn statistics of the stored games",
-		Long: `Compute the statistics of the games in the database --db (made by ponte
-ingest), for each board size, and print first the verdict on the pie rule of
-each board: whether the opener is favoured, the responder, whether the game is
-balanced within ±3%, or whether there are not enough games to tell, with the
-estimate it rests on, its 95% interval and number of games, and the estimates
-that disagree with each other. Boards of fewer than 30 games come last.
-
-The estimate is the opener's expected score against an equal player, the
-players' strength taken out: a Bradley–Terry (Elo) model with a rating per
-player (by name) and an opener's advantage for each branch of the pie rule,
-weighted by how often the second player swapped. Where it cannot be fitted,
-the opener's raw score stands in, and the card says so.
-
-Then, per board: the balance of the pie rule (how often the second player
-swaps; the opener's score with and without the swap, raw and strength-
-adjusted; the opener against a good reply), the openings folded by the board's
-symmetries with their rates shrunk towards the board's average (and what the
-opener can secure: the best opening's worse branch), the swap rate and the
-opener's score by the opening's distance from the edge and between its tiles,
-and over time, the cells of the opening turn, how finished games were scored,
-how games ended, and islands, bridges, burned land and mobility by turn.
---ratings lists the players' ratings.
-
-People's games and bots' games are never mixed silently. A game is a bots'
-game when its Site is "` + game.SelfPlaySite + `", when its record marks a player as a bot
-(Abstract Play's is_ai), or when a player is named in --bots. --population
-people (the default when there are people's games), bots, or all (each, and
-both together) chooses which the statistics cover; the output says which.
-
-Every rate comes with its count and a 95% interval: "52.3% [48.1–56.4]
-of 560". A score counts a win 1 and a draw ½.
-
-The flags --size, --site, --event, --player (a player or bot, on either side),
---source (part of a file name), --from and --to (dates) select the games.
---json prints everything, including the full tables and the ratings, as JSON.
-
-Exit status: 0 done, 2 a usage error, a database that cannot be read, or
-standard output that cannot be written (a full disk), 130 interrupted by
-Ctrl-C (SIGINT) and 143 by SIGTERM, 3 an internal error (a bug).`,
+		Long: help("stats"),
 		Example: `  ponte stats
   ponte stats --population bots --ratings
   ponte stats --bots "Deep Ponte,ponte-bot" --population all

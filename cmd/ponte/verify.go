@@ -31,24 +31,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [flags] PATH...",
 		Short: "Replay every game and report the illegal and unreadable ones",
-		Long: `Replay every game of the given paths and check every turn against the rules
-and every record's claimed result and score against the replay.
-
-` + formatsRead + `
-
-By default one line is printed per illegal or unreadable game,
-  FILE:LINE:COL: game N: RULE: turn T: message
-and one more per tag value of the game that could not be read (rule "format"),
-followed by a summary on standard error. With --json, one JSON object per game,
-in input order, is printed on standard output. On a terminal, standard error
-also shows a progress bar (the bytes of the inputs read of their size, the
-games per second, the time left) unless --quiet.
-
-Exit status: 0 every game legal, 1 some game illegal or unreadable (the
-findings: verify's job), 2 a usage error, a path that cannot be read or
-standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
-143 by SIGTERM (after the summary of what was verified), 3 an internal error
-(a bug).`,
+		Long: help("verify"),
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
