@@ -26,7 +26,7 @@ func newAnalyzeCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] [PATH...]",
 		Short: "Ingest, compute the statistics and write the HTML report, in one command",
-		Long: help("analyze"),
+		Long:  help("analyze"),
 		Example: `  ponte analyze
   ponte analyze --db club.db --out club-report club/*.ponte
   ponte analyze --no-parquet archive.jsonl.zst`,

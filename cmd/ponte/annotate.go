@@ -37,7 +37,7 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "annotate [flags]",
 		Short: "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
-		Long: help("annotate"),
+		Long:  help("annotate"),
 		Example: `  ponte annotate --population people
   ponte annotate --budget 400 --player Anna
   ponte annotate --shard 1/2 --db copy1.db; ponte annotate --merge copy2.parquet/turn_evals.parquet`,

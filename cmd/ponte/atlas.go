@@ -50,7 +50,7 @@ func newAtlasCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "atlas",
 		Short: "Estimate every opening's value under strong play: the opening atlas",
-		Long: help("atlas"),
+		Long:  help("atlas"),
 	}
 	cmd.AddCommand(newAtlasRunCmd(s, opts), newAtlasPlanCmd(s, opts), newAtlasMergeCmd(s, opts),
 		newAtlasShowCmd(s, opts), newAtlasExportCmd(s, opts))
@@ -133,7 +133,7 @@ func newAtlasRunCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [flags]",
 		Short: "Play the atlas's rounds, or a shard's share of the next one",
-		Long: help("atlas-run"),
+		Long:  help("atlas-run"),
 		Example: `  ponte atlas run --db atlas8.db --size 8 --bot sage-50
   ponte atlas run --db shard-3.db --size 10 --bot sage-50 --shard 3/8`,
 		Args: cobra.NoArgs,
@@ -175,7 +175,9 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 			bar.End(true)
 			played.Store(0)
 			bar = progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), fmt.Sprintf("%s round %d", p.Stage, p.Round), int64(units), "games",
-				func(elapsed time.Duration) string { return ", " + progress.PerSecond(float64(played.Load()), elapsed) + " games/s" })
+				func(elapsed time.Duration) string {
+					return ", " + progress.PerSecond(float64(played.Load()), elapsed) + " games/s"
+				})
 		}}
 	a, runErr, err := atlas.Play(s.ctx, adb, cfg, r, func() { stored.Add(1); bar.Set(played.Add(1)) })
 	bar.End(runErr == nil || errors.Is(runErr, atlas.ErrWaiting))
@@ -215,8 +217,8 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "plan",
 		Short: "Print the next round's plan as JSON: the games each class still needs",
-		Long: help("atlas-plan"),
-		Args: cobra.NoArgs,
+		Long:  help("atlas-plan"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			adb, cfg, err := openAtlas(s, opts, opts.db, false)
 			if err != nil {
@@ -246,9 +248,9 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 
 func newAtlasMergeCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "merge SHARD.db...",
-		Short: "Add the games of shards' databases to --db (a game counted once)",
-		Long: help("atlas-merge"),
+		Use:     "merge SHARD.db...",
+		Short:   "Add the games of shards' databases to --db (a game counted once)",
+		Long:    help("atlas-merge"),
 		Example: `  ponte atlas merge --db atlas.db shard-*.db`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -294,8 +296,8 @@ func newAtlasShowCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Print the atlas in --db; --parquet writes atlas.parquet and atlas_games.parquet",
-		Long: help("atlas-show"),
-		Args: cobra.NoArgs,
+		Long:  help("atlas-show"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			adb, err := store.OpenAtlas(opts.db, false)
 			if err != nil {
@@ -330,9 +332,9 @@ func showAtlas(s *streams, opts *atlasOptions, adb *store.AtlasDB) error {
 
 func newAtlasExportCmd(s *streams, opts *atlasOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:   "export OUT",
-		Short: "Write the atlas's games as an archive (.ponte or .jsonl, .gz or .zst)",
-		Long: help("atlas-export"),
+		Use:     "export OUT",
+		Short:   "Write the atlas's games as an archive (.ponte or .jsonl, .gz or .zst)",
+		Long:    help("atlas-export"),
 		Example: `  ponte atlas export --db atlas8.db atlas8.ponte.gz && ponte verify atlas8.ponte.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

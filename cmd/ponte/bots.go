@@ -53,7 +53,7 @@ func newBotsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bots [flags]",
 		Short: "List the bots with their budget and rating from the ladder",
-		Long: help("bots"),
+		Long:  help("bots"),
 		Example: `  ponte bots
   ponte bots --json
   ponte bots --time --positions 20 --rounds 3

@@ -38,7 +38,7 @@ func newExportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [flags] [PATH...]",
 		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
-		Long: help("export"),
+		Long:  help("export"),
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,

@@ -42,7 +42,7 @@ func newIngestCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] PATH...",
 		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
-		Long: help("ingest"),
+		Long:  help("ingest"),
 		Example: `  ponte ingest sample_data
   ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
   ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst

@@ -42,7 +42,7 @@ func newMatchCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "match A B [flags]",
 		Short: "Play bot A against bot B in game pairs and say which is stronger",
-		Long: help("match"),
+		Long:  help("match"),
 		Example: `  ponte match mcts-400 greedy --games 200
   ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
   ponte match greedy random --games 40 --size 8 --json

@@ -37,7 +37,7 @@ func newReportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [flags]",
 		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
-		Long: help("report"),
+		Long:  help("report"),
 		Example: `  ponte report
   ponte report --db club.db --out club-report --games 2000
   ponte report --size 12 --player mcts --out mcts-12`,

@@ -24,7 +24,7 @@ func newStatsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats [flags]",
 		Short: "Swap balance, openings, scoring and by-turn statistics of the stored games",
-		Long: help("stats"),
+		Long:  help("stats"),
 		Example: `  ponte stats
   ponte stats --population bots --ratings
   ponte stats --bots "Deep Ponte,ponte-bot" --population all

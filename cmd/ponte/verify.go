@@ -31,7 +31,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [flags] PATH...",
 		Short: "Replay every game and report the illegal and unreadable ones",
-		Long: help("verify"),
+		Long:  help("verify"),
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
