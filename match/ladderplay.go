@@ -3,8 +3,10 @@ package match
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -161,4 +163,17 @@ func PlayBlock(ctx context.Context, cfg *Config, played func()) (Block, *Result,
 		return cmp.Compare(x.Score, y.Score)
 	})
 	return b, res, nil
+}
+
+// AppendBlock appends the block b to the ladder file f as a line of JSON, synced to the
+// disk: a ladder played for hours keeps every block that ended.
+func AppendBlock(f *os.File, b Block) error {
+	line, err := json.Marshal(b)
+	if err == nil {
+		_, err = f.Write(append(line, '\n'))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	return err
 }

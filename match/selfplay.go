@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/termtext"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 )
@@ -114,4 +116,15 @@ func (t *Tally) Add(g *bot.Game) {
 	default:
 		t.ResponderWon++
 	}
+}
+
+// Summary is the line ponte selfplay prints at the end of the run sp, elapsed its time,
+// where the archive it wrote.
+func (t *Tally) Summary(sp *SelfPlay, elapsed time.Duration, where string) string {
+	plural := termtext.Plural
+	rate := float64(t.Games) / max(elapsed.Seconds(), 1e-9)
+	return fmt.Sprintf("%d %s (%d×%d, %s): opener %s won %d, responder %s won %d, %d %s; %d %s; %s (%s games/s); written to %s",
+		t.Games, plural(t.Games, "game", "games"), sp.Size, sp.Size, sp.Supply,
+		sp.Light, t.OpenerWon, sp.Dark, t.ResponderWon, t.Draws, plural(t.Draws, "draw", "draws"),
+		t.Swaps, plural(t.Swaps, "swap", "swaps"), termtext.Seconds(elapsed.Seconds()), termtext.Rate(rate), where)
 }

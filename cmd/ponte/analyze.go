@@ -120,7 +120,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	if in.quiet {
 		return nil
 	}
-	fmt.Fprintln(s.out, reportSummary(w))
+	fmt.Fprintln(s.out, w.Summary(w.Seconds))
 	fmt.Fprintln(s.out)
 	w.stats.WritePopulation(s.out)
 	fmt.Fprintln(s.out)

@@ -205,13 +205,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 	var games int64
 	bar := progress.CountStage(s.err, bars(s.err, opts.quiet), "ladder", int64(l.GamesLeft(blocks)), "games", nil)
 	played, err := l.Play(s.ctx, blocks, func() { games++; bar.Set(games) }, func(b match.Block, cfg *match.Config) error {
-		line, err := json.Marshal(b)
-		if err == nil {
-			_, err = f.Write(append(line, '\n'))
-		}
-		if err == nil {
-			err = f.Sync()
-		}
+		err := match.AppendBlock(f, b)
 		if err == nil && !opts.quiet && !isTerminal(s.err) {
 			e := b.Pentanomial.Elo()
 			fmt.Fprintf(s.err, "%s %s vs %s seed %d: %d games, score %.3f, Elo %s [%s, %s]\n",

@@ -7,7 +7,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/store"
 )
@@ -51,32 +50,4 @@ func writeParquet(w io.Writer, quiet bool, db *store.DB, dir string) (*store.Par
 	})
 	bar.End(err == nil)
 	return st, err
-}
-
-// pathsSize is the size of the files that paths name or hold, as ingest.Open reads them:
-// -1 when one is standard input or not a regular file (a pipe), whose size is known only
-// once read.
-func pathsSize(paths []string) int64 {
-	inputs, err := ingest.Inputs(paths)
-	if err != nil {
-		return -1 // a path that does not exist: said when it is read
-	}
-	var size int64
-	for _, in := range inputs {
-		if in.Err != nil {
-			continue
-		}
-		if in.Path == "-" {
-			return -1
-		}
-		info, err := os.Stat(in.Path)
-		if err != nil {
-			continue // said when it is read
-		}
-		if !info.Mode().IsRegular() {
-			return -1
-		}
-		size += info.Size()
-	}
-	return size
 }

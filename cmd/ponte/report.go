@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -149,30 +147,7 @@ func printWritten(s *streams, opts *reportOptions, w *reportResult) error {
 	case opts.json:
 		return json.NewEncoder(s.out).Encode(w)
 	case !opts.quiet:
-		fmt.Fprintln(s.out, reportSummary(w))
+		fmt.Fprintln(s.out, w.Summary(w.Seconds))
 	}
 	return nil
-}
-
-// reportSummary says where the report is and what it holds, and names the temporary
-// folders of killed runs that were removed.
-func reportSummary(w *reportResult) string {
-	index := w.Index
-	if abs, err := filepath.Abs(index); err == nil {
-		index = abs
-	}
-	s := fmt.Sprintf("report: %s\n%d %s, %d %s, %d game %s; %s",
-		safe(index), w.Games, plural(w.Games, "game", "games"), w.Charts, plural(w.Charts, "chart", "charts"),
-		w.GamePages, plural(w.GamePages, "page", "pages"), seconds(w.Seconds))
-	for _, dir := range w.RemovedStale {
-		s += "\nremoved " + safe(dir) + ", left by a report that was killed"
-	}
-	if len(w.Kept) > 0 {
-		names := make([]string, len(w.Kept))
-		for i, k := range w.Kept {
-			names[i] = safe(k)
-		}
-		s += fmt.Sprintf("\nkept %d %s in %s that ponte did not write: %s", len(names), plural(len(names), "file", "files"), safe(w.Dir), strings.Join(names, ", "))
-	}
-	return s
 }

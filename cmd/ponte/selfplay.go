@@ -151,16 +151,7 @@ func runSelfplay(s *streams, opts *selfplayOptions) error {
 		return interrupted
 	}
 	if !opts.quiet {
-		fmt.Fprintln(s.err, summary(opts, &tally, elapsed, safe(out.Name())))
+		fmt.Fprintln(s.err, tally.Summary(sp, elapsed, safe(out.Name())))
 	}
 	return nil
-}
-
-// summary is the line printed at the end of a run.
-func summary(opts *selfplayOptions, t *match.Tally, elapsed time.Duration, where string) string {
-	rate := float64(t.Games) / max(elapsed.Seconds(), 1e-9)
-	return fmt.Sprintf("%d %s (%d×%d, %s): opener %s won %d, responder %s won %d, %d %s; %d %s; %s (%s games/s); written to %s",
-		t.Games, plural(t.Games, "game", "games"), opts.size, opts.size, opts.supply,
-		opts.light, t.OpenerWon, opts.dark, t.ResponderWon, t.Draws, plural(t.Draws, "draw", "draws"),
-		t.Swaps, plural(t.Swaps, "swap", "swaps"), seconds(elapsed.Seconds()), formatRate(rate), where)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,14 +54,12 @@ type verifyCounts struct {
 }
 
 func runVerify(s *streams, opts *verifyOptions) error {
-	if err := checkWorkers(opts.workers); err != nil {
-		return err
-	}
-	bar := progress.NewVerify(s.err, bars(s.err, opts.quiet), pathsSize(opts.paths))
+	bar := progress.NewVerify(s.err, bars(s.err, opts.quiet), inputs.Size(opts.paths))
 	stdout, stderr := bar.Writers(s.out, s.err, isTerminal(s.out)) // above the bar while it is drawn
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
+	var line []byte
 	records := inputs.Records(s.ctx, opts.paths, s.in, bar.Counter(), s.limits)
 	emitVerdict := func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
@@ -96,22 +93,9 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		if opts.json {
 			return enc.Encode(v)
 		}
-		if v.Error != nil {
-			if _, err := out.WriteString(verdictLine(&v, v.Error)); err != nil {
-				return err
-			}
-		}
-		// Every tag that could not be read has its line, after the game's error unless
-		// that is the first of them; the game is still counted once.
-		for i := range v.TagErrors {
-			if i == 0 && v.Error != nil && *v.Error == v.TagErrors[0] {
-				continue
-			}
-			if _, err := out.WriteString(verdictLine(&v, &v.TagErrors[i])); err != nil {
-				return err
-			}
-		}
-		return nil
+		line = v.AppendText(line[:0])
+		_, err = out.Write(line)
+		return err
 	}
 	var d pipeline.Detached // the run stops at once when interrupted, even on an input that waits for ever
 	err := d.Run(s.ctx, func() error {
@@ -154,29 +138,4 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		return &exitError{exitFindings}
 	}
 	return nil
-}
-
-// verdictLine formats an error e of the game v (its Error or one of its TagErrors) as
-// FILE:LINE:COL: game N: RULE: message, with the turn at the head of the message when there
-// is one. The file name, the rule and the message are made safe to print: one line per
-// error, whatever they hold.
-func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
-	b := make([]byte, 0, 128)
-	b = append(b, safe(v.Source)...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(e.Line), 10)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(e.Col), 10)
-	b = append(b, ": game "...)
-	b = strconv.AppendInt(b, int64(v.Index), 10)
-	b = append(b, ": "...)
-	b = append(b, safe(e.Rule)...)
-	b = append(b, ": "...)
-	if e.Turn != nil {
-		b = append(b, "turn "...)
-		b = strconv.AppendInt(b, int64(*e.Turn), 10)
-		b = append(b, ": "...)
-	}
-	b = append(b, safe(e.Message)...)
-	return string(append(b, '\n'))
 }

@@ -175,3 +175,31 @@ func Records(ctx context.Context, paths []string, stdin io.Reader, read *atomic.
 		}
 	}
 }
+
+// Size is the size of the files that paths name or hold, as ingest.Open reads them:
+// -1 when one is standard input or not a regular file (a pipe), whose size is known only
+// once read.
+func Size(paths []string) int64 {
+	inputs, err := ingest.Inputs(paths)
+	if err != nil {
+		return -1 // a path that does not exist: said when it is read
+	}
+	var size int64
+	for _, in := range inputs {
+		if in.Err != nil {
+			continue
+		}
+		if in.Path == "-" {
+			return -1
+		}
+		info, err := os.Stat(in.Path)
+		if err != nil {
+			continue // said when it is read
+		}
+		if !info.Mode().IsRegular() {
+			return -1
+		}
+		size += info.Size()
+	}
+	return size
+}
