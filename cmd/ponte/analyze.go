@@ -96,7 +96,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	}
 	switch {
 	case len(ing.Summary.Errors) > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case ing.Summary.Interrupted:
 		return interrupted
 	}

@@ -210,7 +210,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		fmt.Fprintln(s.err)
 	}
 	if badPaths > 0 {
-		return &exitError{exitUsage}
+		return unreadPaths
 	}
 	return nil
 }

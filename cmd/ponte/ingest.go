@@ -98,7 +98,7 @@ func runIngest(s *streams, opts *ingestOptions) error {
 	sum := report.Summary
 	switch {
 	case len(sum.Errors) > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case sum.Interrupted:
 		return interrupted
 	}

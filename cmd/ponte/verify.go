@@ -128,14 +128,13 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	case stopped:
 		return interrupted
 	case n.badPaths > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case n.games == 0:
 		// Nothing to verify is not "every game legal": a wrong folder, or files of
 		// another kind, must not pass a script's check.
-		fmt.Fprintf(s.err, "ponte verify: no game record in %s: nothing verified\n", safe(strings.Join(opts.paths, ", ")))
-		return &exitError{exitUsage}
+		return usagef("no game record in %s: nothing verified", strings.Join(opts.paths, ", "))
 	case n.illegal > 0 || n.unreadable > 0:
-		return &exitError{exitFindings}
+		return findings
 	}
 	return nil
 }
