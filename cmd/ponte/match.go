@@ -79,7 +79,7 @@ func newMatchCmd(s *streams) *cobra.Command {
 func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 	o := bot.Options{Playouts: opts.playouts, Workers: 1, Threads: opts.threads}
 	cfg := &match.Config{A: a, B: b, Size: opts.size, Supply: opts.supply, Seed: opts.seed, Workers: opts.workers,
-		NewBot: match.Players(func(name string) (bot.Bot, error) { return newBot(name, o) })}
+		NewBot: gtp.Players(func(name string) (bot.Bot, error) { return newBot(name, o) })}
 	if err := cfg.NamePlayers(); err != nil {
 		return nil, err
 	}
