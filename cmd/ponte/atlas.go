@@ -114,8 +114,8 @@ func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
 	return c, c.Check()
 }
 
-// openAtlas opens the atlas's database at path, and its settings; an error is a usage
-// error.
+// openAtlas opens the atlas's database at path (an error is a usage error), and its
+// settings.
 func openAtlas(s *streams, opts *atlasOptions, path string, create bool) (*store.AtlasDB, *atlas.Config, error) {
 	adb, err := store.OpenAtlas(path, create)
 	if err != nil {
@@ -124,7 +124,7 @@ func openAtlas(s *streams, opts *atlasOptions, path string, create bool) (*store
 	cfg, err := atlasSettings(s, opts, adb)
 	if err != nil {
 		adb.Close()
-		return nil, nil, usage(err)
+		return nil, nil, err
 	}
 	return adb, cfg, nil
 }
