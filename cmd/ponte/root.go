@@ -67,8 +67,8 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 func help(name string) string {
 	text := func(name string) string {
 		b, err := helpFiles.ReadFile("help/" + name + ".txt")
-		if err != nil {
-			panic(err) // a command without its help: a bug the tests catch
+		if err != nil { // a bug, which TestEveryHelpFile catches
+			return "no help: help/" + name + ".txt is missing"
 		}
 		return strings.TrimSuffix(string(b), "\n")
 	}
