@@ -75,20 +75,19 @@ func (r *Runner) play(ctx context.Context, units iter.Seq[Unit], n int, byID map
 				if err := ctx.Err(); err != nil {
 					return done{err: err}
 				}
-				// The game is played on a goroutine of its own so that a turn in progress
-				// (seconds for a large budget) does not hold up Ctrl-C: the game is left
-				// to stop at its next turn, and its result to the garbage collector.
-				res := make(chan done, 1)
-				go func() {
+				// The game is played detached so that a turn in progress (seconds for a large
+				// budget) does not hold up Ctrl-C: the game is left to stop at its next turn,
+				// and its result to the garbage collector.
+				var detached pipeline.Detached
+				var res done
+				err := detached.Run(ctx, func() error {
 					g, _, err := r.Config.Play(ctx, u, byID[u.Class], r.NewBot)
-					res <- done{g, err}
-				}()
-				select {
-				case d := <-res:
-					return d
-				case <-ctx.Done():
-					return done{err: ctx.Err()}
+					return detached.Step(func() error { res = done{g, err}; return nil })
+				})
+				if err != nil {
+					return done{err: err}
 				}
+				return res
 			}
 		},
 	}

@@ -26,23 +26,7 @@ func newAnalyzeCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] [PATH...]",
 		Short: "Ingest, compute the statistics and write the HTML report, in one command",
-		Long: `Do everything on an archive at once: ingest the games of the given paths
-(default: sample_data) into the database --db, as ponte ingest does (a game or
-a file stored before is not stored again), then write the report of every game
-in the database into the folder --out, as ponte report does, and print where
-it is, and end with the verdict on the pie rule of each board size (as ponte
-stats prints them first; --json includes them).
-
-Illegal and unreadable games are not a failure here: they are stored and
-listed in the report's verification table.
-
-` + formatsRead + `
-
-Exit status: 0 the report is written (illegal games are findings, not a
-failure), 2 a usage error, a path that cannot be read, or a database or report
-that cannot be written, or standard output that cannot be written, 130
-interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (what was stored is kept: run
-the same command again to finish), 3 an internal error (a bug).`,
+		Long:  help("analyze"),
 		Example: `  ponte analyze
   ponte analyze --db club.db --out club-report club/*.ponte
   ponte analyze --no-parquet archive.jsonl.zst`,
@@ -112,7 +96,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	}
 	switch {
 	case len(ing.Summary.Errors) > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case ing.Summary.Interrupted:
 		return interrupted
 	}
@@ -128,7 +112,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	if opts.report.json {
 		atlases := []*atlasResult{}
 		for _, a := range opts.report.loaded {
-			atlases = append(atlases, atlasJSON(a, false))
+			atlases = append(atlases, a.JSON(false))
 		}
 		return json.NewEncoder(s.out).Encode(analyzeResult{Ingest: ing, Report: w,
 			Population: w.stats.Population, Populations: w.stats.Populations, Cards: w.stats.Cards, Atlases: atlases})
@@ -136,14 +120,14 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 	if in.quiet {
 		return nil
 	}
-	fmt.Fprintln(s.out, reportSummary(w))
+	fmt.Fprintln(s.out, w.Summary(w.Seconds))
 	fmt.Fprintln(s.out)
-	writePopulation(s.out, w.stats)
+	w.stats.WritePopulation(s.out)
 	fmt.Fprintln(s.out)
-	writeCards(s.out, w.stats)
+	w.stats.WriteCards(s.out)
 	for _, a := range opts.report.loaded {
 		fmt.Fprintln(s.out)
-		writeAtlasSummary(s.out, a)
+		a.PrintSummary(s.out)
 	}
 	return nil
 }

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -41,40 +37,7 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "annotate [flags]",
 		Short: "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
-		Long: `Read every turn of the legal games in the database --db with the engine (the
-sage bot searching each position with --budget playouts): the calibrated chance
-that Light wins before and after the turn, the engine's best turn there, the
-loss of the turn played (the drop in the mover's chance of winning) and its
-mark: inaccuracy, mistake or blunder. The swap is judged as a turn like any
-other. The rows are stored in the table turn_evals of the database and written
-to turn_evals.parquet in its Parquet folder (docs/annotate.md).
-
-The flags --size, --site, --event, --player, --source, --from, --to,
---population and --bots select the games as in ponte stats; --games stops after
-that many. Games the same bot and budget have read are left alone, so the
-command goes on where an interrupted one stopped, and a second run stores
-nothing new. Each position is searched with a random source made from the
-game's stable id and the turn: the rows are the same whatever --workers is.
-
---recalibrate calibrates the rows stored before again with this ponte's
-calibration, from the search values they keep, without searching again.
-
---shard i/N reads only the games whose stable id falls in shard i of N, so that
-N machines can share an archive; --merge FILE adds the rows of another
-database's turn_evals.parquet (a shard's) to this one, leaving out those it
-already holds: merging is idempotent, and N shards merged give the rows of one
-run. The file is read to its end and every row checked (values, vocabulary,
-whole games of this database, the turns it holds) before one transaction: a
-file refused stores nothing and names its first bad row.
-
-A stored game whose turns no longer replay is named on standard error and
-skipped; the others are read. A progress bar is shown on standard error when
-it is a terminal. Ctrl-C keeps every game whose turns are all read.
-
-Exit status: 0 done (games skipped are findings, named), 2 a usage error, a
-database that cannot be used or a --merge file refused, 130
-interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (the finished games kept), 3
-an internal error (a bug).`,
+		Long:  help("annotate"),
 		Example: `  ponte annotate --population people
   ponte annotate --budget 400 --player Anna
   ponte annotate --shard 1/2 --db copy1.db; ponte annotate --merge copy2.parquet/turn_evals.parquet`,
@@ -131,32 +94,9 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	case opts.json:
 		return json.NewEncoder(s.out).Encode(res)
 	case !opts.quiet:
-		fmt.Fprintln(s.out, annotateSummary(res))
+		fmt.Fprintln(s.out, res.Summary())
 	}
 	return nil
-}
-
-func annotateSummary(r *annotateResult) string {
-	var b strings.Builder
-	if r.Games > 0 || r.Merged == 0 {
-		fmt.Fprintf(&b, "%s: %d %s read, %s positions in %.1f s (%.1f positions/s); ",
-			r.Bot, r.Games, plural(r.Games, "game", "games"), thousands(r.Positions), r.Seconds, r.PositionsPS)
-	}
-	fmt.Fprintf(&b, "%s rows of the engine's readings stored", thousands(r.Stored))
-	if r.Merged > 0 {
-		fmt.Fprintf(&b, " (%s merged)", thousands(r.Merged))
-	}
-	fmt.Fprintf(&b, ", %s in all", thousands(r.Rows))
-	if r.Recalibrated > 0 {
-		fmt.Fprintf(&b, "; %s recalibrated", thousands(r.Recalibrated))
-	}
-	if r.SkippedGames > 0 {
-		fmt.Fprintf(&b, "; %d %s skipped (%s stored turns do not replay)", r.SkippedGames, plural(r.SkippedGames, "game", "games"), plural(r.SkippedGames, "its", "their"))
-	}
-	if r.Parquet != "" {
-		fmt.Fprintf(&b, "\nparquet: %s", r.Parquet)
-	}
-	return b.String()
 }
 
 // annotateGames runs annotate.Run with the options' settings and a progress bar.
@@ -172,46 +112,15 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 			fmt.Fprintf(s.err, "%s: warning: %s\n", name, safeErr(err))
 		},
 		Start: func(positions int64) (func(int64), func(bool)) {
-			bar := startStage(s.err, opts.quiet || opts.json, func(p *mpb.Progress) *phase {
-				return newCountBar(p, "annotate", positions, "positions", nil)
-			})
-			return bar.set, bar.end
+			bar := progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), "annotate", positions, "positions", nil)
+			return bar.Set, bar.End
 		}})
 }
 
-// playerAccuracy is the accuracy of the players of the games f selects in population,
-// by the engine's reading of their turns; nil when none is annotated. The readings are
-// tallied as they stream: the memory does not grow with them.
-func playerAccuracy(ctx context.Context, db evalSource, f stats.Filter, population string) ([]stats.Accuracy, error) {
-	var t stats.AccuracyTally
-	turns := 0
-	err := db.EachEval(ctx, accuracyFilter(f, population), func(e store.TurnEval) error {
-		mark := ""
-		if e.Mark != nil {
-			mark = *e.Mark
-		}
-		t.Add(stats.TurnLoss{Game: e.Game, Player: e.Player, Bot: e.Bot, Loss: e.Loss, Mark: mark})
-		turns++
-		return nil
-	})
-	if err != nil || turns == 0 {
-		return nil, err
-	}
-	return t.Accuracies(), nil
-}
+// playerAccuracy is annotate.Accuracy; evalSource what it reads.
+var playerAccuracy = annotate.Accuracy
 
-// evalSource streams the stored readings: a *store.Reader.
-type evalSource interface {
-	EachEval(ctx context.Context, f store.Filter, fn func(store.TurnEval) error) error
-}
-
-// accuracyFilter is the filter of the accuracy table: f in the statistics' population.
-func accuracyFilter(f stats.Filter, population string) stats.Filter {
-	if population == stats.PopulationPeople || population == stats.PopulationBots {
-		f.Population = population
-	}
-	return f
-}
+type evalSource = annotate.EvalSource
 
 // maxNamedReadings is how many skipped readings a command names, one a line.
 const maxNamedReadings = 10
@@ -232,21 +141,6 @@ func warnBadReadings(s *streams, command, dbPath string, db *store.Reader, f sta
 		fmt.Fprintf(s.err, "ponte %s: warning: %s: %s more readings skipped, %s in all\n", command, safe(dbPath), thousands(int64(n-maxNamedReadings)), thousands(int64(n)))
 	}
 	return n, err
-}
-
-// writeAccuracy prints the players' accuracy, when there is any.
-func writeAccuracy(w io.Writer, acc []stats.Accuracy) {
-	if len(acc) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nAccuracy by the engine (ponte annotate): mean loss of the mover's chance per turn, 95%% interval over games\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "player\tengine\tgames\tturns\tmean loss\t95% interval\tinaccuracies\tmistakes\tblunders\t")
-	for _, a := range acc {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f%%\t[%.1f–%.1f]\t%d\t%d\t%d\t\n", safe(a.Player), a.Bot, a.Games, a.Turns,
-			100*a.MeanLoss, 100*a.Lo, 100*a.Hi, a.Inaccuracies, a.Mistakes, a.Blunders)
-	}
-	tw.Flush()
 }
 
 // sampleEvals is the engine's reading of the sample data's games, which ponte analyze
@@ -307,7 +201,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 		return interrupted
 	}
 	if !ao.quiet {
-		fmt.Fprintln(s.out, annotateSummary(res))
+		fmt.Fprintln(s.out, res.Summary())
 	}
 	return nil
 }

@@ -1,23 +1,19 @@
 package main
 
 import (
-	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/match"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -25,7 +21,7 @@ import (
 type botsOptions struct {
 	ladder     string
 	size       int
-	supply     string
+	supply     replay.Supply
 	anchor     string
 	bootstraps int
 	json       bool
@@ -37,7 +33,7 @@ type botsOptions struct {
 	rounds    int
 
 	play    bool
-	bots    string
+	bots    []string
 	games   int
 	block   int
 	reach   int
@@ -57,33 +53,7 @@ func newBotsCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bots [flags]",
 		Short: "List the bots with their budget and rating from the ladder",
-		Long: `List the bots with their cost per turn and their rating: Elo over greedy (0),
-with a 95% interval, fitted with the project's rating model (Bradley–Terry with
-the opener's advantage in each branch of the pie rule, as ponte stats fits
-players) to the ladder's games. The ladder is a file of JSON lines, one per
-block of games between two bots played with ponte match; the one ponte holds is
-the repository's match/ladder.jsonl, and --ladder reads another. The intervals
-come from fits of resampled ladders (--bootstraps). A bot that never scored has
-no lower end (null in --json) and the rule of three's bound as its upper end;
-the same, mirrored, for one that never conceded (docs/bots.md).
-
-The ladder's ms/turn of a bot is the mean over the blocks it played, each timed
-when it was played, so bots timed under different loads are not comparable.
---time measures every bot of the table (or of --bots, when given) now, in one
-pass: each bot is asked for a turn on the same --positions positions (from
-seeded games of greedy against itself, at turns 1 to 40), the bots taking turns
-position by position, --rounds times; the table then shows the median ms per
-turn with its quartiles, the playouts per turn, and the machine and its load.
-
---play plays the ladder: each bot of --bots against the next --reach ones, in
-blocks of --block games (pairs of games on random openings, as ponte match plays
-them), until each pairing has --games games, and appends a line to --ladder
-after each block. It is resumable: blocks already in the file are not played
-again, and block k of a pairing has the seed --seed + k. Ctrl-C stops it; the
-block in play is lost, the others kept.
-
-Exit status: 0 done, 2 a usage error or a ladder that cannot be read or
-written, 130 interrupted, 3 an internal error (a bug).`,
+		Long:  help("bots"),
 		Example: `  ponte bots
   ponte bots --json
   ponte bots --time --positions 20 --rounds 3
@@ -101,7 +71,7 @@ written, 130 interrupted, 3 an internal error (a bug).`,
 	f.StringVar(&opts.ladder, "ladder", "", "the ladder file (default: the repository's, built into ponte; --play needs one)")
 	opts.size = 10
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("the board side of the games rated, %d to %d", replay.MinSize, replay.MaxSize))
-	f.StringVar(&opts.supply, "supply", "unlimited", "the supply of the games rated")
+	f.Var(supplyFlag(&opts.supply), "supply", "the supply of the games rated")
 	f.StringVar(&opts.anchor, "anchor", "greedy", "the bot rated 0")
 	opts.bootstraps = 400
 	f.Var(countFlag(&opts.bootstraps, 1, maxBootstraps), "bootstraps", fmt.Sprintf("fits of resampled ladders for the intervals (1 to %d)", maxBootstraps))
@@ -113,7 +83,8 @@ written, 130 interrupted, 3 an internal error (a bug).`,
 	opts.rounds = 3
 	f.Var(countFlag(&opts.rounds, 1, maxCount), "rounds", "--time: how many times each bot is asked on each position")
 	f.BoolVar(&opts.play, "play", false, "play the ladder's missing games and append them to --ladder")
-	f.StringVar(&opts.bots, "bots", defaultLadderBots, "--play: the bots, weakest first, comma-separated")
+	opts.bots = strings.Split(defaultLadderBots, ",")
+	f.Var(botsFlag(&opts.bots), "bots", "--play: the bots, weakest first, comma-separated")
 	opts.games = 200
 	f.VarP(countFlag(&opts.games, 1, maxCount), "games", "n", "--play: the games of each pairing")
 	opts.block = 50
@@ -139,19 +110,27 @@ func readLadder(path string) ([]match.Block, error) {
 	return match.ReadLadder(f, path)
 }
 
+// fitLadder is match.FitLadder (a seam for the tests).
+var fitLadder = match.FitLadder
+
 func runBots(s *streams, opts *botsOptions) error {
 	blocks, err := readLadder(opts.ladder)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
-	fit, err := fitLadderContext(s.ctx, blocks, opts.anchor, opts.size, opts.supply, opts.bootstraps)
+	// The fit (400 bootstraps take seconds, 100,000 a quarter of an hour) has no pause at
+	// which to stop: Ctrl-C stops waiting for it, and an abandoned fit ends with the process.
+	var fit *match.LadderFit
+	var d pipeline.Detached
+	err = d.Run(s.ctx, func() error {
+		f, err := fitLadder(blocks, opts.anchor, opts.size, opts.supply.String(), opts.bootstraps, 1)
+		return d.Step(func() error { fit = f; return err })
+	})
 	if s.stopped("bots", "; nothing fitted") {
 		return interrupted
 	}
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	if opts.time {
 		return runBotTiming(s, opts, fit)
@@ -159,195 +138,94 @@ func runBots(s *streams, opts *botsOptions) error {
 	if opts.json {
 		return json.NewEncoder(s.out).Encode(fit.Ratings)
 	}
-	writeBots(s.out, fit)
+	fit.WriteText(s.out)
 	return nil
 }
 
-// writeBots prints the ladder as a table.
-func writeBots(w io.Writer, fit *match.LadderFit) {
-	fmt.Fprintf(w, "%d×%d, supply %s: %s ladder games; Elo over %s, 95%% intervals from %d bootstraps\n",
-		fit.Size, fit.Size, fit.Supply, thousands(int64(fit.Games)), safe(fit.Anchor), fit.Bootstraps)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tgames\trating\t95% interval\tms/turn\tplayouts/turn\t")
-	for _, r := range fit.Ratings {
-		lo, hi := "-inf", "+inf"
-		if r.RatingLo != nil {
-			lo = fmt.Sprintf("%+.0f", *r.RatingLo)
+// runBotTiming times the table's bots (or --bots) in one pass and prints them.
+func runBotTiming(s *streams, opts *botsOptions, fit *match.LadderFit) error {
+	names := opts.bots
+	if !opts.botsSet {
+		names = nil
+		for _, r := range fit.Ratings {
+			names = append(names, r.Name)
 		}
-		if r.RatingHi != nil {
-			hi = fmt.Sprintf("%+.0f", *r.RatingHi)
-		}
-		p := "-"
-		if r.PlayoutsPerTurn != nil {
-			p = fmt.Sprintf("%.0f", *r.PlayoutsPerTurn)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%+.0f\t[%s, %s]\t%.2f\t%s\t\n", safe(r.Name), r.Games, r.Rating, lo, hi, r.MsPerTurn, p)
 	}
-	tw.Flush()
+	o := bot.Options{Workers: 1}
+	t := &match.Timing{Bots: names, Size: opts.size, Supply: opts.supply, Positions: opts.positions, Rounds: opts.rounds, Seed: opts.seed,
+		NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
+	if err := t.Check(); err != nil {
+		return fmt.Errorf("--time: %w", err)
+	}
+	m := match.ThisMachine()
+	var done int64
+	bar := progress.CountStage(s.err, bars(s.err, opts.quiet), "timing", int64(t.Turns()), "turns", nil)
+	timings, err := t.Run(s.ctx, func() { done++; bar.Set(done) })
+	bar.End(err == nil)
+	m.LoadEnd = match.LoadAverage()
+	if err != nil && s.ctx.Err() == nil {
+		return botBug(err)
+	}
+	rep := match.NewTimingReport(t, m, timings, fit)
+	if opts.json {
+		if err := json.NewEncoder(s.out).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		rep.WriteText(s.out, fit)
+	}
+	if s.ctx.Err() != nil {
+		fmt.Fprintf(s.err, "ponte bots: interrupted after %d of %d turns; the table shows what was timed\n", done, t.Turns())
+		return interrupted
+	}
+	return nil
 }
-
-// pairing is two bots of a ladder to play, the stronger (later in --bots) first.
-type pairing struct{ a, b string }
 
 func runLadder(s *streams, opts *botsOptions) error {
 	if opts.ladder == "" {
 		return errors.New("--play needs --ladder FILE, the ladder to append to (the repository's is match/ladder.jsonl)")
 	}
-	names := strings.Split(opts.bots, ",")
 	o := bot.Options{Workers: 1}
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n)
-		if _, err := newBot(names[i], o); err != nil {
-			return fmt.Errorf("--bots: %w", err)
-		}
-	}
-	if len(names) < 2 {
-		return errors.New("--bots must name at least two bots")
-	}
-	if opts.block < 2 || opts.block%2 != 0 {
-		return fmt.Errorf("--block must be an even number from 2, not %d", opts.block)
-	}
-	if opts.games < 1 || opts.reach < 1 {
-		return errors.New("--games and --reach must be at least 1")
-	}
-	if err := checkWorkers(opts.workers); err != nil {
+	l := &match.LadderPlay{Bots: opts.bots, Size: opts.size, Supply: opts.supply, Seed: opts.seed, Games: opts.games,
+		Block: opts.block, Reach: opts.reach, Workers: opts.workers, NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
+	if err := l.Check(); err != nil {
 		return err
-	}
-	if opts.size < replay.MinSize || opts.size > replay.MaxSize {
-		return fmt.Errorf("--size must be from %d to %d, not %d", replay.MinSize, replay.MaxSize, opts.size)
-	}
-	supply, ok := replay.ParseSupply(opts.supply)
-	if !ok || opts.supply == "" {
-		return fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
 	}
 	var blocks []match.Block
 	if _, err := os.Stat(opts.ladder); err == nil {
 		if blocks, err = readLadder(opts.ladder); err != nil {
-			fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
-			return &exitError{exitUsage}
-		}
-	}
-	// The games each pairing has, either way round.
-	have := map[pairing]int{}
-	for _, b := range blocks {
-		if b.Size == opts.size && b.Supply == supply.String() {
-			have[pairing{b.A, b.B}] += b.Games
-			have[pairing{b.B, b.A}] += b.Games
-		}
-	}
-	var todo []pairing
-	blocksLeft := 0
-	for i := range names {
-		for j := i + 1; j <= i+opts.reach && j < len(names); j++ {
-			p := pairing{names[j], names[i]}
-			if left := opts.games - have[p]; left > 0 {
-				todo = append(todo, p)
-				blocksLeft += (left + opts.block - 1) / opts.block
-			}
+			return usage(err)
 		}
 	}
 	f, err := os.OpenFile(opts.ladder, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
-		fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
-		return &exitError{exitUsage}
+		return usage(err)
 	}
 	defer f.Close()
-
 	var games int64
-	bar := startStage(s.err, opts.quiet, func(p *mpb.Progress) *phase {
-		return newCountBar(p, "ladder", int64(blocksLeft*opts.block), "games", nil)
-	})
-	played := 0
-	for _, p := range todo {
-		for have[p] < opts.games {
-			nblocks := countBlocks(blocks, p, opts.size, supply.String())
-			cfg := &match.Config{A: p.a, B: p.b, Size: opts.size, Supply: supply, Seed: opts.seed + uint64(nblocks),
-				Pairs: opts.block / 2, Workers: opts.workers,
-				NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
-			b, res, err := playBlock(s.ctx, cfg, func() { games++; bar.set(games) })
-			if err != nil || res.Pairs < cfg.Pairs {
-				bar.end(false)
-				if s.ctx.Err() != nil {
-					fmt.Fprintf(s.err, "ponte bots: interrupted; %d %s appended to %s, the block of %s vs %s in play is lost\n",
-						played, plural(played, "block", "blocks"), safe(opts.ladder), safe(p.a), safe(p.b))
-					return interrupted
-				}
-				fmt.Fprintf(s.err, "ponte bots: %s vs %s: %s (a bug in the bot: please report it)\n", safe(p.a), safe(p.b), safeErr(err))
-				return &exitError{exitInternal}
-			}
-			line, err := json.Marshal(b)
-			if err == nil {
-				_, err = f.Write(append(line, '\n'))
-			}
-			if err == nil {
-				err = f.Sync()
-			}
-			if err != nil {
-				bar.end(false)
-				fmt.Fprintln(s.err, "ponte bots:", safeErr(err))
-				return &exitError{exitUsage}
-			}
-			blocks = append(blocks, b)
-			have[p] += b.Games
-			have[pairing{p.b, p.a}] += b.Games
-			played++
-			if !opts.quiet && !showProgress(s.err, false) {
-				e := b.Pentanomial.Elo()
-				fmt.Fprintf(s.err, "%s %s vs %s seed %d: %d games, score %.3f, Elo %s [%s, %s]\n",
-					time.Now().UTC().Format("15:04:05"), p.a, p.b, cfg.Seed, b.Games, b.Pentanomial.Score(),
-					signedElo(e.Value), signedElo(e.Lo), signedElo(e.Hi))
-			}
+	bar := progress.CountStage(s.err, bars(s.err, opts.quiet), "ladder", int64(l.GamesLeft(blocks)), "games", nil)
+	played, err := l.Play(s.ctx, blocks, func() { games++; bar.Set(games) }, func(b match.Block, cfg *match.Config) error {
+		err := match.AppendBlock(f, b)
+		if err == nil && !opts.quiet && !isTerminal(s.err) {
+			e := b.Pentanomial.Elo()
+			fmt.Fprintf(s.err, "%s %s vs %s seed %d: %d games, score %.3f, Elo %s [%s, %s]\n",
+				time.Now().UTC().Format("15:04:05"), cfg.A, cfg.B, cfg.Seed, b.Games, b.Pentanomial.Score(),
+				match.SignedElo(e.Value), match.SignedElo(e.Lo), match.SignedElo(e.Hi))
 		}
+		return err
+	})
+	bar.End(err == nil)
+	be, isBlock := errors.AsType[*match.BlockError](err)
+	switch {
+	case isBlock && s.ctx.Err() != nil:
+		fmt.Fprintf(s.err, "ponte bots: interrupted; %d %s appended to %s, the block of %s vs %s in play is lost\n",
+			played, plural(played, "block", "blocks"), safe(opts.ladder), safe(be.A), safe(be.B))
+		return interrupted
+	case isBlock:
+		return botBug(err)
+	case err != nil:
+		return usage(err)
 	}
-	bar.end(true)
 	fmt.Fprintf(s.err, "%d %s appended to %s\n", played, plural(played, "block", "blocks"), safe(opts.ladder))
 	return nil
-}
-
-// countBlocks counts the blocks of pairing p, either way round, at a size and supply.
-func countBlocks(blocks []match.Block, p pairing, size int, supply string) int {
-	n := 0
-	for _, b := range blocks {
-		if b.Size == size && b.Supply == supply && (b.A == p.a && b.B == p.b || b.A == p.b && b.B == p.a) {
-			n++
-		}
-	}
-	return n
-}
-
-// playBlock plays a block of the ladder and returns it with the match's result. The
-// block's outcomes are counted as each pair ends, and the pair let go: a block keeps
-// counts, not games, so its memory does not grow with --block.
-func playBlock(ctx context.Context, cfg *match.Config, played func()) (match.Block, *match.Result, error) {
-	counts := map[match.Outcome]int{} // by opener, swap and score; Games 0
-	res, err := match.Run(ctx, cfg, played, func(q *match.Pair, r *match.Result) bool {
-		for _, o := range match.NewBlock(cfg, r, []*match.Pair{q}).Outcomes {
-			n := o.Games
-			o.Games = 0
-			counts[o] += n
-		}
-		return true
-	})
-	if err != nil {
-		return match.Block{}, res, err
-	}
-	b := match.NewBlock(cfg, res, nil)
-	for o, n := range counts {
-		o.Games = n
-		b.Outcomes = append(b.Outcomes, o)
-	}
-	// In match.NewBlock's order: by opener, not swapped first, by score.
-	slices.SortFunc(b.Outcomes, func(x, y match.Outcome) int {
-		if c := strings.Compare(x.Opener, y.Opener); c != 0 {
-			return c
-		}
-		if x.Swapped != y.Swapped {
-			if x.Swapped {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(x.Score, y.Score)
-	})
-	return b, res, nil
 }

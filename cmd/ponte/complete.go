@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ponte/ponte/bot"
 )
 
 // flagValues are the values shell completion offers for a flag, by the flag's name,
@@ -20,13 +22,18 @@ var flagValues = map[string][]string{
 // export write.
 var formatValues = []string{"ponte\tthe project's .ponte notation", "jsonl\tJSON Lines, one game per line"}
 
-// botCompletions are the bots and three budgets of the mcts bot.
+// botCompletions are the bots (bot.Names), then three budgets of each that takes one.
 func botCompletions() []string {
-	out := []string{"random\ta uniformly random legal turn", "greedy\tone-turn look-ahead", "mcts\tMonte Carlo tree search, --playouts per turn"}
-	for _, n := range []int{30, 100, 400} {
-		out = append(out, "mcts-"+strconv.Itoa(n)+"\tMonte Carlo tree search, "+strconv.Itoa(n)+" playouts per turn")
+	var out, budgets []string
+	for _, name := range bot.Names {
+		out = append(out, name+"\ta bot (ponte bots rates them)")
+		for _, n := range []int{30, 100, 400} {
+			if b := name + "-" + strconv.Itoa(n); bot.ParseName(b) == nil {
+				budgets = append(budgets, b+"\t"+name+" with "+strconv.Itoa(n)+" playouts per turn")
+			}
+		}
 	}
-	return out
+	return append(out, budgets...)
 }
 
 // sizeCompletions are the board sizes the sites play, first, then every other one the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -120,32 +118,4 @@ func otherFilesFlag(c *cobra.Command, f *pflag.Flag) bool {
 		return f.Name == "size"
 	}
 	return false
-}
-
-// Issue 31 finding 11: a ladder block keeps counts, not games: playBlock counts each
-// pair's outcomes as it ends. Its block is the one match.NewBlock makes from every pair
-// kept, outcome for outcome.
-func TestLadderBlockCounts(t *testing.T) {
-	o := bot.Options{Workers: 1}
-	cfg := &match.Config{A: "greedy", B: "random", Size: 5, Seed: 9, Pairs: 12, Workers: 2,
-		NewBot: func(name string) (bot.Bot, error) { return newBot(name, o) }}
-	var pairs []*match.Pair
-	res, err := match.Run(context.Background(), cfg, nil, func(q *match.Pair, _ *match.Result) bool {
-		pairs = append(pairs, q)
-		return true
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := match.NewBlock(cfg, res, pairs)
-	got, gotRes, err := playBlock(context.Background(), cfg, nil)
-	if err != nil || gotRes.Pairs != cfg.Pairs {
-		t.Fatalf("%v, %d pairs", err, gotRes.Pairs)
-	}
-	if len(want.Outcomes) < 2 || !reflect.DeepEqual(got.Outcomes, want.Outcomes) {
-		t.Errorf("outcomes %+v, want %+v", got.Outcomes, want.Outcomes)
-	}
-	if got.Games != want.Games || got.Wins != want.Wins || got.Pentanomial != want.Pentanomial {
-		t.Errorf("block %+v, want %+v", got, want)
-	}
 }

@@ -36,6 +36,13 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // so; execute turns it into the signal's status (130 or 143).
 var interrupted = &exitError{exitInterrupted}
 
+// unreadPaths is the exit error of a command that said each path it could not read as it
+// met it, and went on with the others: exit status 2 once it is done.
+var unreadPaths = &exitError{exitUsage}
+
+// findings is verify's exit error when it found illegal or unreadable games: status 1.
+var findings = &exitError{exitFindings}
+
 // failure is a command's error with its exit status: the command returns it, and
 // exitStatus alone prints it ("ponte CMD: MESSAGE") and maps it to the status.
 type failure struct {
@@ -81,4 +88,10 @@ func exitStatus(s *streams, cmd *cobra.Command, err error) int {
 	fmt.Fprintf(s.err, "%s: %s\n", cmd.CommandPath(), safeErr(err))
 	fmt.Fprintf(s.err, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	return exitUsage
+}
+
+// botBug is the error of a bot that played an illegal turn or failed: a bug in ponte
+// (exit status 3).
+func botBug(err error) error {
+	return internalError(fmt.Errorf("%w (a bug in the bot: please report it)", err))
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/archive"
+	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
@@ -36,32 +38,7 @@ func newExportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [flags] [PATH...]",
 		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
-		Long: `Write games in the project's own formats: .ponte or JSON Lines (--format, or
-the name of --out: .jsonl, .jsonl.gz and .jsonl.zst give JSON Lines, anything
-else .ponte; .gz and .zst compress).
-
-With paths, the games of the given paths are written, in any format ponte
-reads (below). A game is written as it was read,
-legal or not (ponte verify judges it); the tags of the other sites' records
-(seats, clocks, the site's own result) are kept as tags. Think times and the
-other sites' comments have no place in the project's formats and are left out.
-
-` + formatsRead + `
-
-Without paths, the games stored in the database --db are written, as the
-filters --size, --site, --event, --player, --source, --from and --to select
-them, with their tags and moves (comments are not stored).
-
-A record that cannot be read, or that the format cannot hold, is not written:
-it is named on standard error. The file is written to a temporary name and
-renamed when complete.
-
-Exit status: 0 done (a record that could not be written is named, and
-counted in the summary), 2 a usage error, a path or database that cannot be
-read, or an output that cannot be written, 130 interrupted by Ctrl-C (SIGINT)
-and 143 by SIGTERM (nothing is written to a file, which keeps what it held;
-what was sent to standard output, a FIFO or a device stays sent), 3 an
-internal error (a bug).`,
+		Long:  help("export"),
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
   ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
   ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
@@ -88,7 +65,7 @@ internal error (a bug).`,
 }
 
 func runExport(s *streams, opts *exportOptions) error {
-	format := formatFromName(opts.out)
+	format := archive.FormatOf(opts.out)
 	if opts.formatSet {
 		f, err := ingest.ParseFormat(opts.format)
 		if err != nil || !f.Writable() {
@@ -96,7 +73,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		format = f
 	}
-	if err := checkOutputName(opts.out); err != nil {
+	if err := archive.CheckName(opts.out); err != nil {
 		return err
 	}
 	if len(opts.paths) > 0 && (opts.dbSet || opts.filter != (stats.Filter{})) {
@@ -109,18 +86,18 @@ func runExport(s *streams, opts *exportOptions) error {
 	if err := opts.filter.Validate(); err != nil {
 		return err
 	}
-	out, err := createOutput(s.ctx, opts.out, s.out)
+	out, err := archive.Create(s.ctx, opts.out, s.out)
 	if s.stopped("export", "; nothing written") {
 		return interrupted
 	}
 	if err != nil {
 		return usage(err)
 	}
-	defer out.abort()
+	defer out.Abort()
 	if !opts.quiet {
-		out.notes(s.err, "export")
+		notes(s, out, "export")
 	}
-	w := ingest.NewWriter(out.w, format)
+	w := ingest.NewWriter(out.W, format)
 
 	var written, skipped, badPaths, duplicates, unselected int
 	var writeErr error
@@ -172,7 +149,7 @@ func runExport(s *streams, opts *exportOptions) error {
 		}
 		var d pipeline.Detached // stops at once when interrupted, even on an input that waits for ever
 		d.Run(s.ctx, func() error {
-			for rec, err := range records(s.ctx, opts.paths, s.in, s.limits) {
+			for rec, err := range inputs.Records(s.ctx, opts.paths, s.in, nil, s.limits) {
 				if d.Step(func() error { return step(rec, err) }) != nil {
 					break
 				}
@@ -213,14 +190,14 @@ func runExport(s *streams, opts *exportOptions) error {
 	}
 	if writeErr == nil {
 		if writeErr = w.Flush(); writeErr == nil {
-			writeErr = out.commit()
+			writeErr = out.Commit()
 		}
 	}
 	if writeErr != nil {
 		return usage(writeErr)
 	}
 	if !opts.quiet {
-		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.name()), format)
+		fmt.Fprintf(s.err, "%d %s written to %s (%s)", written, plural(written, "game", "games"), safe(out.Name()), format)
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
 		}
@@ -233,16 +210,16 @@ func runExport(s *streams, opts *exportOptions) error {
 		fmt.Fprintln(s.err)
 	}
 	if badPaths > 0 {
-		return &exitError{exitUsage}
+		return unreadPaths
 	}
 	return nil
 }
 
 // exportStopped says what an interrupted export wrote: nothing to a file, which keeps
 // what it held, or the games sent to standard output, a FIFO or a device before it.
-func exportStopped(out *output, written int) string {
-	if out.atomic() {
-		return "; nothing written to " + safe(out.name())
+func exportStopped(out *archive.Output, written int) string {
+	if out.Atomic() {
+		return "; nothing written to " + safe(out.Name())
 	}
-	return fmt.Sprintf("; %d %s written to %s before, the rest not", written, plural(written, "game", "games"), safe(out.name()))
+	return fmt.Sprintf("; %d %s written to %s before, the rest not", written, plural(written, "game", "games"), safe(out.Name()))
 }

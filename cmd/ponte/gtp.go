@@ -7,6 +7,7 @@ import (
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/gtp"
+	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -14,7 +15,7 @@ import (
 type gtpOptions struct {
 	bot    string
 	size   int
-	supply string
+	supply replay.Supply
 	seed   uint64
 }
 
@@ -23,17 +24,7 @@ func newGTPCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gtp [flags]",
 		Short: "Serve a bot over the Go Text Protocol on standard input and output",
-		Long: `Serve a bot as a GTP engine (version 2, as Hex engines speak it): commands on
-standard input, one a line, answers on standard output ("= text" or "? message",
-each ended by a blank line). Every turn played is checked by the rules engine;
-an illegal one is answered "? illegal move: " with the rule broken. The
-commands (boardsize, clear_board, play light d4,e5, genmove dark, undo,
-showboard, final_score, time_settings, time_left, set_seed, ponte-analyze …),
-the framing and the time rules: docs/protocol.md. ponte match plays such an
-engine as a player "gtp:COMMAND LINE".
-
-Exit status: 0 at quit or the end of the input, 2 a usage error, 130
-interrupted.`,
+		Long:  help("gtp"),
 		Example: `  ponte gtp --bot sage-100
   printf 'boardsize 8\ngenmove light\nshowboard\n' | ponte gtp --bot greedy
   ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,
@@ -43,10 +34,11 @@ interrupted.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.bot, "bot", "sage", "the bot that plays genmove (ponte bots lists them)")
+	opts.bot = "sage"
+	f.Var(botFlag(&opts.bot), "bot", "the bot that plays genmove (ponte bots lists them)")
 	opts.size = 10
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side until boardsize, %d to %d", replay.MinSize, replay.MaxSize))
-	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges) until ponte-supply`)
+	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges) until ponte-supply`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the bot's turns until set_seed")
 	return cmd
 }
@@ -56,29 +48,15 @@ func runGTP(s *streams, opts *gtpOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.size < replay.MinSize || opts.size > replay.MaxSize {
-		return fmt.Errorf("--size must be from %d to %d, not %d", replay.MinSize, replay.MaxSize, opts.size)
-	}
-	supply, ok := replay.ParseSupply(opts.supply)
-	if !ok || opts.supply == "" {
-		return fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
-	}
 	e, err := gtp.NewEngine(gtp.Config{Bot: b, Name: "ponte", Version: version() + ", bot " + b.Name(),
-		Size: opts.size, Supply: supply, Seed: opts.seed})
+		Size: opts.size, Supply: opts.supply, Seed: opts.seed})
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- e.Serve(s.in, s.out) }()
-	select {
-	case err := <-done:
-		if err != nil && s.out.err == nil {
-			fmt.Fprintln(s.err, "ponte gtp:", safeErr(err))
-			return &exitError{exitUsage}
-		}
-		return nil
-	case <-s.ctx.Done():
-		fmt.Fprintln(s.err, "ponte gtp: interrupted")
-		return interrupted
+	var d pipeline.Detached // Ctrl-C stops the command at once, while the engine waits for a line
+	err = d.Run(s.ctx, func() error { return e.Serve(s.in, s.out) })
+	if err != nil && s.ctx.Err() == nil && s.out.err == nil {
+		return usage(err)
 	}
+	return err // ctx's: "interrupted"; or standard output's, which execute says
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ponte/ponte/internal/numtext"
+	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/store"
 )
 
@@ -42,51 +42,7 @@ func newIngestCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] PATH...",
 		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
-		Long: `Read every game of the given paths, replay it on all cores, and store it in the
-SQLite database --db: the game with its tags and verdict, one row per turn with
-its features, every tag, and each file read. Illegal and unreadable records are
-stored too, with their verdict and their text.
-
-` + formatsRead + `
-
-The same game met twice (in two files, or twice in one) is stored once and
-counted. A file whose content was ingested before is skipped; a file whose
-ingest was interrupted (killed, Ctrl-C) is taken up where it stopped: running
-the same command again finishes the job and adds nothing more.
-
-A pipe (standard input as "-" or /dev/stdin, a process substitution <(...),
-a named FIFO) is read once, as it comes; a device that never ends (/dev/zero,
-a terminal) is refused. The database, its -wal, -shm and -journal files and
-the Parquet files are outputs: met among the inputs, they are skipped with a
-note.
-
-The games, turns and tags tables are then written to DIR/games.parquet (with
-the columns the statistics derive: folded opening, decided, opener's score,
-population), DIR/turns.parquet and DIR/tags.parquet, for DuckDB, Spark or
-pandas (docs/parquet.md), DIR being --parquet or, by default, a folder beside
-the database named after it (ponte.db: ponte.parquet); --no-parquet skips them.
-The folder belongs to its database: a file in it (.ponte-database.json) names
-the database, and a folder written from another database, or holding other
-files, is refused, never overwritten.
-
---parquet-only --parquet DIR keeps no database: the games are stored in a
-temporary one inside DIR, DIR's Parquet files are written from it, and it is
-removed. For machines that ingest the shards of an archive in parallel: each
-writes a folder of its own (shards/01, shards/02, ...), and DuckDB or Spark
-read shards/*/games.parquet as one table (docs/parquet.md). Running it again rewrites the folder from
-the paths given; an interrupted run writes nothing.
-
-A database that the run made and stored nothing in (a path that cannot be
-read, no games found) is removed again; one that was there before is kept.
-
-A progress bar is shown on standard error when it is a terminal; a summary
-follows unless --quiet (--json prints it as JSON on standard output).
-
-Exit status: 0 done (illegal and unreadable games are findings, stored with
-their verdicts, not a failure), 2 a usage error, a path that cannot be read, or
-a database that is busy or cannot be written, 130 interrupted by Ctrl-C
-(SIGINT) and 143 by SIGTERM (what was stored is kept: run the same command
-again to finish), 3 an internal error (a bug).`,
+		Long:  help("ingest"),
 		Example: `  ponte ingest sample_data
   ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
   ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst
@@ -142,7 +98,7 @@ func runIngest(s *streams, opts *ingestOptions) error {
 	sum := report.Summary
 	switch {
 	case len(sum.Errors) > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case sum.Interrupted:
 		return interrupted
 	}
@@ -186,10 +142,10 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	ctx := s.ctx
 
 	sopts := store.Options{Workers: opts.workers, Stdin: s.in, Limits: s.limits, CommitGames: commitGames, ParquetDir: outputDir(opts),
-		StreamParquet: parquetDir(opts) != "", Skip: skipOwn(opts.paths)}
-	bar := startIngestBar(s.err, opts.quiet, "ingest", &sopts)
+		StreamParquet: parquetDir(opts) != "", Skip: inputs.Skip(opts.paths)}
+	bar := ingestProgress(s.err, opts.quiet, "ingest", &sopts)
 	sum, err := db.Ingest(ctx, opts.paths, sopts)
-	bar.end(err == nil && !sum.Interrupted)
+	bar.End(err == nil && !sum.Interrupted)
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.
 		return nil, usage(err)
@@ -293,18 +249,6 @@ func ingestSummary(r *ingestReport) string {
 			thousands(p.Games), thousands(p.Turns), thousands(p.Tags), safe(p.Dir), seconds(p.Seconds))
 	}
 	return b.String()
-}
-
-func seconds(secs float64) string {
-	if secs < 1 {
-		return fmt.Sprintf("%.2f s", secs)
-	}
-	return fmt.Sprintf("%.1f s", secs)
-}
-
-// thousands writes n with comma separators (numtext.Thousands).
-func thousands(n int64) string {
-	return numtext.Thousands(n)
 }
 
 // outputDir is the directory of this database's Parquet files, --no-parquet or not (its

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -12,11 +11,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/gtp"
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/archive"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/replay"
 )
@@ -25,7 +25,7 @@ import (
 type matchOptions struct {
 	games       int
 	size        int
-	supply      string
+	supply      replay.Supply
 	seed        uint64
 	workers     int
 	playouts    int
@@ -42,42 +42,7 @@ func newMatchCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "match A B [flags]",
 		Short: "Play bot A against bot B in game pairs and say which is stronger",
-		Long: `Play bot A against bot B as engine developers test a change: on --games/2
-openings, each played twice with the seats exchanged (a game pair: A opens it,
-then B opens it; the responder decides on the swap). Pair i's opening is a
-uniformly random legal first turn for Light drawn from --seed and i; its two
-games have random sources of their own, from --seed and the game's number, so a
-match is the same for a seed whatever --workers is.
-
-The result is A's wins, draws and losses, its score, and the Elo difference
-with its 95% interval computed from the pairs (the pentanomial model, as
-fishtest does). --sprt ELO0,ELO1 runs a sequential probability ratio test of
-"A is stronger by ELO0" (H0) against "by ELO1" (H1) with error rates --alpha
-and --beta: after each pair, in pair order, the log-likelihood ratio (LLR) is
-compared with its bounds, and the match stops when one is crossed, with the
-verdict H1 or H0; "continue" when --games ran out first. Each bot's mean time
-and playouts per turn are reported, to check a comparison at equal time.
-
---out writes every game counted as a .ponte or JSON Lines archive (by its name;
-.gz or .zst compresses), which ponte verify and ponte ingest read; its tags name
-the match and the bots. A progress bar is shown on standard error when it is a
-terminal.
-
-A player "gtp:COMMAND LINE" is an engine in another process that speaks the Go
-Text Protocol (docs/protocol.md), such as another build of ponte: "gtp:./ponte-old
-gtp --bot sage-50". The command line is split into words as a shell splits them
-(quotes and backslashes), without a shell. Each game starts the engine and
-closes it at its end; its time per turn is measured from the match, round trips
-included. An engine that dies, answers garbage, takes over a minute to answer or
-plays an illegal turn stops the match with an error naming it and the turn
-(exit status 3).
-
-Ctrl-C stops the match: the pairs finished so far are counted, written to --out
-and reported, and the exit status is 130.
-
-Exit status: 0 the match played (whatever its verdict), 2 a usage error or an
-output that cannot be written, 130 interrupted, 3 an internal error (a bug,
-such as a bot that played an illegal turn).`,
+		Long:  help("match"),
 		Example: `  ponte match mcts-400 greedy --games 200
   ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
   ponte match greedy random --games 40 --size 8 --json
@@ -92,7 +57,7 @@ such as a bot that played an illegal turn).`,
 	f.VarP(countFlag(&opts.games, 2, maxCount), "games", "n", "the most games to play, an even number (pairs of games)")
 	opts.size = 10
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
-	f.StringVar(&opts.supply, "supply", "unlimited", `"unlimited" or "40/15" (tiles per colour / bridges)`)
+	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the openings and the games")
 	opts.workers = defaultWorkers()
 	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games played in parallel (1 to %d)", maxWorkers))
@@ -113,81 +78,23 @@ such as a bot that played an illegal turn).`,
 // error.
 func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 	o := bot.Options{Playouts: opts.playouts, Workers: 1, Threads: opts.threads}
-	cfg := &match.Config{A: a, B: b, Size: opts.size, Seed: opts.seed, Workers: opts.workers,
-		NewBot: func(name string) (bot.Bot, error) { return newPlayer(name, o) }}
-	if opts.threads < 1 || opts.threads > bot.MaxThreads {
-		return nil, fmt.Errorf("--threads must be from 1 to %d, not %d", bot.MaxThreads, opts.threads)
+	cfg := &match.Config{A: a, B: b, Size: opts.size, Supply: opts.supply, Seed: opts.seed, Workers: opts.workers,
+		NewBot: gtp.Players(func(name string) (bot.Bot, error) { return newBot(name, o) })}
+	if err := cfg.NamePlayers(); err != nil {
+		return nil, err
 	}
-	if opts.playouts < 1 {
-		return nil, fmt.Errorf("--playouts must be at least 1, not %d", opts.playouts)
-	}
-	for _, name := range [2]*string{&cfg.A, &cfg.B} {
-		p, err := cfg.NewBot(*name) // an engine is started, asked for its commands and closed
-		if err != nil {
-			return nil, err
-		}
-		if _, isArch := p.(*bot.Arch); isArch {
-			*name = p.Name() // with --threads: arch-500-t2
-		}
-		closeBot(p)
-	}
-	if opts.games < 2 || opts.games%2 != 0 {
+	if opts.games%2 != 0 {
 		return nil, fmt.Errorf("--games must be an even number from 2, the games of whole pairs, not %d", opts.games)
 	}
 	cfg.Pairs = opts.games / 2
-	if opts.size < replay.MinSize || opts.size > replay.MaxSize {
-		return nil, fmt.Errorf("--size must be from %d to %d, not %d", replay.MinSize, replay.MaxSize, opts.size)
-	}
-	var ok bool
-	if cfg.Supply, ok = replay.ParseSupply(opts.supply); !ok || opts.supply == "" {
-		return nil, fmt.Errorf("--supply %q: must be \"unlimited\" or \"40/15\"", opts.supply)
-	}
-	if err := checkWorkers(opts.workers); err != nil {
-		return nil, err
-	}
 	if t := (match.SPRT{Elo0: 0, Elo1: 1, Alpha: opts.alpha, Beta: opts.beta}); t.Check() != nil {
 		return nil, fmt.Errorf("--alpha and --beta must be above 0 and below 0.5, not %g and %g", opts.alpha, opts.beta)
 	}
+	var err error
 	if opts.sprt != "" {
-		t, err := parseSPRT(opts.sprt, opts.alpha, opts.beta)
-		if err != nil {
-			return nil, err
-		}
-		cfg.SPRT = t
+		cfg.SPRT, err = parseSPRT(opts.sprt, opts.alpha, opts.beta)
 	}
-	return cfg, nil
-}
-
-// gtpPrefix marks a player that is an engine in another process: "gtp:COMMAND LINE".
-const gtpPrefix = "gtp:"
-
-// engineTimeout is how long a match waits for an engine's answer to one command.
-const engineTimeout = gtp.DefaultTimeout
-
-// newPlayer makes a match's player: a bot by its name, or for "gtp:COMMAND LINE" an
-// engine started from the command line (split as a shell splits words, gtp.Split, with no
-// shell run), which speaks GTP on its standard input and output (docs/protocol.md).
-func newPlayer(name string, o bot.Options) (bot.Bot, error) {
-	line, ok := strings.CutPrefix(name, gtpPrefix)
-	if !ok {
-		return newBot(name, o)
-	}
-	argv, err := gtp.Split(line)
-	if err != nil {
-		return nil, fmt.Errorf("player %q: %w", name, err)
-	}
-	p, err := gtp.Start(name, argv, engineTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// closeBot closes a player that holds an engine's process.
-func closeBot(b bot.Bot) {
-	if c, ok := b.(io.Closer); ok {
-		c.Close()
-	}
+	return cfg, err
 }
 
 // parseSPRT reads --sprt "ELO0,ELO1".
@@ -210,36 +117,33 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 	if err != nil {
 		return err
 	}
-	var out *output
+	var out *archive.Output
 	var w *ingest.Writer
 	if opts.out != "" {
 		if opts.out == "-" {
 			return errors.New(`--out must name a file: standard output has the result`)
 		}
-		if out, err = createOutput(s.ctx, opts.out, s.out); err != nil {
-			fmt.Fprintln(s.err, "ponte match:", safeErr(err))
-			return &exitError{exitUsage}
+		if out, err = archive.Create(s.ctx, opts.out, s.out); err != nil {
+			return usage(err)
 		}
-		defer out.abort()
-		w = ingest.NewWriter(out.w, formatFromName(opts.out))
+		defer out.Abort()
+		w = ingest.NewWriter(out.W, archive.FormatOf(opts.out))
 	}
 
 	// Read by the bar's goroutine.
 	var games atomic.Int64
 	var lastLLR atomic.Uint64 // math.Float64bits
-	bar := startStage(s.err, opts.quiet, func(p *mpb.Progress) *phase {
-		return newCountBar(p, "match", int64(opts.games), "games", func(elapsed time.Duration) string {
-			t := ", " + perSecond(float64(games.Load()), elapsed) + " games/s"
-			if cfg.SPRT != nil {
-				t += fmt.Sprintf(", LLR %.2f", math.Float64frombits(lastLLR.Load()))
-			}
-			return t
-		})
+	bar := progress.CountStage(s.err, bars(s.err, opts.quiet), "match", int64(opts.games), "games", func(elapsed time.Duration) string {
+		t := ", " + progress.PerSecond(float64(games.Load()), elapsed) + " games/s"
+		if cfg.SPRT != nil {
+			t += fmt.Sprintf(", LLR %.2f", math.Float64frombits(lastLLR.Load()))
+		}
+		return t
 	})
 	start := time.Now()
 	var writeErr error
 	res, runErr := match.Run(s.ctx, cfg, func() {
-		bar.set(games.Add(1))
+		bar.Set(games.Add(1))
 	}, func(p *match.Pair, r *match.Result) bool {
 		lastLLR.Store(math.Float64bits(r.LLR))
 		if w == nil {
@@ -253,144 +157,34 @@ func runMatch(s *streams, opts *matchOptions, a, b string) error {
 		return true
 	})
 	elapsed := time.Since(start)
-	bar.end(runErr == nil)
+	bar.End(runErr == nil)
 	if writeErr == nil && w != nil {
 		if writeErr = w.Flush(); writeErr == nil && !errors.Is(runErr, match.ErrStopped) {
-			writeErr = out.commit()
+			writeErr = out.Commit()
 		}
 	}
 	interruptedRun := runErr != nil && s.ctx.Err() != nil && errors.Is(runErr, s.ctx.Err())
 	switch {
 	case writeErr != nil:
-		fmt.Fprintln(s.err, "ponte match:", safeErr(writeErr))
-		return &exitError{exitUsage}
+		return usage(writeErr)
 	case runErr != nil && !interruptedRun && errors.As(runErr, new(*gtp.EngineError)):
-		fmt.Fprintf(s.err, "ponte match: %s\n", safeErr(runErr))
-		return &exitError{exitInternal}
+		return internalError(runErr)
 	case runErr != nil && !interruptedRun:
-		fmt.Fprintf(s.err, "ponte match: %s (a bug in the bot: please report it)\n", safeErr(runErr))
-		return &exitError{exitInternal}
+		return botBug(runErr)
 	}
 	if opts.json {
-		if err := json.NewEncoder(s.out).Encode(matchJSON(cfg, res)); err != nil {
+		if err := json.NewEncoder(s.out).Encode(res.JSON(cfg)); err != nil {
 			return err
 		}
 	} else {
-		writeMatch(s.out, cfg, res, elapsed)
+		res.WriteText(s.out, cfg, elapsed)
 	}
 	if out != nil && !opts.json {
-		fmt.Fprintf(s.err, "%d %s written to %s\n", res.Games(), plural(res.Games(), "game", "games"), safe(out.name()))
+		fmt.Fprintf(s.err, "%d %s written to %s\n", res.Games(), plural(res.Games(), "game", "games"), safe(out.Name()))
 	}
 	if interruptedRun {
 		fmt.Fprintf(s.err, "ponte match: interrupted after %d of %d games\n", res.Games(), opts.games)
 		return interrupted
 	}
 	return nil
-}
-
-// matchResult is the --json output.
-type matchResult struct {
-	A           string    `json:"a"`
-	B           string    `json:"b"`
-	Size        int       `json:"size"`
-	Supply      string    `json:"supply"`
-	Seed        uint64    `json:"seed"`
-	Games       int       `json:"games"`
-	Pairs       int       `json:"pairs"`
-	Wins        int       `json:"wins"`
-	Draws       int       `json:"draws"`
-	Losses      int       `json:"losses"`
-	Pentanomial [5]int    `json:"pentanomial"`
-	Score       *float64  `json:"score"`
-	Elo         *float64  `json:"elo"`
-	EloLo       *float64  `json:"elo_lo"`
-	EloHi       *float64  `json:"elo_hi"`
-	SPRT        *string   `json:"sprt"`
-	Elo0        *float64  `json:"elo0,omitempty"`
-	Elo1        *float64  `json:"elo1,omitempty"`
-	LLR         *float64  `json:"llr"`
-	LLRLo       *float64  `json:"llr_lo"`
-	LLRHi       *float64  `json:"llr_hi"`
-	Bots        []botCost `json:"bots"`
-}
-
-// botCost is a bot's cost per turn in a match.
-type botCost struct {
-	Name            string   `json:"name"`
-	Turns           int64    `json:"turns"`
-	MsPerTurn       float64  `json:"ms_per_turn"`
-	PlayoutsPerTurn *float64 `json:"playouts_per_turn"` // null: the bot does not count them
-}
-
-// finite is x, or nil (JSON null) when x is NaN or infinite.
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
-}
-
-func matchJSON(cfg *match.Config, r *match.Result) *matchResult {
-	e := r.Pentanomial.Elo()
-	m := &matchResult{A: cfg.A, B: cfg.B, Size: cfg.Size, Supply: cfg.Supply.String(), Seed: cfg.Seed,
-		Games: r.Games(), Pairs: r.Pairs, Wins: r.Wins, Draws: r.Draws, Losses: r.Losses,
-		Pentanomial: r.Pentanomial, Score: finite(r.Score()), Elo: finite(e.Value), EloLo: finite(e.Lo), EloHi: finite(e.Hi)}
-	if t := cfg.SPRT; t != nil {
-		v := r.Verdict.String()
-		lo, hi := t.Bounds()
-		m.SPRT, m.Elo0, m.Elo1 = &v, &t.Elo0, &t.Elo1
-		m.LLR, m.LLRLo, m.LLRHi = finite(r.LLR), &lo, &hi
-	}
-	for i, name := range []string{cfg.A, cfg.B} {
-		u := r.Usage[i]
-		c := botCost{Name: name, Turns: u.Turns, MsPerTurn: u.MsPerTurn()}
-		if p, ok := u.PlayoutsPerTurn(); ok {
-			c.PlayoutsPerTurn = &p
-		}
-		m.Bots = append(m.Bots, c)
-	}
-	return m
-}
-
-// signedElo writes an Elo difference with its sign: "+52.3", "-7.0", "+inf".
-func signedElo(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
-
-// writeMatch prints the result for a reader.
-func writeMatch(w io.Writer, cfg *match.Config, r *match.Result, elapsed time.Duration) {
-	fmt.Fprintf(w, "%s vs %s: %d %s (%d %s), %d×%d, supply %s, seed %d, %s\n",
-		safe(cfg.A), safe(cfg.B), r.Games(), plural(r.Games(), "game", "games"), r.Pairs, plural(r.Pairs, "pair", "pairs"),
-		cfg.Size, cfg.Size, cfg.Supply, cfg.Seed, seconds(elapsed.Seconds()))
-	if r.Pairs == 0 {
-		fmt.Fprintln(w, "no pair finished")
-		return
-	}
-	fmt.Fprintf(w, "%s: %d %s, %d %s, %d %s; score %.1f%%\n", safe(cfg.A),
-		r.Wins, plural(r.Wins, "win", "wins"), r.Draws, plural(r.Draws, "draw", "draws"), r.Losses, plural(r.Losses, "loss", "losses"),
-		100*r.Score())
-	e := r.Pentanomial.Elo()
-	fmt.Fprintf(w, "Elo %s [%s, %s] (95%%; pairs by A's points 0, ½, 1, 1½, 2: %s)\n",
-		signedElo(e.Value), signedElo(e.Lo), signedElo(e.Hi), r.Pentanomial)
-	if t := cfg.SPRT; t != nil {
-		lo, hi := t.Bounds()
-		fmt.Fprintf(w, "SPRT [%g, %g], alpha %g, beta %g: LLR %.2f (%.2f, %.2f): %s\n",
-			t.Elo0, t.Elo1, t.Alpha, t.Beta, r.LLR, lo, hi, r.Verdict)
-	}
-	for i, name := range []string{cfg.A, cfg.B} {
-		u := r.Usage[i]
-		line := fmt.Sprintf("%s: %.2f ms per turn", safe(name), u.MsPerTurn())
-		if p, ok := u.PlayoutsPerTurn(); ok {
-			line += fmt.Sprintf(", %.0f playouts per turn", p)
-		}
-		fmt.Fprintln(w, line)
-	}
 }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/atlas"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
 )
@@ -35,28 +35,7 @@ func newReportCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [flags]",
 		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
-		Long: `Write a self-contained HTML report of the games in the database --db (made by
-ponte ingest) into the folder --out: index.html with the verification summary,
-the swap balance, the opening heat maps, the scoring charts and the by-turn
-curves for each board size, every chart with its numbers in a table; and one
-page per game (at most --games of them: the illegal and unreadable games
-first, then the legal ones in the order stored) with the final position, the
-move list with per-turn features, and stepping through the game turn by turn.
-
-The folder needs no network and no server: open index.html in a browser. A
-report written before into the same folder is replaced: its files (index.html,
-style.css, fonts.css, the folder games), while the other files of the folder
-(a .git folder, notes) are kept and named. A folder that holds files but no
-report is refused, unless they are all hidden (a new site's .git).
-
-The flags --size, --site, --event, --player, --source, --from and --to select
-the games, as for ponte stats.
-
-Exit status: 0 the report is written, 2 a usage error, a database that cannot
-be read, a folder that cannot be written or holds files but no report, or
-standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
-143 by SIGTERM (no report written, an earlier one left as it was), 3 an
-internal error (a bug).`,
+		Long:  help("report"),
 		Example: `  ponte report
   ponte report --db club.db --out club-report --games 2000
   ponte report --size 12 --player mcts --out mcts-12`,
@@ -116,22 +95,22 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	}
 	defer db.Close()
 	ctx := s.ctx
-	statsBar := statisticsStage(s.err, opts.quiet)
+	statsBar := progress.NewStage(s.err, bars(s.err, opts.quiet), func(b *progress.Bars) *progress.Phase { return b.Spinner("statistics") })
 	r, err := stats.Compute(ctx, db, opts.filter, stats.Options{MaxIllegal: opts.maxGames})
-	statsBar.end(err == nil && ctx.Err() == nil)
+	statsBar.End(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}
 	if err != nil {
 		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if opts.loaded, err = loadAtlases(ctx, opts.atlases); err != nil {
+	if opts.loaded, err = atlas.ReadAll(ctx, opts.atlases); err != nil {
 		return nil, usage(err)
 	}
-	pages := pagesStage(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
+	pages := pagesBar(s.err, opts.quiet, min(opts.maxGames, r.Verification.Games))
 	w, err := report.Write(ctx, db, r, opts.out, report.Options{MaxGames: cmp.Or(opts.maxGames, -1), Title: opts.title, Filter: opts.filter,
-		Progress: pages.progress(), Atlases: opts.loaded})
-	pages.end(err == nil && ctx.Err() == nil)
+		Progress: pages.Pages(), Atlases: opts.loaded})
+	pages.End(err == nil && ctx.Err() == nil)
 	if s.stopped(command, "; no report written") {
 		return nil, interrupted
 	}
@@ -143,6 +122,15 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	return &reportResult{Written: w, Seconds: time.Since(start).Seconds(), SkippedReadings: skipped, stats: r}, nil
+}
+
+// pagesBar is the bar of the report's game pages: those written of the total; none
+// when no page is written.
+func pagesBar(w io.Writer, quiet bool, total int) *progress.Stage {
+	if total <= 0 {
+		return nil
+	}
+	return progress.CountStage(w, bars(w, quiet), "game pages", int64(total), "pages", nil)
 }
 
 // reportResult is what ponte report prints with --json.
@@ -159,30 +147,7 @@ func printWritten(s *streams, opts *reportOptions, w *reportResult) error {
 	case opts.json:
 		return json.NewEncoder(s.out).Encode(w)
 	case !opts.quiet:
-		fmt.Fprintln(s.out, reportSummary(w))
+		fmt.Fprintln(s.out, w.Summary(w.Seconds))
 	}
 	return nil
-}
-
-// reportSummary says where the report is and what it holds, and names the temporary
-// folders of killed runs that were removed.
-func reportSummary(w *reportResult) string {
-	index := w.Index
-	if abs, err := filepath.Abs(index); err == nil {
-		index = abs
-	}
-	s := fmt.Sprintf("report: %s\n%d %s, %d %s, %d game %s; %s",
-		safe(index), w.Games, plural(w.Games, "game", "games"), w.Charts, plural(w.Charts, "chart", "charts"),
-		w.GamePages, plural(w.GamePages, "page", "pages"), seconds(w.Seconds))
-	for _, dir := range w.RemovedStale {
-		s += "\nremoved " + safe(dir) + ", left by a report that was killed"
-	}
-	if len(w.Kept) > 0 {
-		names := make([]string, len(w.Kept))
-		for i, k := range w.Kept {
-			names[i] = safe(k)
-		}
-		s += fmt.Sprintf("\nkept %d %s in %s that ponte did not write: %s", len(names), plural(len(names), "file", "files"), safe(w.Dir), strings.Join(names, ", "))
-	}
-	return s
 }

@@ -2,19 +2,21 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/buildinfo"
+	"github.com/ponte/ponte/internal/cmdutil"
+	"github.com/ponte/ponte/internal/interrupt"
 )
 
 // streams are the command's standard streams, replaced by buffers in tests, and its
@@ -31,23 +33,11 @@ type streams struct {
 	limits ingest.Limits
 }
 
-// signalled is the cause of the context's end when a signal ended it.
-type signalled struct{ sig os.Signal }
-
-func (s *signalled) Error() string { return "interrupted by " + s.sig.String() }
-
-// status is the exit status of a command that sig stopped: 130 for SIGINT, 143 for SIGTERM.
-func (s *signalled) status() int {
-	if s.sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
-}
-
-// interruptStatus is the exit status of a command that the end of ctx stopped.
+// interruptStatus is the exit status of a command that the end of ctx stopped: 143 for
+// SIGTERM, else 130.
 func interruptStatus(ctx context.Context) int {
-	if sig, ok := errors.AsType[*signalled](context.Cause(ctx)); ok {
-		return sig.status()
+	if sig, ok := errors.AsType[*interrupt.Signal](context.Cause(ctx)); ok && sig.Terminated() {
+		return exitTerminated
 	}
 	return exitInterrupted
 }
@@ -71,43 +61,29 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// unwrapWriter is the writer under a checkedWriter, for isTerminal.
-func unwrapWriter(w io.Writer) io.Writer {
-	if c, ok := w.(*checkedWriter); ok {
-		return c.w
+// help is the long help of the command name, help/NAME.txt: a text people read, kept
+// beside the code as text. {{formats}} stands for help/formats.txt, which names every
+// format and container the commands read, and {{selfplay}} for game.SelfPlaySite.
+func help(name string) string {
+	text := func(name string) string {
+		b, err := helpFiles.ReadFile("help/" + name + ".txt")
+		if err != nil { // a bug, which TestEveryHelpFile catches
+			return "no help: help/" + name + ".txt is missing"
+		}
+		return strings.TrimSuffix(string(b), "\n")
 	}
-	return w
+	return strings.NewReplacer("{{formats}}", text("formats"), "{{selfplay}}", game.SelfPlaySite).Replace(text(name))
 }
 
-// formatsRead names every format and container the commands read, for their help texts.
-const formatsRead = `Formats read, told apart by their content whatever a file is named: the
-project's .ponte notation and JSON Lines (docs/formats.md), boardspace.net SGF
-records (and the .zip archives boardspace ships), and Abstract Play's JSON
-exports (one record, an array of them, or one per line). Each may be plain,
-gzip (.gz) or zstd (.zst) compressed, or inside a .zip; paths are files,
-directories (read recursively) or standard input ("-").`
+//go:embed help/*.txt
+var helpFiles embed.FS
 
 // newRootCmd builds the ponte command tree.
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "ponte",
-		Short: "Verify, store and study archives of Ponte del Diavolo games",
-		Long: `ponte turns archives of Ponte del Diavolo games into verified, queryable data.
-
-It replays every game with an exact rules engine and says where a record goes
-wrong: file, line, column, turn and rule (ponte verify); stores the games, their
-verdicts and per-turn features in SQLite and Parquet (ponte ingest); computes
-the statistics of the pie rule (ponte stats) and writes an HTML report (ponte
-report); ponte analyze does all of it at once.
-
-` + formatsRead + `
-
-Exit status, for every command: 0 done (illegal games are findings, reported,
-not failures), 1 verify found illegal or unreadable games, 2 a usage error or a
-path, database or folder that cannot be used (or standard output that cannot
-be written), 130 interrupted by Ctrl-C (SIGINT) and 143 by SIGTERM (after
-saying what was done and keeping what was finished), 3 an internal error (a
-bug in ponte: please report it).`,
+		Use:           "ponte",
+		Short:         "Verify, store and study archives of Ponte del Diavolo games",
+		Long:          help("ponte"),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -130,124 +106,13 @@ bug in ponte: please report it).`,
 	root.AddCommand(newBotsCmd(s))
 	root.AddCommand(newAtlasCmd(s))
 	addCompletions(root)
-	refuseUnknown(root)
-	root.SetHelpCommand(newHelpCmd())
+	cmdutil.RefuseUnknown(root)
+	root.SetHelpCommand(cmdutil.HelpCommand())
 	return root
 }
 
-// refuseUnknown makes every group of subcommands in the tree of cmd (a command that runs
-// none of its own: the root, ponte atlas) refuse an unknown subcommand as a usage error,
-// exit status 2 (cobra would print a group's help and exit 0); a group given no
-// subcommand prints its help.
-func refuseUnknown(cmd *cobra.Command) {
-	for _, c := range cmd.Commands() {
-		refuseUnknown(c)
-	}
-	if !cmd.HasSubCommands() || cmd.Runnable() {
-		return
-	}
-	cmd.Args = cobra.ArbitraryArgs
-	cmd.DisableFlagsInUseLine = true // its usage: "ponte atlas" (the help) and "ponte atlas [command]"
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		switch {
-		case len(args) == 0:
-			return c.Help()
-		case args[0] == "help" && c.HasParent(): // ponte atlas help [run]
-			return helpOf(c, args[1:])
-		}
-		return unknownCommand(c, args[0])
-	}
-}
-
-// helpOf prints the help of the command that args name under cmd, or says that they name
-// none (a usage error).
-func helpOf(cmd *cobra.Command, args []string) error {
-	target, rest, err := cmd.Find(args)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		return unknownCommand(target, rest[0])
-	}
-	return target.Help()
-}
-
-// unknownCommand is the usage error of a word that names no subcommand of cmd, with the
-// subcommands it may have meant: unknown command "rnu" for "ponte atlas": did you mean run?
-func unknownCommand(cmd *cobra.Command, word string) error {
-	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
-	if cmd.SuggestionsMinimumDistance <= 0 {
-		cmd.SuggestionsMinimumDistance = 2 // cobra's own distance
-	}
-	if near := cmd.SuggestionsFor(word); len(near) > 0 {
-		msg += ": did you mean " + strings.Join(near, " or ") + "?"
-	}
-	return errors.New(msg)
-}
-
-// newHelpCmd is ponte help [COMMAND...]: the help of a command, and a usage error, exit
-// status 2, for a word that names none (cobra's own prints the root's help and exits 0).
-func newHelpCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
-		Long:  "ponte help COMMAND prints the help of a command, as ponte COMMAND --help does.",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			cmd, _, err := c.Root().Find(args)
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			var names []cobra.Completion
-			for _, sub := range cmd.Commands() {
-				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
-					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
-				}
-			}
-			return names, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(c *cobra.Command, args []string) error { return helpOf(c.Root(), args) },
-	}
-}
-
-// version is what ponte --version prints: the module's version (a tag, for a binary that
-// go install built from one; "(devel)" for a build in a checkout) and the VCS revision
-// that go build stamps into a binary built in a checkout (not go run, nor a copy of the
-// files without .git).
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown (built without module information)"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, at string
-	var modified bool
-	for _, st := range info.Settings {
-		switch st.Key {
-		case "vcs.revision":
-			rev = st.Value
-		case "vcs.time":
-			at = st.Value
-		case "vcs.modified":
-			modified = st.Value == "true"
-		}
-	}
-	switch {
-	case rev != "":
-		v += ", revision " + rev[:min(12, len(rev))]
-		if at != "" {
-			v += " of " + at
-		}
-		if modified {
-			v += ", with uncommitted changes"
-		}
-	case v == "(devel)":
-		v += ", no VCS revision (go run, or built outside a git checkout: go build -o ponte ./cmd/ponte stamps one)"
-	}
-	return v + ", " + info.GoVersion
-}
+// version is what ponte --version prints (buildinfo.Version).
+var version = buildinfo.Version
 
 // stopped reports whether Ctrl-C or SIGTERM stopped the command, and then says so on standard error,
 // with what was done: "ponte stats: interrupted".
@@ -263,19 +128,8 @@ func (s *streams) stopped(command, done string) bool {
 // or SIGTERM cancels the commands' context: each stops, says what it did, keeps what is
 // finished, and exits 130 (SIGINT) or 143 (SIGTERM); a second one kills at once.
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case sig := <-sigs:
-			signal.Stop(sigs) // the next one has its default effect: the process ends
-			cancel(&signalled{sig})
-		case <-ctx.Done():
-		}
-	}()
+	ctx, stop := interrupt.Context(context.Background())
+	defer stop()
 	return runContext(ctx, args, in, out, errOut)
 }
 

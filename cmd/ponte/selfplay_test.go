@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -366,75 +365,5 @@ func TestSelfplayBotError(t *testing.T) {
 	_, errOut, vstatus := runPonte(t, out, "verify", "-")
 	if want := fmt.Sprintf("%d games: %d legal,", n-1, n-1); status != exitInternal || vstatus != exitOK || !strings.Contains(errOut, want) {
 		t.Errorf("exit status %d, standard output verified with status %d: %q, want %q", status, vstatus, errOut, want)
-	}
-}
-
-// playGames emits every game once, in order, keeps at most its window of games ahead of
-// the next one to emit, and stops early when emit says so or the context ends.
-func TestPlayGames(t *testing.T) {
-	opts := &selfplayOptions{games: 60, light: "random", dark: "random", size: 6, seed: 1, workers: 3}
-	su, err := checkSelfplay(&selfplayOptions{games: 1, light: "random", dark: "random", size: 6, supply: "unlimited", playouts: 1, threads: 1, workers: 1, out: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name      string
-		cancelAt  int // cancel the context when this game is emitted
-		stopAt    int // emit returns false for this game
-		wantCount int
-		wantErr   bool
-	}{
-		{"all", 0, 0, 60, false},
-		{"emit stops", 0, 17, 17, false},
-		{"cancelled", 9, 0, -1, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			emitted := 0
-			err := playGames(ctx, opts, su, func(r selfplayResult) {
-				if ahead := r.index - (emitted + 1); ahead >= 4*opts.workers {
-					t.Errorf("game %d ended while game %d was the next to emit", r.index, emitted+1)
-				}
-			}, func(r selfplayResult) bool {
-				emitted++
-				if r.index != emitted || r.err != nil || r.rec.Index != r.index {
-					t.Fatalf("emitted game %d (%v) as number %d", r.index, r.err, emitted)
-				}
-				if r.index == tt.cancelAt {
-					cancel()
-				}
-				return r.index != tt.stopAt
-			})
-			if (err != nil) != tt.wantErr {
-				t.Errorf("error %v", err)
-			}
-			if tt.wantCount >= 0 && emitted != tt.wantCount {
-				t.Errorf("%d games emitted, want %d", emitted, tt.wantCount)
-			}
-			if tt.wantErr && (emitted < tt.cancelAt || emitted >= opts.games) {
-				t.Errorf("%d games emitted after cancelling at %d", emitted, tt.cancelAt)
-			}
-		})
-	}
-	// A context cancelled before the start plays nothing.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	err = playGames(ctx, opts, su, func(selfplayResult) {}, func(selfplayResult) bool { t.Error("emitted"); return true })
-	if err != context.Canceled {
-		t.Errorf("error %v", err)
-	}
-}
-
-func TestFormatFromName(t *testing.T) {
-	for name, want := range map[string]ingest.Format{
-		"-": ingest.FormatPonte, "a.ponte": ingest.FormatPonte, "a.jsonl": ingest.FormatJSONL,
-		"a.jsonl.gz": ingest.FormatJSONL, "a.jsonl.zst": ingest.FormatJSONL, "a.ponte.gz": ingest.FormatPonte,
-		"jsonl": ingest.FormatPonte, "dir.jsonl/a.txt": ingest.FormatPonte, "A.JSONL": ingest.FormatJSONL,
-	} {
-		if got := formatFromName(name); got != want {
-			t.Errorf("formatFromName(%q) = %s, want %s", name, got, want)
-		}
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/ponte/ponte/internal/archive"
+	"github.com/ponte/ponte/internal/numtext"
+	"github.com/ponte/ponte/internal/termtext"
 )
 
 // maxWorkers bounds --workers. Each worker holds its goroutine, its buffers and the records
@@ -23,93 +25,22 @@ func checkWorkers(n int) error {
 	return nil
 }
 
-// safe returns s fit to print in a command's human output, on a terminal or into a pipe:
-// a file name or a message that holds a terminal's escape sequence could otherwise recolour
-// the terminal, move its cursor, retitle its window or hide the lines before it, and one
-// that holds a newline could forge a line of its own. Every byte or character that a
-// terminal acts on rather than shows is written as a Go escape: the C0 controls (\n, \t,
-// \x1b, …), DEL (\x7f), the C1 controls (\u009b, …), the line and paragraph separators
-// (\u2028, \u2029), the bidirectional marks and controls that reorder a line (\u200e,
-// \u200f, \u061c, \u202a–\u202e, \u2066–\u2069), and any byte that is not UTF-8 (\xff).
-// Everything else, printable non-ASCII included, is left as it is (a backslash too: a name
-// that holds `\x1b` as four characters prints as it is). Text with nothing to escape is
-// returned without copying. The --json outputs do not need this: encoding/json escapes
-// every control character.
-func safe(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	var b []byte
-	done := 0 // s[:done] is in b
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, size) {
-			if b == nil {
-				b = make([]byte, 0, len(s)+16)
-			}
-			b = appendEscape(append(b, s[done:i]...), r, s[i])
-			done = i + size
-		}
-		i += size
-	}
-	if b == nil {
-		return s
-	}
-	return string(append(b, s[done:]...))
-}
-
-// unsafeRune reports whether the character r, size bytes long, is one safe escapes.
-func unsafeRune(r rune, size int) bool {
-	switch {
-	case r == utf8.RuneError && size == 1: // a byte that is not UTF-8
-		return true
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
-
-// appendEscape appends the Go escape of r (or of the byte c that is not UTF-8).
-func appendEscape(b []byte, r rune, c byte) []byte {
-	switch {
-	case r == utf8.RuneError:
-		return appendHex(b, `\x`, uint64(c), 2)
-	case r == '\a':
-		return append(b, `\a`...)
-	case r == '\b':
-		return append(b, `\b`...)
-	case r == '\f':
-		return append(b, `\f`...)
-	case r == '\n':
-		return append(b, `\n`...)
-	case r == '\r':
-		return append(b, `\r`...)
-	case r == '\t':
-		return append(b, `\t`...)
-	case r == '\v':
-		return append(b, `\v`...)
-	case r < 0x80:
-		return appendHex(b, `\x`, uint64(r), 2)
-	}
-	return appendHex(b, `\u`, uint64(r), 4)
-}
-
-func appendHex(b []byte, prefix string, v uint64, digits int) []byte {
-	b = append(b, prefix...)
-	h := strconv.FormatUint(v, 16)
-	for range digits - len(h) {
-		b = append(b, '0')
-	}
-	return append(b, h...)
-}
+// safe is termtext.Safe: s fit to print in a command's human output.
+func safe(s string) string { return termtext.Safe(s) }
 
 // safeErr is safe of err's message.
-func safeErr(err error) string { return safe(err.Error()) }
+func safeErr(err error) string { return termtext.SafeErr(err) }
+
+// plural, seconds, thousands and formatRate write numbers for people.
+func plural(n int, one, many string) string { return termtext.Plural(n, one, many) }
+func seconds(secs float64) string           { return termtext.Seconds(secs) }
+func thousands(n int64) string              { return numtext.Thousands(n) }
+func formatRate(r float64) string           { return termtext.Rate(r) }
+
+// notes says, on standard error, which temporary files of killed runs the command's
+// output removed.
+func notes(s *streams, out *archive.Output, command string) {
+	for _, p := range out.Removed() {
+		fmt.Fprintf(s.err, "ponte %s: note: removed %s, a temporary file left by a run that was killed\n", command, safe(p))
+	}
+}

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/internal/inputs"
+	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/verdict"
 )
@@ -29,24 +30,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [flags] PATH...",
 		Short: "Replay every game and report the illegal and unreadable ones",
-		Long: `Replay every game of the given paths and check every turn against the rules
-and every record's claimed result and score against the replay.
-
-` + formatsRead + `
-
-By default one line is printed per illegal or unreadable game,
-  FILE:LINE:COL: game N: RULE: turn T: message
-and one more per tag value of the game that could not be read (rule "format"),
-followed by a summary on standard error. With --json, one JSON object per game,
-in input order, is printed on standard output. On a terminal, standard error
-also shows a progress bar (the bytes of the inputs read of their size, the
-games per second, the time left) unless --quiet.
-
-Exit status: 0 every game legal, 1 some game illegal or unreadable (the
-findings: verify's job), 2 a usage error, a path that cannot be read or
-standard output that cannot be written, 130 interrupted by Ctrl-C (SIGINT) and
-143 by SIGTERM (after the summary of what was verified), 3 an internal error
-(a bug).`,
+		Long:  help("verify"),
 		Example: `  ponte verify sample_data
   ponte verify --json league.ponte.gz > verdicts.jsonl
   zcat archive.jsonl.gz | ponte verify -`,
@@ -70,15 +54,13 @@ type verifyCounts struct {
 }
 
 func runVerify(s *streams, opts *verifyOptions) error {
-	if err := checkWorkers(opts.workers); err != nil {
-		return err
-	}
-	bar := startVerifyBar(s, opts.quiet, opts.paths)
-	stdout, stderr := bar.writers(s.out, s.err) // above the bar while it is drawn
+	bar := progress.NewVerify(s.err, bars(s.err, opts.quiet), inputs.Size(opts.paths))
+	stdout, stderr := bar.Writers(s.out, s.err, isTerminal(s.out)) // above the bar while it is drawn
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
 	var n verifyCounts
-	records := countedRecords(s.ctx, opts.paths, s.in, bar.counter(), s.limits)
+	var line []byte
+	records := inputs.Records(s.ctx, opts.paths, s.in, bar.Counter(), s.limits)
 	emitVerdict := func(v verdict.Verdict, err error) error {
 		if ingest.IsNotice(err) { // skipped on purpose (another game's record): said, not counted
 			if ferr := out.Flush(); ferr != nil {
@@ -99,7 +81,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			return nil
 		}
 		n.games++
-		bar.game(n.games)
+		bar.Game(n.games)
 		switch {
 		case v.Legal:
 			n.legal++
@@ -111,22 +93,9 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		if opts.json {
 			return enc.Encode(v)
 		}
-		if v.Error != nil {
-			if _, err := out.WriteString(verdictLine(&v, v.Error)); err != nil {
-				return err
-			}
-		}
-		// Every tag that could not be read has its line, after the game's error unless
-		// that is the first of them; the game is still counted once.
-		for i := range v.TagErrors {
-			if i == 0 && v.Error != nil && *v.Error == v.TagErrors[0] {
-				continue
-			}
-			if _, err := out.WriteString(verdictLine(&v, &v.TagErrors[i])); err != nil {
-				return err
-			}
-		}
-		return nil
+		line = v.AppendText(line[:0])
+		_, err = out.Write(line)
+		return err
 	}
 	var d pipeline.Detached // the run stops at once when interrupted, even on an input that waits for ever
 	err := d.Run(s.ctx, func() error {
@@ -140,7 +109,7 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
-	bar.end(err == nil && s.ctx.Err() == nil)
+	bar.End(err == nil && s.ctx.Err() == nil)
 	if err != nil {
 		return err
 	}
@@ -159,46 +128,13 @@ func runVerify(s *streams, opts *verifyOptions) error {
 	case stopped:
 		return interrupted
 	case n.badPaths > 0:
-		return &exitError{exitUsage}
+		return unreadPaths
 	case n.games == 0:
 		// Nothing to verify is not "every game legal": a wrong folder, or files of
 		// another kind, must not pass a script's check.
-		fmt.Fprintf(s.err, "ponte verify: no game record in %s: nothing verified\n", safe(strings.Join(opts.paths, ", ")))
-		return &exitError{exitUsage}
+		return usagef("no game record in %s: nothing verified", strings.Join(opts.paths, ", "))
 	case n.illegal > 0 || n.unreadable > 0:
-		return &exitError{exitFindings}
+		return findings
 	}
 	return nil
-}
-
-// verdictLine formats an error e of the game v (its Error or one of its TagErrors) as
-// FILE:LINE:COL: game N: RULE: message, with the turn at the head of the message when there
-// is one. The file name, the rule and the message are made safe to print: one line per
-// error, whatever they hold.
-func verdictLine(v *verdict.Verdict, e *verdict.Error) string {
-	b := make([]byte, 0, 128)
-	b = append(b, safe(v.Source)...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(e.Line), 10)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(e.Col), 10)
-	b = append(b, ": game "...)
-	b = strconv.AppendInt(b, int64(v.Index), 10)
-	b = append(b, ": "...)
-	b = append(b, safe(e.Rule)...)
-	b = append(b, ": "...)
-	if e.Turn != nil {
-		b = append(b, "turn "...)
-		b = strconv.AppendInt(b, int64(*e.Turn), 10)
-		b = append(b, ": "...)
-	}
-	b = append(b, safe(e.Message)...)
-	return string(append(b, '\n'))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -1,4 +1,8 @@
-package main
+// Package archive opens the archive a command writes (ponte selfplay, match, export, atlas
+// export): standard output, or a file written under a temporary name and renamed when
+// complete (internal/outfile), compressed as its name says, in the format its name asks
+// for.
+package archive
 
 import (
 	"compress/gzip"
@@ -11,14 +15,16 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/outfile"
+	"github.com/ponte/ponte/internal/termtext"
 )
 
-// output is where an archive goes: standard output, or a file opened by outfile (written
+// Output is where an archive goes: standard output, or a file opened by outfile (written
 // under a temporary name and renamed when complete if it is a regular file, written
 // through if it is a device or a FIFO), compressed as its name says.
-type output struct {
-	w    io.Writer      // what the records are written to
+type Output struct {
+	W    io.Writer      // what the records are written to
 	file *outfile.File  // nil for standard output
 	comp io.WriteCloser // the gzip or zstd writer, or nil
 }
@@ -28,9 +34,9 @@ type output struct {
 // text under a compressed name.
 var unwrittenCompression = []string{".zip", ".xz", ".bz2", ".lz4", ".lzma", ".lz", ".br", ".7z", ".z", ".tgz", ".tar", ".zstd", ".gzip"}
 
-// checkOutputName checks the name of --out: a file, or "-" for standard output, whose
+// CheckName checks the name of --out: a file, or "-" for standard output, whose
 // extension, when it names a compressed format, is one ponte writes (.gz, .zst).
-func checkOutputName(path string) error {
+func CheckName(path string) error {
 	if path == "" {
 		return errors.New(`--out must name a file, or "-" for standard output`)
 	}
@@ -41,26 +47,26 @@ func checkOutputName(path string) error {
 	for _, no := range unwrittenCompression {
 		if ext == no {
 			return fmt.Errorf("--out %s: ponte does not write %s files: end the name in .gz or .zst to compress, or leave the %s out for plain text",
-				safe(path), ext, ext)
+				termtext.Safe(path), ext, ext)
 		}
 	}
 	return nil
 }
 
-// createOutput opens the output named path: standard output for "-" or /dev/stdout, else
+// Create opens the output named path: standard output for "-" or /dev/stdout, else
 // the file (outfile.Create, which ctx stops while it waits for a FIFO's reader).
-func createOutput(ctx context.Context, path string, stdout io.Writer) (*output, error) {
-	if err := checkOutputName(path); err != nil {
+func Create(ctx context.Context, path string, stdout io.Writer) (*Output, error) {
+	if err := CheckName(path); err != nil {
 		return nil, err
 	}
 	if outfile.IsStdout(path) {
-		return &output{w: stdout}, nil
+		return &Output{W: stdout}, nil
 	}
 	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	o := &output{w: f, file: f}
+	o := &Output{W: f, file: f}
 	switch lower := strings.ToLower(path); {
 	case strings.HasSuffix(lower, ".gz"):
 		o.comp = gzip.NewWriter(f)
@@ -75,37 +81,35 @@ func createOutput(ctx context.Context, path string, stdout io.Writer) (*output, 
 		o.comp = zw
 	}
 	if o.comp != nil {
-		o.w = o.comp
+		o.W = o.comp
 	}
 	return o, nil
 }
 
-// stdout reports whether the output is standard output.
-func (o *output) stdout() bool { return o.file == nil }
+// Stdout reports whether the output is standard output.
+func (o *Output) Stdout() bool { return o.file == nil }
 
-// atomic reports whether nothing reaches the output before commit: a regular file.
-func (o *output) atomic() bool { return o.file != nil && o.file.Atomic() }
+// Atomic reports whether nothing reaches the output before commit: a regular file.
+func (o *Output) Atomic() bool { return o.file != nil && o.file.Atomic() }
 
-// name says where the archive goes, for the summary.
-func (o *output) name() string {
+// Name says where the archive goes, for the summary.
+func (o *Output) Name() string {
 	if o.file == nil {
 		return "standard output"
 	}
 	return o.file.Name()
 }
 
-// notes says, on w, which temporary files of killed runs were removed.
-func (o *output) notes(w io.Writer, command string) {
+// Removed are the temporary files of killed runs that Create removed.
+func (o *Output) Removed() []string {
 	if o.file == nil {
-		return
+		return nil
 	}
-	for _, p := range o.file.Removed {
-		fmt.Fprintf(w, "ponte %s: note: removed %s, a temporary file left by a run that was killed\n", command, safe(p))
-	}
+	return o.file.Removed
 }
 
-// commit finishes the compressed stream and the file (outfile's Commit).
-func (o *output) commit() error {
+// Commit finishes the compressed stream and the file (outfile's Commit).
+func (o *Output) Commit() error {
 	if o.file == nil {
 		return nil
 	}
@@ -118,9 +122,20 @@ func (o *output) commit() error {
 	return o.file.Commit()
 }
 
-// abort drops the temporary file, unless commit renamed it.
-func (o *output) abort() {
+// Abort drops the temporary file, unless commit renamed it.
+func (o *Output) Abort() {
 	if o.file != nil {
 		o.file.Abort()
 	}
+}
+
+// FormatOf is the format an output file's name asks for: JSON Lines for .jsonl,
+// .jsonl.gz and .jsonl.zst, else .ponte.
+func FormatOf(name string) ingest.Format {
+	name = strings.ToLower(name)
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	if strings.HasSuffix(name, ".jsonl") {
+		return ingest.FormatJSONL
+	}
+	return ingest.FormatPonte
 }
