@@ -88,12 +88,18 @@ func (p *Position) canPlaceTwo(c replay.Colour) bool {
 // only a group that the turn makes an island can break R3.2 (a sandbank touches no island
 // but through a new tile), and it must touch no other tile of its colour.
 func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
+	var pl plan
+	return p.tilesLegalPlan(c, x, y, &pl)
+}
+
+// tilesLegalPlan is tilesLegal leaving in pl, when the tiles are legal, the plan that
+// Play would make of them.
+func (p *Position) tilesLegalPlan(c replay.Colour, x, y int, pl *plan) bool {
 	c &= 1
 	if p.occupied(x) || p.occupied(y) || p.halo[c].has(x) || p.halo[c].has(y) {
 		return false
 	}
-	var pl plan
-	if !p.makePlan(c, x, y, &pl) {
+	if !p.makePlan(c, x, y, pl) {
 		return false
 	}
 	for gi := 0; gi < pl.n; gi++ {
@@ -187,20 +193,26 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 // most two single tiles (a cell next to an island is in the halo); the other cells next
 // to the colour are checked one by one; the rest make a sandbank of one and are legal.
 func (p *Position) legalMask(c replay.Colour, l *bitset) {
+	var single, next bitset
+	p.legalMaskWith(c, l, &single, &next)
+}
+
+// legalMaskWith is legalMask with scratch space for the single tiles and the cells to
+// check, which it writes before it reads (words 0 to nw).
+func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 	c &= 1
 	geo := p.g
 	s := uint(geo.s)
 	t, mid := &p.tiles[c], &p.mid[c]
-	var single bitset
 	for w := 0; w <= geo.nw; w++ {
 		single[w] = t[w] &^ mid[w]
 	}
-	var next bitset // cells next to a tile of the colour, to check one by one
+	// next: the cells next to a tile of the colour, to check one by one
 	for w := 0; w < geo.nw; w++ {
 		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
 		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
 		// Three or more single neighbours, or one of a sandbank of 2 or 3: checked.
-		a, b, f, g := down(&single, w, 1), up(&single, w, 1), down(&single, w, s), up(&single, w, s)
+		a, b, f, g := down(single, w, 1), up(single, w, 1), down(single, w, s), up(single, w, s)
 		s0, c0, s1, c1 := a^b, a&b, f^g, f&g
 		k := s0 & s1
 		three := (s0^s1)&(c0^c1^k) | c0&c1 | c0&k | c1&k

@@ -21,6 +21,12 @@ func (p *Position) Play(m replay.Move) {
 		p.applyBridge(c, p.g.idx(m.A), p.g.idx(m.B))
 		p.bridgesLeft--
 	}
+	p.afterTurn(c, m)
+}
+
+// afterTurn ends turn m of colour c: looks for a bridge worth 10 again when it may have
+// appeared or gone, counts the turn and applies the pass rules.
+func (p *Position) afterTurn(c replay.Colour, m replay.Move) {
 	// Bridges worth 10 appear only when the colour's island components grew; a bridge
 	// may have taken the last one.
 	switch {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -74,5 +75,43 @@ func TestPlayoutStream(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("the playouts drew other turns than %s:\ngot\n%swant\n%s", path, got, want)
+	}
+}
+
+// TestBelow checks below against the computation it spares: whenever it tells that the
+// next noise stays at or below least, val plus u·x^(1/r), computed as drawTop computes
+// it, does; and it tells in most draws far from the edge.
+func TestBelow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	told, far := 0, 0
+	for range 2_000_000 {
+		val := classValue[rng.IntN(5)]
+		u := rng.Float64()
+		if rng.IntN(4) == 0 {
+			u = 1
+		}
+		least := val + rng.Float64()*1.2
+		if rng.IntN(8) == 0 {
+			least = val + u*(1+(rng.Float64()-0.5)*1e-5) // at the edge
+		}
+		x := rng.Float64()
+		if rng.IntN(16) == 0 {
+			x = 0
+		}
+		r := 1 + rng.IntN(700)
+		next := u * math.Exp(math.Log(x)/float64(r))
+		exact := val+next <= least
+		if below(val, u, least, x, r) {
+			told++
+			if !exact {
+				t.Fatalf("below(%v, %v, %v, %v, %d) is true, but val+u·x^(1/r) = %v > %v", val, u, least, x, r, val+next, least)
+			}
+		}
+		if exact && val+next < least-1e-3 {
+			far++
+		}
+	}
+	if told < far*9/10 {
+		t.Errorf("below told %d of %d draws far below least", told, far)
 	}
 }
