@@ -25,6 +25,15 @@ type bitset [numWords]uint64
 func (b *bitset) has(i int) bool { return b[uint(i)>>6%numWords]>>(uint(i)&63)&1 != 0 }
 func (b *bitset) set(i int)      { b[uint(i)>>6%numWords] |= 1 << (uint(i) & 63) }
 
+// set3 sets the bits i, i+1 and i+2.
+func (b *bitset) set3(i int) {
+	w, k := uint(i)>>6, uint(i)&63
+	b[w%numWords] |= 7 << k
+	if k > 61 {
+		b[(w+1)%numWords] |= 7 >> (64 - k)
+	}
+}
+
 // word returns the 64 bits of b from index off on.
 func (b *bitset) word(off int) uint64 {
 	w, s := uint(off)>>6, uint(off)&63

@@ -66,9 +66,9 @@ func (p *Position) addHalo(c replay.Colour, grp *group) {
 	h := &p.halo[c&1]
 	for _, x := range grp.cells {
 		i := int(x)
-		for _, q := range [9]int{i - s - 1, i - s, i - s + 1, i - 1, i, i + 1, i + s - 1, i + s, i + s + 1} {
-			h.set(q)
-		}
+		h.set3(i - s - 1)
+		h.set3(i - 1)
+		h.set3(i + s - 1)
 	}
 }
 

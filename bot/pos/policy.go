@@ -22,9 +22,20 @@ func (p *Position) cellValue(c replay.Colour, x int) float64 {
 	if sum>>24 >= 2 {
 		return p.cellValueGroups(c, x) // two neighbours may share a group
 	}
-	value := float64(sum>>8&0xff) * 0.5 // the opponent's sandbanks: 2 and 0.5, exact
-	return value + growthValue(1+int(sum&0xff), int(sum>>16&0xff))
+	// The opponent's sandbanks (2 and 0.5, exact) and the growth, as growthValue.
+	return float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
 }
+
+// growthTab is growthValue(1+own, free) by the sizes of the colour's groups next to a
+// cell (own) and its free neighbours.
+var growthTab = func() (t [32][8]float64) {
+	for own := range t {
+		for free := range t[own] {
+			t[own][free] = growthValue(1+own, free)
+		}
+	}
+	return t
+}()
 
 // growthValue is what a tile adds by the group of its colour it would make, of size tiles
 // with free empty cells around a lone tile: an island most, a lone tile by its room.
@@ -284,6 +295,7 @@ type Draw struct {
 	c       replay.Colour
 	x, y    int  // the tiles' cells, as Play reads them from move
 	planned bool // pl is the plan of move's tiles on the position drawn from
+	no10    bool // the mover had no legal bridge worth 10 before the turn
 	pl      plan
 	top     top5
 	// The masks of a turn, each written (words 0 to nw) before it is read.
@@ -295,7 +307,7 @@ type Draw struct {
 // DrawTurn is PlayoutTurn drawing into d, which keeps the turn and the plan of its tiles
 // for PlayDraw: the same turn for the same random draws. The position does not change.
 func (p *Position) DrawTurn(rng *rand.Rand, d *Draw) replay.Move {
-	d.planned = false
+	d.planned, d.no10 = false, false
 	d.move = p.drawTurn(rng, d)
 	return d.move
 }
@@ -304,14 +316,14 @@ func (p *Position) DrawTurn(rng *rand.Rand, d *Draw) replay.Move {
 // without planning its tiles again.
 func (p *Position) PlayDraw(d *Draw) {
 	if !d.planned || d.move.Kind != replay.Tiles {
-		p.Play(d.move)
+		p.play(d.move, d.no10)
 		return
 	}
 	d.planned = false
 	p.grew, p.nadded = false, 0
 	p.applyTiles(d.c, d.x, d.y, &d.pl)
 	p.tilesLeft[d.c] -= 2
-	p.afterTurn(d.c, d.move)
+	p.afterTurn(d.c, d.move, d.no10)
 }
 
 // pairLegal is tilesLegal keeping, when x and y are legal, their turn and its plan in d.
@@ -327,12 +339,16 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	c := p.ToMove()
 	geo := p.g
 	tryBridges := rng.IntN(4) == 0
+	d.no10 = p.icomp[c] < 2
 	if tryBridges || p.islands[c] >= 2 {
 		least := 10.0
 		if tryBridges {
 			least = 1.5
 		}
-		if a, b, _, ok := p.bestBridge(c, least); ok {
+		a, b, v, ok := p.bestBridge(c, least)
+		// bestBridge looked for a bridge worth 10 first (unless the pool is empty).
+		d.no10 = d.no10 || v < 10 && (p.supply != replay.Supply40x15 || p.bridgesLeft > 0)
+		if ok {
 			return replay.BridgeMove(geo.cell[a], geo.cell[b])
 		}
 	}
