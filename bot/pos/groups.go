@@ -139,7 +139,10 @@ func (p *Position) planGroup(g *planned, x, y int, ox, oy []int16) bool {
 	}
 	for _, id := range g.olds[:g.nold] {
 		grp := &p.groups[id]
-		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+		for _, cell := range grp.cells[:grp.size] {
+			g.cells[g.size&3] = cell
+			g.size++
+		}
 	}
 	return true
 }

@@ -115,41 +115,22 @@ func (p *Position) tilesLegalPlan(c replay.Colour, x, y int, pl *plan) bool {
 func (p *Position) occupied(i int) bool { return p.sq[i]&(sqTiles|sqBlocked) != 0 }
 
 // islandClear reports whether the planned island g of colour c touches no tile of its
-// colour outside it, nor the new tiles x and y, on any 8-neighbour. It looks through a
-// window of 6 rows of 8 bits around the island (4 cells span at most 4 rows and columns):
-// the island's cells grown by one in the 8 directions must meet no other tile.
+// colour outside it, nor the new tiles x and y (y < 0 for none), on any 8-neighbour. A
+// planned group is whole (the plan merges every group orthogonally next to its new
+// tiles, and both new tiles when they are orthogonally next to each other), so only its
+// cells' diagonal neighbours can hold such a tile.
 func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
-	geo := p.g
-	minx, miny, maxy := 64, 64, 0
-	for _, cell := range g.cells {
-		minx = min(minx, int(geo.x[cell]))
-		miny = min(miny, int(geo.y[cell]))
-		maxy = max(maxy, int(geo.y[cell]))
-	}
-	ox, oy := minx-1, miny-1
-	// at returns the window's bit of cell i, 0 outside the window.
-	at := func(i int) uint64 {
-		cx, cy := int(geo.x[i])-ox, int(geo.y[i])-oy
-		if cx < 0 || cx >= 6 || cy < 0 || cy >= 6 {
-			return 0
+	s := p.g.s
+	own := uint8(1) << (c & 1)
+	a, b, e, f := int(g.cells[0]), int(g.cells[1]), int(g.cells[2]), int(g.cells[3])
+	for _, i := range [4]int{a, b, e, f} {
+		for _, q := range [4]int{i - s - 1, i - s + 1, i + s - 1, i + s + 1} {
+			if (p.sq[q]&own != 0 || q == x || q == y) && q != a && q != b && q != e && q != f {
+				return false
+			}
 		}
-		return 1 << (cy*8 + cx)
 	}
-	var island, tiles uint64
-	for _, cell := range g.cells {
-		island |= at(int(cell))
-	}
-	t := &p.tiles[c&1]
-	for r := 0; r <= maxy-miny+2; r++ {
-		tiles |= t.word((oy+r)*geo.s+ox) & 0x3f << (r * 8)
-	}
-	tiles |= at(x)
-	if y >= 0 {
-		tiles |= at(y)
-	}
-	grown := island | island<<1 | island>>1
-	grown |= grown<<8 | grown>>8
-	return grown&tiles&^island == 0
+	return true
 }
 
 // tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
@@ -178,11 +159,14 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 	case size > 4:
 		return false
 	}
-	g := planned{size: 1}
-	g.cells[0] = int16(x)
+	var g planned
+	g.cells[0], g.size = int16(x), 1
 	for _, id := range ids[:n] {
 		grp := &p.groups[id]
-		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+		for _, cell := range grp.cells[:grp.size] {
+			g.cells[g.size&3] = cell
+			g.size++
+		}
 	}
 	return p.islandClear(c, &g, x, -1)
 }

@@ -483,14 +483,16 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 		}
 	}
 	bound := raw.floor()
+	least := max(bound, top.floor()) // what a noisy value must beat; it only rises
 	for _, e := range near1[:k] {
-		if e.v+1 > max(bound, top.floor()) {
+		if e.v+1 > least {
 			top.insert(e.i, e.v+rng.Float64())
+			least = max(bound, top.floor())
 		}
 	}
 	for f := 4; f >= 0; f-- {
 		val := classValue[f]
-		if val+1 <= max(bound, top.floor()) {
+		if val+1 <= least {
 			continue
 		}
 		m := &class[f]
@@ -500,7 +502,6 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 		u := 1.0
 		for ; r > 0; r-- {
 			draw := rng.Float64()
-			least := max(bound, top.floor())
 			if below(val, u, least, draw, r) {
 				break
 			}
@@ -511,6 +512,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			x := nth(m, geo.nw, rng.IntN(r))
 			m[uint(x)>>6] &^= 1 << (uint(x) & 63)
 			top.insert(x, val+u)
+			least = max(bound, top.floor())
 		}
 	}
 	return n
