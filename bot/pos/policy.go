@@ -483,11 +483,11 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 		}
 	}
 	bound := raw.floor()
-	least := max(bound, top.floor()) // what a noisy value must beat; it only rises
+	least := atLeast(bound, top.floor()) // what a noisy value must beat; it only rises
 	for _, e := range near1[:k] {
 		if e.v+1 > least {
 			top.insert(e.i, e.v+rng.Float64())
-			least = max(bound, top.floor())
+			least = atLeast(bound, top.floor())
 		}
 	}
 	for f := 4; f >= 0; f-- {
@@ -512,10 +512,18 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			x := nth(m, geo.nw, rng.IntN(r))
 			m[uint(x)>>6] &^= 1 << (uint(x) & 63)
 			top.insert(x, val+u)
-			least = max(bound, top.floor())
+			least = atLeast(bound, top.floor())
 		}
 	}
 	return n
+}
+
+// atLeast is max(bound, floor) for values that are not NaN (floor may be -Inf).
+func atLeast(bound, floor float64) float64 {
+	if floor > bound {
+		return floor
+	}
+	return bound
 }
 
 // below reports, without the logarithm and the exponential, that the next noise of a
