@@ -242,18 +242,24 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 		}
 		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
-	for j, d := range geo.jumps {
+	for j := range geo.jumps {
+		d := geo.jumps[j]
 		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
 		m := f0 & (f0>>lo | f1<<hi)
+		if m == 0 {
+			continue
+		}
 		switch kind {
 		case one:
 			m &= i0 ^ (i0>>lo | i1<<hi)
 		case none:
 			m &^= i0 | i0>>lo | i1<<hi
 		}
-		if m != 0 {
-			m &^= at(geo.water[j][0]) | at(geo.water[j][1])
+		if m == 0 {
+			continue
 		}
+		wt := &geo.water[j]
+		m &^= at(wt[0]) | at(wt[1])
 		cand[j] = m
 		any |= m
 	}

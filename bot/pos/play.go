@@ -32,14 +32,16 @@ func (p *Position) play(m replay.Move, no10 bool) {
 // legal bridge worth 10 before the turn (the draw of the turn looked for one).
 func (p *Position) afterTurn(c replay.Colour, m replay.Move, no10 bool) {
 	// Bridges worth 10 appear only when the colour's island components grew, and then
-	// with an end among the tiles added; a turn may have taken the last one.
-	none := no10 || !p.may10[c]
+	// with an end among the tiles added. When there may have been one before the turn,
+	// may10 stays set: the colour's next draw looks for one anyway (bestBridge), and
+	// the turn after it knows.
 	switch {
-	case none && !p.grew:
+	case !no10 && p.may10[c]:
+	case !p.grew:
 		p.may10[c] = false
-	case none && p.nadded <= len(p.added):
+	case p.nadded <= len(p.added):
 		p.may10[c] = p.exists10From(c, p.added[:p.nadded])
-	case p.grew || m.Kind == replay.Bridge && p.may10[c]:
+	default:
 		p.may10[c] = p.exists10(c)
 	}
 	p.turn++
