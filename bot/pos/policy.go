@@ -467,10 +467,18 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	}
 	near1 := &d.near1
 	k := 0
+	nt := &neighbourTab[c]
+	sq := &p.sq
 	for w := 0; w < geo.nw; w++ {
 		for v := near[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
-			val := p.cellValue(c, x)
+			// cellValue, its common case inline
+			var val float64
+			if sum := nt[sq[x+1]] + nt[sq[x-1]] + nt[sq[x+int(s)]] + nt[sq[x-int(s)]]; sum>>24 >= 2 {
+				val = p.cellValueGroups(c, x)
+			} else {
+				val = float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
+			}
 			raw.insert(val)
 			if k < len(near1) {
 				near1[k] = scored{x, val}
