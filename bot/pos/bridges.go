@@ -188,10 +188,10 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		}
 		rx := p.root(p.gid[x])
 		for j, d := range p.g.jumps {
-			if y := x + d; isl.has(y) && !p.ends.has(y) && p.waterFree(x, j) && p.root(p.gid[y]) != rx && !p.crosses(x, y) {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crosses(x, y) {
 				return true
 			}
-			if y := x - d; isl.has(y) && !p.ends.has(y) && p.waterFree(y, j) && p.root(p.gid[y]) != rx && !p.crosses(y, x) {
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crosses(y, x) {
 				return true
 			}
 		}
@@ -283,6 +283,9 @@ func (p *Position) markIslandComponents() {
 // of the nearer end of the other one, so only bridge ends within one cell of x–y's
 // bounding box can matter (as replay's crossing argues).
 func (p *Position) crosses(x, y int) bool {
+	if p.bridges[0]+p.bridges[1] == 0 {
+		return false
+	}
 	geo := p.g
 	x0, y0 := int(geo.x[x]), int(geo.y[x])
 	x1, y1 := int(geo.x[y]), int(geo.y[y])
