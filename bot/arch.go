@@ -56,6 +56,7 @@ type archTree struct {
 	path    []sageStep
 	root    pos.Position
 	sim     pos.Position
+	draw    pos.Draw // the playout turn's working space
 	rng     *rand.Rand
 	src     *rand.PCG
 	buf     []scoredCell
@@ -613,9 +614,9 @@ func (t *archTree) playout(a *Arch) {
 		n = child
 	}
 	for !sim.Over() {
-		m := sim.PlayoutTurn(t.rng)
+		m := sim.DrawTurn(t.rng, &t.draw)
 		t.note(a, sim, m, ply)
-		sim.Play(m)
+		sim.PlayDraw(&t.draw)
 		ply++
 	}
 	light := 0.5

@@ -56,12 +56,14 @@ func BenchmarkPlayout(b *testing.B) {
 					b.Fatal(err)
 				}
 				var sim Position
+				var d Draw
 				turns := 0
 				cpu := cpuTime()
 				for b.Loop() {
 					sim.CopyFrom(&root)
 					for !sim.Over() {
-						sim.Play(sim.PlayoutTurn(rng))
+						sim.DrawTurn(rng, &d)
+						sim.PlayDraw(&d)
 						turns++
 					}
 				}

@@ -25,6 +25,15 @@ type bitset [numWords]uint64
 func (b *bitset) has(i int) bool { return b[uint(i)>>6%numWords]>>(uint(i)&63)&1 != 0 }
 func (b *bitset) set(i int)      { b[uint(i)>>6%numWords] |= 1 << (uint(i) & 63) }
 
+// set3 sets the bits i, i+1 and i+2.
+func (b *bitset) set3(i int) {
+	w, k := uint(i)>>6, uint(i)&63
+	b[w%numWords] |= 7 << k
+	if k > 61 {
+		b[(w+1)%numWords] |= 7 >> (64 - k)
+	}
+}
+
 // word returns the 64 bits of b from index off on.
 func (b *bitset) word(off int) uint64 {
 	w, s := uint(off)>>6, uint(off)&63
@@ -32,16 +41,16 @@ func (b *bitset) word(off int) uint64 {
 }
 
 // up returns word i of the set whose bit x+k is bit x of b; down that whose bit x is bit
-// x+k of b. 0 < k < 64.
+// x+k of b. 0 < k < 64, 0 <= i < numWords-1. The last word of a bitset is never set
+// (numWords has a spare word), so that up reads it, modulo numWords, as the word before
+// the first.
 func up(b *bitset, i int, k uint) uint64 {
-	r := b[i] << k
-	if i > 0 {
-		r |= b[i-1] >> (64 - k)
-	}
-	return r
+	return b[uint(i)%numWords]<<(k&63) | b[uint(i-1)%numWords]>>((64-k)&63)
 }
 
-func down(b *bitset, i int, k uint) uint64 { return b[i]>>k | b[i+1]<<(64-k) }
+func down(b *bitset, i int, k uint) uint64 {
+	return b[uint(i)%numWords]>>(k&63) | b[uint(i+1)%numWords]<<((64-k)&63)
+}
 
 // geom is what a board size fixes: its stride, the words its cells use, the board mask,
 // the conversions between cell indices and replay cells, and the bridge jumps.
@@ -163,4 +172,8 @@ func shift(b *bitset, i int, k int) uint64 {
 // The words must hold every index and a spare one, and be a power of 2 in number, so that
 // an index taken modulo numWords needs no bounds check.
 var _ [numWords - numIdx/64 - 2]struct{}
+
+// No loop over the words of a board writes beyond word numIdx/64+1, so the last word
+// stays empty for up.
+var _ [numWords - 1 - (numIdx/64 + 1) - 1]struct{}
 var _ [0]struct{} = [numWords & (numWords - 1)]struct{}{}

@@ -188,10 +188,10 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		}
 		rx := p.root(p.gid[x])
 		for j, d := range p.g.jumps {
-			if y := x + d; isl.has(y) && !p.ends.has(y) && p.waterFree(x, j) && p.root(p.gid[y]) != rx && !p.crosses(x, y) {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crosses(x, y) {
 				return true
 			}
-			if y := x - d; isl.has(y) && !p.ends.has(y) && p.waterFree(y, j) && p.root(p.gid[y]) != rx && !p.crosses(y, x) {
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crosses(y, x) {
 				return true
 			}
 		}
@@ -242,18 +242,24 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 		}
 		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
-	for j, d := range geo.jumps {
+	for j := range geo.jumps {
+		d := geo.jumps[j]
 		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
 		m := f0 & (f0>>lo | f1<<hi)
+		if m == 0 {
+			continue
+		}
 		switch kind {
 		case one:
 			m &= i0 ^ (i0>>lo | i1<<hi)
 		case none:
 			m &^= i0 | i0>>lo | i1<<hi
 		}
-		if m != 0 {
-			m &^= at(geo.water[j][0]) | at(geo.water[j][1])
+		if m == 0 {
+			continue
 		}
+		wt := &geo.water[j]
+		m &^= at(wt[0]) | at(wt[1])
 		cand[j] = m
 		any |= m
 	}
@@ -277,6 +283,9 @@ func (p *Position) markIslandComponents() {
 // of the nearer end of the other one, so only bridge ends within one cell of x–y's
 // bounding box can matter (as replay's crossing argues).
 func (p *Position) crosses(x, y int) bool {
+	if p.bridges[0]+p.bridges[1] == 0 {
+		return false
+	}
 	geo := p.g
 	x0, y0 := int(geo.x[x]), int(geo.y[x])
 	x1, y1 := int(geo.x[y]), int(geo.y[y])

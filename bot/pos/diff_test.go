@@ -37,6 +37,7 @@ func diffGame(t testing.TB, size int, supply replay.Supply, d driver, rng *rand.
 		t.Fatal(err)
 	}
 	var moves []replay.Move
+	var dr Draw
 	for !g.Over() {
 		where := fmt.Sprintf("%d×%d %s %s turn %d", size, size, supply, d, g.Turn())
 		compare(t, where, g, &p, rng, pairs)
@@ -57,14 +58,18 @@ func diffGame(t testing.TB, size int, supply replay.Supply, d driver, rng *rand.
 			moves = p.LegalTurns(moves[:0])
 			m = moves[rng.IntN(len(moves))]
 		case policy:
-			m = p.PlayoutTurn(rng)
+			m = p.DrawTurn(rng, &dr) // played by PlayDraw below
 		case reference:
 			m = refPolicy(g, rng)
 		}
 		if err := g.Play(m); err != nil {
 			t.Fatalf("%s: replay rejects %s: %v", where, m, err)
 		}
-		p.Play(m)
+		if d == policy {
+			p.PlayDraw(&dr)
+		} else {
+			p.Play(m)
+		}
 	}
 	compare(t, fmt.Sprintf("%d×%d %s %s end", size, size, supply, d), g, &p, rng, pairs)
 	return g.Turn()

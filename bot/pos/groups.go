@@ -66,9 +66,9 @@ func (p *Position) addHalo(c replay.Colour, grp *group) {
 	h := &p.halo[c&1]
 	for _, x := range grp.cells {
 		i := int(x)
-		for _, q := range [9]int{i - s - 1, i - s, i - s + 1, i - 1, i, i + 1, i + s - 1, i + s, i + s + 1} {
-			h.set(q)
-		}
+		h.set3(i - s - 1)
+		h.set3(i - 1)
+		h.set3(i + s - 1)
 	}
 }
 
@@ -87,49 +87,64 @@ type plan struct {
 	n int
 }
 
-// neighbourGroups collects the distinct groups of colour c orthogonally next to x.
+// neighbourGroups collects the distinct groups of colour c orthogonally next to x, in
+// the order of their first cell among x+1, x-1, x+s, x-s. Two neighbours share a group
+// only when both are in groups of 2 or more.
 func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
-	n := 0
 	bit := uint8(1) << (c & 1)
 	s := p.g.s
-outer:
+	n, big := 0, 0
 	for _, q := range [4]int{x + 1, x - 1, x + s, x - s} {
-		if p.sq[q]&bit == 0 {
-			continue
+		if sq := p.sq[q]; sq&bit != 0 {
+			out[n&3] = p.gid[q]
+			n++
+			if sq >= 2<<4 {
+				big++
+			}
 		}
-		id := p.gid[q]
-		for _, o := range out[:n] {
+	}
+	if big < 2 {
+		return n
+	}
+	k := 1 // keep the first of each group
+outer:
+	for _, id := range out[1:n] {
+		for _, o := range out[:k] {
 			if o == id {
 				continue outer
 			}
 		}
-		out[n] = id
-		n++
+		out[k] = id
+		k++
 	}
-	return n
+	return k
 }
 
 // planGroup builds the group of the new tiles x (and y, when y >= 0) with the old groups
-// ox and oy; false when it would be larger than 4 (R3.1).
+// ox and oy (each without repeats); false when it would be larger than 4 (R3.1).
 func (p *Position) planGroup(g *planned, x, y int, ox, oy []int16) bool {
-	g.nold = 0
 	size := 1
 	if y >= 0 {
 		size = 2
 	}
-	for _, list := range [2][]int16{ox, oy} {
-	next:
-		for _, id := range list {
-			for _, o := range g.olds[:g.nold] {
-				if o == id {
-					continue next
-				}
-			}
-			g.olds[g.nold] = id
-			g.nold++
-			size += int(p.groups[id].size)
-		}
+	n := 0
+	for _, id := range ox {
+		g.olds[n&7] = id
+		n++
+		size += int(p.groups[id].size)
 	}
+next:
+	for _, id := range oy {
+		for _, o := range ox {
+			if o == id {
+				continue next
+			}
+		}
+		g.olds[n&7] = id
+		n++
+		size += int(p.groups[id].size)
+	}
+	g.nold = n
 	if size > 4 {
 		return false
 	}
@@ -139,7 +154,10 @@ func (p *Position) planGroup(g *planned, x, y int, ox, oy []int16) bool {
 	}
 	for _, id := range g.olds[:g.nold] {
 		grp := &p.groups[id]
-		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+		for _, cell := range grp.cells[:grp.size] {
+			g.cells[g.size&3] = cell
+			g.size++
+		}
 	}
 	return true
 }

@@ -88,12 +88,18 @@ func (p *Position) canPlaceTwo(c replay.Colour) bool {
 // only a group that the turn makes an island can break R3.2 (a sandbank touches no island
 // but through a new tile), and it must touch no other tile of its colour.
 func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
+	var pl plan
+	return p.tilesLegalPlan(c, x, y, &pl)
+}
+
+// tilesLegalPlan is tilesLegal leaving in pl, when the tiles are legal, the plan that
+// Play would make of them.
+func (p *Position) tilesLegalPlan(c replay.Colour, x, y int, pl *plan) bool {
 	c &= 1
 	if p.occupied(x) || p.occupied(y) || p.halo[c].has(x) || p.halo[c].has(y) {
 		return false
 	}
-	var pl plan
-	if !p.makePlan(c, x, y, &pl) {
+	if !p.makePlan(c, x, y, pl) {
 		return false
 	}
 	for gi := 0; gi < pl.n; gi++ {
@@ -109,41 +115,22 @@ func (p *Position) tilesLegal(c replay.Colour, x, y int) bool {
 func (p *Position) occupied(i int) bool { return p.sq[i]&(sqTiles|sqBlocked) != 0 }
 
 // islandClear reports whether the planned island g of colour c touches no tile of its
-// colour outside it, nor the new tiles x and y, on any 8-neighbour. It looks through a
-// window of 6 rows of 8 bits around the island (4 cells span at most 4 rows and columns):
-// the island's cells grown by one in the 8 directions must meet no other tile.
+// colour outside it, nor the new tiles x and y (y < 0 for none), on any 8-neighbour. A
+// planned group is whole (the plan merges every group orthogonally next to its new
+// tiles, and both new tiles when they are orthogonally next to each other), so only its
+// cells' diagonal neighbours can hold such a tile.
 func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
-	geo := p.g
-	minx, miny, maxy := 64, 64, 0
-	for _, cell := range g.cells {
-		minx = min(minx, int(geo.x[cell]))
-		miny = min(miny, int(geo.y[cell]))
-		maxy = max(maxy, int(geo.y[cell]))
-	}
-	ox, oy := minx-1, miny-1
-	// at returns the window's bit of cell i, 0 outside the window.
-	at := func(i int) uint64 {
-		cx, cy := int(geo.x[i])-ox, int(geo.y[i])-oy
-		if cx < 0 || cx >= 6 || cy < 0 || cy >= 6 {
-			return 0
+	s := p.g.s
+	own := uint8(1) << (c & 1)
+	a, b, e, f := int(g.cells[0]), int(g.cells[1]), int(g.cells[2]), int(g.cells[3])
+	for _, i := range [4]int{a, b, e, f} {
+		for _, q := range [4]int{i - s - 1, i - s + 1, i + s - 1, i + s + 1} {
+			if (p.sq[q]&own != 0 || q == x || q == y) && q != a && q != b && q != e && q != f {
+				return false
+			}
 		}
-		return 1 << (cy*8 + cx)
 	}
-	var island, tiles uint64
-	for _, cell := range g.cells {
-		island |= at(int(cell))
-	}
-	t := &p.tiles[c&1]
-	for r := 0; r <= maxy-miny+2; r++ {
-		tiles |= t.word((oy+r)*geo.s+ox) & 0x3f << (r * 8)
-	}
-	tiles |= at(x)
-	if y >= 0 {
-		tiles |= at(y)
-	}
-	grown := island | island<<1 | island>>1
-	grown |= grown<<8 | grown>>8
-	return grown&tiles&^island == 0
+	return true
 }
 
 // tileLegal decides one tile of colour c on x, an empty, unblocked cell outside the
@@ -172,11 +159,14 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 	case size > 4:
 		return false
 	}
-	g := planned{size: 1}
-	g.cells[0] = int16(x)
+	var g planned
+	g.cells[0], g.size = int16(x), 1
 	for _, id := range ids[:n] {
 		grp := &p.groups[id]
-		g.size += copy(g.cells[g.size:], grp.cells[:grp.size])
+		for _, cell := range grp.cells[:grp.size] {
+			g.cells[g.size&3] = cell
+			g.size++
+		}
 	}
 	return p.islandClear(c, &g, x, -1)
 }
@@ -187,20 +177,26 @@ func (p *Position) tileLegal(c replay.Colour, x int) bool {
 // most two single tiles (a cell next to an island is in the halo); the other cells next
 // to the colour are checked one by one; the rest make a sandbank of one and are legal.
 func (p *Position) legalMask(c replay.Colour, l *bitset) {
+	var single, next bitset
+	p.legalMaskWith(c, l, &single, &next)
+}
+
+// legalMaskWith is legalMask with scratch space for the single tiles and the cells to
+// check, which it writes before it reads (words 0 to nw).
+func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 	c &= 1
 	geo := p.g
 	s := uint(geo.s)
 	t, mid := &p.tiles[c], &p.mid[c]
-	var single bitset
 	for w := 0; w <= geo.nw; w++ {
 		single[w] = t[w] &^ mid[w]
 	}
-	var next bitset // cells next to a tile of the colour, to check one by one
+	// next: the cells next to a tile of the colour, to check one by one
 	for w := 0; w < geo.nw; w++ {
 		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
 		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
 		// Three or more single neighbours, or one of a sandbank of 2 or 3: checked.
-		a, b, f, g := down(&single, w, 1), up(&single, w, 1), down(&single, w, s), up(&single, w, s)
+		a, b, f, g := down(single, w, 1), up(single, w, 1), down(single, w, s), up(single, w, s)
 		s0, c0, s1, c1 := a^b, a&b, f^g, f&g
 		k := s0 & s1
 		three := (s0^s1)&(c0^c1^k) | c0&c1 | c0&k | c1&k

@@ -22,9 +22,20 @@ func (p *Position) cellValue(c replay.Colour, x int) float64 {
 	if sum>>24 >= 2 {
 		return p.cellValueGroups(c, x) // two neighbours may share a group
 	}
-	value := float64(sum>>8&0xff) * 0.5 // the opponent's sandbanks: 2 and 0.5, exact
-	return value + growthValue(1+int(sum&0xff), int(sum>>16&0xff))
+	// The opponent's sandbanks (2 and 0.5, exact) and the growth, as growthValue.
+	return float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
 }
+
+// growthTab is growthValue(1+own, free) by the sizes of the colour's groups next to a
+// cell (own) and its free neighbours.
+var growthTab = func() (t [32][8]float64) {
+	for own := range t {
+		for free := range t[own] {
+			t[own][free] = growthValue(1+own, free)
+		}
+	}
+	return t
+}()
 
 // growthValue is what a tile adds by the group of its colour it would make, of size tiles
 // with free empty cells around a lone tile: an island most, a lone tile by its room.
@@ -228,33 +239,25 @@ func (t *top5) insert(i int, v float64) {
 	t.s[k] = scored{i, v}
 }
 
-// fifth keeps the five highest of the values it is given, to know the fifth.
+// fifth keeps the five highest of the values it is given (highest first, -Inf for the
+// places not filled), to know the fifth.
 type fifth struct {
 	v [5]float64
-	n int
 }
 
 // floor is the fifth highest value, -Inf while fewer than five are kept.
-func (t *fifth) floor() float64 {
-	if t.n == len(t.v) {
-		return t.v[4]
-	}
-	return math.Inf(-1)
-}
+func (t *fifth) floor() float64 { return t.v[4] }
 
+// insert keeps v if it is among the five highest, by a chain of compare-exchanges (the
+// same five values as an insertion, with fewer branches to mispredict).
 func (t *fifth) insert(v float64) {
-	if t.n == len(t.v) {
-		if v <= t.v[4] {
-			return
+	for j := range t.v {
+		hi, lo := t.v[j], v
+		if lo > hi {
+			hi, lo = lo, hi
 		}
-	} else {
-		t.n++
+		t.v[j], v = hi, lo
 	}
-	k := t.n - 1
-	for ; k > 0 && t.v[k-1] < v; k-- {
-		t.v[k] = t.v[k-1]
-	}
-	t.v[k] = v
 }
 
 // PlayoutTurn draws the playout policy's turn for the colour to move, which must have a
@@ -272,24 +275,82 @@ func (t *fifth) insert(v float64) {
 // as they can still enter the five; a cell next to a tile draws its noise only when its
 // value could enter them. A bridge's value is known before its crossing is tested.
 func (p *Position) PlayoutTurn(rng *rand.Rand) replay.Move {
+	var d Draw
+	return p.DrawTurn(rng, &d)
+}
+
+// Draw is a playout turn's working space, kept between turns so that a turn clears
+// nothing, and what the turn drew, with the plan of its tiles that PlayDraw reuses. Its
+// zero value is ready.
+type Draw struct {
+	move    replay.Move
+	c       replay.Colour
+	x, y    int  // the tiles' cells, as Play reads them from move
+	planned bool // pl is the plan of move's tiles on the position drawn from
+	no10    bool // the mover had no legal bridge worth 10 before the turn
+	pl      plan
+	top     top5
+	// The masks of a turn, each written (words 0 to nw) before it is read.
+	l, single, next, near, some, open bitset
+	class                             [5]bitset
+	near1                             [64]scored
+}
+
+// DrawTurn is PlayoutTurn drawing into d, which keeps the turn and the plan of its tiles
+// for PlayDraw: the same turn for the same random draws. The position does not change.
+func (p *Position) DrawTurn(rng *rand.Rand, d *Draw) replay.Move {
+	d.planned, d.no10 = false, false
+	d.move = p.drawTurn(rng, d)
+	return d.move
+}
+
+// PlayDraw plays the turn that DrawTurn drew last into d on this position: Play(d's turn),
+// without planning its tiles again.
+func (p *Position) PlayDraw(d *Draw) {
+	if !d.planned || d.move.Kind != replay.Tiles {
+		p.play(d.move, d.no10)
+		return
+	}
+	d.planned = false
+	p.grew, p.nadded = false, 0
+	p.applyTiles(d.c, d.x, d.y, &d.pl)
+	p.tilesLeft[d.c] -= 2
+	p.afterTurn(d.c, d.move, d.no10)
+}
+
+// pairLegal is tilesLegal keeping, when x and y are legal, their turn and its plan in d.
+func (p *Position) pairLegal(c replay.Colour, x, y int, d *Draw) bool {
+	if !p.tilesLegalPlan(c, x, y, &d.pl) {
+		return false
+	}
+	d.c, d.x, d.y, d.planned = c, x, y, true
+	return true
+}
+
+func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	c := p.ToMove()
 	geo := p.g
 	tryBridges := rng.IntN(4) == 0
+	d.no10 = p.icomp[c] < 2
 	if tryBridges || p.islands[c] >= 2 {
 		least := 10.0
 		if tryBridges {
 			least = 1.5
 		}
-		if a, b, _, ok := p.bestBridge(c, least); ok {
+		a, b, v, ok := p.bestBridge(c, least)
+		// bestBridge looked for a bridge worth 10 first (unless the pool is empty).
+		d.no10 = d.no10 || v < 10 && (p.supply != replay.Supply40x15 || p.bridgesLeft > 0)
+		if ok {
 			return replay.BridgeMove(geo.cell[a], geo.cell[b])
 		}
 	}
-	var l bitset
+	l := &d.l
 	ncells := 0
-	var top top5
+	top := &d.top
+	top.n = 0
 	if p.supply != replay.Supply40x15 || p.tilesLeft[c] >= 2 {
-		p.legalMask(c, &l)
-		ncells = p.drawTop(c, &l, rng, &top)
+		p.legalMaskWith(c, l, &d.single, &d.next)
+		ncells = p.drawTop(c, rng, d)
 	}
 	n := top.n
 	for try := 0; try < 6 && n >= 2; try++ {
@@ -300,13 +361,13 @@ func (p *Position) PlayoutTurn(rng *rand.Rand) replay.Move {
 				continue
 			}
 		}
-		if p.tilesLegal(c, top.s[i].i, top.s[j].i) {
-			return replay.TilesMove(geo.cell[top.s[i].i], geo.cell[top.s[j].i])
+		if x, y := top.s[i].i, top.s[j].i; p.pairLegal(c, x, y, d) {
+			return replay.TilesMove(geo.cell[x], geo.cell[y])
 		}
 	}
 	if ncells >= 2 {
 		var buf [maxGroups]int16
-		cells := p.listCells(&l, buf[:0])
+		cells := p.listCells(l, buf[:0])
 		for try := 0; try < 12; try++ {
 			i, j := rng.IntN(len(cells)), rng.IntN(len(cells))
 			if i != j && p.tilesLegal(c, int(cells[i]), int(cells[j])) {
@@ -334,58 +395,101 @@ func (p *Position) PlayoutTurn(rng *rand.Rand) replay.Move {
 	return moves[rng.IntN(len(moves))]
 }
 
-// drawTop fills top with the five best of CellValue plus U(0,1) noise over the cells of l,
-// and returns the number of cells of l.
-func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5) int {
+// classValue is the value of a cell next to no tile of its colour and no sandbank of 2 or
+// 3 of the other, by its free neighbours: 0.3·free/4.
+// (computed as sage computes it, 0.3·free rounded and then divided).
+var classValue = func() (v [5]float64) {
+	for f := range v {
+		v[f] = 0.3 * float64(f) / 4
+	}
+	return v
+}()
+
+// drawTop fills d.top with the five best of CellValue plus U(0,1) noise over the cells of
+// d.l, and returns the number of cells of d.l.
+func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	geo := p.g
 	s := uint(geo.s)
 	c &= 1
-	var near [1]bitset
-	var class [5]bitset
+	l, near, class, top := &d.l, &d.near, &d.class, &d.top
 	// A cell's value differs from 0.3·free/4 only next to a tile of its colour or a
 	// sandbank of 2 or 3 of the other.
-	var some, open bitset
+	some, open := &d.some, &d.open
 	for w := 0; w <= geo.nw; w++ {
 		some[w] = p.tiles[c][w] | p.mid[c^1][w]
 		open[w] = geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w])
 	}
+	var counts [5]int
+	n := 0
 	for w := 0; w < geo.nw; w++ {
-		near[0][w] = l[w] & (up(&some, w, 1) | down(&some, w, 1) | up(&some, w, s) | down(&some, w, s))
-		plain := l[w] &^ near[0][w]
+		lw := l[w]
+		n += bits.OnesCount64(lw)
+		nw := lw & (up(some, w, 1) | down(some, w, 1) | up(some, w, s) | down(some, w, s))
+		near[w] = nw
+		plain := lw &^ nw
 		// The free cells around each plain cell, added bit-sliced.
-		a, b, e, f := down(&open, w, 1), up(&open, w, 1), down(&open, w, s), up(&open, w, s)
+		a, b, e, f := down(open, w, 1), up(open, w, 1), down(open, w, s), up(open, w, s)
 		s0, c0, s1, c1 := a^b, a&b, e^f, e&f
 		one, k := s0^s1, s0&s1
 		two := c0 ^ c1 ^ k
 		four := c0&c1 | c0&k | c1&k
-		class[0][w] = plain &^ (one | two | four)
-		class[1][w] = plain & one &^ two
-		class[2][w] = plain &^ one & two
-		class[3][w] = plain & one & two
-		class[4][w] = plain & four
+		k0 := plain &^ (one | two | four)
+		k1 := plain & one &^ two
+		k2 := plain &^ one & two
+		k3 := plain & one & two
+		k4 := plain & four
+		class[0][w], class[1][w], class[2][w], class[3][w], class[4][w] = k0, k1, k2, k3, k4
+		counts[0] += bits.OnesCount64(k0)
+		counts[1] += bits.OnesCount64(k1)
+		counts[2] += bits.OnesCount64(k2)
+		counts[3] += bits.OnesCount64(k3)
+		counts[4] += bits.OnesCount64(k4)
 	}
 	// The five highest values without noise bound the fifth noisy value from below: a
 	// cell (or class) whose value plus 1 does not exceed the bound cannot enter the five,
 	// and draws no noise. The classes' values go in first, so that most cells next to a
 	// tile fall below the five at once.
-	var counts [5]int
+	// The classes' values, falling: place j holds the class of the j-th plain cell in
+	// the order of their values (class 4 first).
 	var raw fifth
-	for f := 4; f >= 0; f-- {
-		counts[f] = count(&class[f], geo.nw)
-		// Falling values: each goes last, as insert would put it.
-		for i := 0; i < counts[f] && raw.n < len(raw.v); i++ {
-			raw.v[raw.n] = 0.3 * float64(f) / 4
-			raw.n++
+	c4 := counts[4]
+	c3 := c4 + counts[3]
+	c2 := c3 + counts[2]
+	c1 := c2 + counts[1]
+	c0 := c1 + counts[0]
+	for j := range raw.v {
+		f := 0
+		if j < c1 {
+			f++
+		}
+		if j < c2 {
+			f++
+		}
+		if j < c3 {
+			f++
+		}
+		if j < c4 {
+			f++
+		}
+		raw.v[j] = classValue[f]
+		if j >= c0 {
+			raw.v[j] = math.Inf(-1)
 		}
 	}
-	n := 0
-	var near1 [64]scored
+	near1 := &d.near1
 	k := 0
+	nt := &neighbourTab[c]
+	sq := &p.sq
 	for w := 0; w < geo.nw; w++ {
-		n += bits.OnesCount64(l[w])
-		for v := near[0][w]; v != 0; v &= v - 1 {
+		for v := near[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
-			val := p.cellValue(c, x)
+			// cellValue, its common case inline
+			var val float64
+			if sum := nt[sq[x+1]] + nt[sq[x-1]] + nt[sq[x+int(s)]] + nt[sq[x-int(s)]]; sum>>24 >= 2 {
+				val = p.cellValueGroups(c, x)
+			} else {
+				val = float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
+			}
 			raw.insert(val)
 			if k < len(near1) {
 				near1[k] = scored{x, val}
@@ -398,14 +502,16 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		}
 	}
 	bound := raw.floor()
+	least := atLeast(bound, top.floor()) // what a noisy value must beat; it only rises
 	for _, e := range near1[:k] {
-		if e.v+1 > max(bound, top.floor()) {
+		if e.v+1 > least {
 			top.insert(e.i, e.v+rng.Float64())
+			least = atLeast(bound, top.floor())
 		}
 	}
 	for f := 4; f >= 0; f-- {
-		val := 0.3 * float64(f) / 4
-		if val+1 <= max(bound, top.floor()) {
+		val := classValue[f]
+		if val+1 <= least {
 			continue
 		}
 		m := &class[f]
@@ -414,14 +520,58 @@ func (p *Position) drawTop(c replay.Colour, l *bitset, rng *rand.Rand, top *top5
 		// uniforms below it, and so on.
 		u := 1.0
 		for ; r > 0; r-- {
-			u *= math.Exp(math.Log(rng.Float64()) / float64(r))
-			if val+u <= max(bound, top.floor()) {
+			draw := rng.Float64()
+			if below(val, u, least, draw, r) {
+				break
+			}
+			u *= math.Exp(math.Log(draw) / float64(r))
+			if val+u <= least {
 				break
 			}
 			x := nth(m, geo.nw, rng.IntN(r))
 			m[uint(x)>>6] &^= 1 << (uint(x) & 63)
 			top.insert(x, val+u)
+			least = atLeast(bound, top.floor())
 		}
 	}
 	return n
+}
+
+// atLeast is max(bound, floor) for values that are not NaN (floor may be -Inf).
+func atLeast(bound, floor float64) float64 {
+	if floor > bound {
+		return floor
+	}
+	return bound
+}
+
+// below reports, without the logarithm and the exponential, that the next noise of a
+// class whose noise so far is u, u·x^(1/r), leaves val plus it at most least; false when
+// it cannot tell (then it is computed). It tells when val+u is at most least already (the
+// noise only falls), or when x is below ((least−val)/u)^r by a margin of 1e-6, a million
+// times what the rounding of the logarithm, the exponential and the power can move.
+func below(val, u, least, x float64, r int) bool {
+	if val+u <= least {
+		return true
+	}
+	d := least - val
+	if d < 1e-4 {
+		return false
+	}
+	return x < powInt(d/u, r)*(1-1e-6)
+}
+
+// powInt returns t^r for r ≥ 1 by squaring.
+func powInt(t float64, r int) float64 {
+	p := 1.0
+	for {
+		if r&1 != 0 {
+			p *= t
+		}
+		r >>= 1
+		if r == 0 {
+			return p
+		}
+		t *= t
+	}
 }
