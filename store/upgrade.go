@@ -369,20 +369,20 @@ func upgradeTo7(ctx context.Context, conn *sql.Conn) error {
 	var sc turntext.V6Scanner
 	var b turntext.Builder
 	type row struct {
-		game  int64
-		turns string
+		game      int64
+		turns, of string
 	}
 	var rowsOf []row
 	var after int64 = -1 << 63
 	for {
 		rowsOf = rowsOf[:0]
-		rows, err := conn.QueryContext(ctx, "SELECT game, turns FROM game_turns WHERE game > ? ORDER BY game LIMIT ?", after, chunk)
+		rows, err := conn.QueryContext(ctx, "SELECT game, turns, typeof(turns) FROM game_turns WHERE game > ? ORDER BY game LIMIT ?", after, chunk)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var r row
-			if err := rows.Scan(&r.game, &r.turns); err != nil {
+			if err := rows.Scan(&r.game, &r.turns, &r.of); err != nil {
 				rows.Close()
 				return fmt.Errorf("game_turns: %w: %s", err, editedAdvice)
 			}
@@ -396,6 +396,9 @@ func upgradeTo7(ctx context.Context, conn *sql.Conn) error {
 			break
 		}
 		for _, r := range rowsOf {
+			if r.of != "text" {
+				return fmt.Errorf("game_turns.turns of game %d is not text but %s: %s", r.game, r.of, editedAdvice)
+			}
 			b.Reset()
 			for sc.Reset(r.turns); sc.Next(); {
 				t := sc.Turn().Turn()
