@@ -368,7 +368,8 @@ func viewSQL() string {
 		case turntext.WSandbanks:
 			narrow[p.Int] = append(narrow[p.Int], field(turntext.FSandbanks)+" * "+mover(p.Shift, p.Bits))
 		case turntext.WDead:
-			narrow[p.Int] = append(narrow[p.Int], field(turntext.FDeadLight)+" * "+bit(p.Shift), field(turntext.FDeadDark)+" * "+bit(p.Shift+p.Bits))
+			narrow[p.Int] = append(narrow[p.Int], "("+field(turntext.FDeadCreatedLight)+" - "+field(turntext.FDeadGoneLight)+") * "+bit(p.Shift),
+				"("+field(turntext.FDeadCreatedDark)+" - "+field(turntext.FDeadGoneDark)+") * "+bit(p.Shift+p.Bits))
 		case turntext.WMobility:
 			narrow[p.Int] = append(narrow[p.Int], field(turntext.FMobilityLight)+" * "+bit(p.Shift), field(turntext.FMobilityDark)+" * "+bit(p.Shift+p.Bits))
 		}

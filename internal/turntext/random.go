@@ -36,15 +36,23 @@ func RandomGame(r *rand.Rand, n, wideEvery int) ([]replay.Features, []int) {
 			f.BridgeShape, f.BridgeEnds, f.BridgeMerged = replay.BridgeShape(1+k(2)), [2]int{1 + k(3), 1 + k(3)}, k(1) == 1
 		}
 		run[m][1] = min(run[m][1]+f.IslandsFormed, maxIslands)
-		step(m, 0, 0, 7)
-		step(m, 2, 0, 3)
+		step(m, 0, 0, 3)
+		step(m, 2, 0, 1)
 		step(m, 3, -4, 3)
 		for c := range 2 {
-			step(c, 4, -2, 5)
 			step(c, 5, -31, 0)
-			f.DeadCreated[c] = k(3)
+			// The sandbanks made dead, and the change of the dead: those made less those
+			// no longer dead (0 to 3).
+			f.DeadCreated[c] = k(1)
+			if k(9) == 0 {
+				f.DeadCreated[c] = k(15)
+			}
 			if jump {
 				f.DeadCreated[c] = k(45)
+			}
+			run[c][4] = min(max(run[c][4]+f.DeadCreated[c]-k(3), 0), lim[4])
+			if jump {
+				run[c][4] = k(lim[4])
 			}
 		}
 		for c := range 2 {

@@ -13,7 +13,8 @@
 //     field lowest). The fields are the turn's own values (colour, kind, islands formed,
 //     group or bridge, dead sandbanks created, cells) and the changes the turn made to the
 //     running values (scores, islands, largest component, sandbanks, dead sandbanks,
-//     mobility), each in a narrow range;
+//     mobility), each in a narrow range (the change of the dead sandbanks as the dead
+//     sandbanks made less those no longer dead, which is mostly 0);
 //   - when some turn has a think time or a value outside its field's range, a JSON object
 //     after the records whose keys are those turns' numbers: "12":[think_ms, dead created
 //     Light, Dark, then the changes of score, islands, largest component, sandbanks, dead
@@ -188,11 +189,11 @@ const (
 	FShape // tiles: (group a − 1)·4 + group b − 1; bridge: (((shape − 1)·4 + end a − 1)·4 + end b − 1)·2 + merged
 	FDeadCreatedLight
 	FDeadCreatedDark
-	FScore     // the mover's
-	FLargest   // the mover's
-	FSandbanks // the mover's
-	FDeadLight
-	FDeadDark
+	FScore         // the mover's
+	FLargest       // the mover's
+	FSandbanks     // the mover's
+	FDeadGoneLight // the dead sandbanks made less the change of the dead: those no longer dead
+	FDeadGoneDark
 	FMobilityLight
 	FMobilityDark
 	FCellA // row·26 + column; 0 for a swap or a pass
@@ -204,9 +205,9 @@ const (
 // Values of the fields before.
 var Fields = [NumFields]Field{
 	{"colour", 2, 0}, {"kind", 4, 0}, {"wide", 2, 0}, {"islands formed", 3, 0}, {"group or bridge", 96, 0},
-	{"dead created (Light)", 4, 0}, {"dead created (Dark)", 4, 0},
-	{"score change", 8, 0}, {"largest component change", 4, 0}, {"sandbanks change", 8, 4},
-	{"dead change (Light)", 8, 2}, {"dead change (Dark)", 8, 2},
+	{"dead created (Light)", 16, 0}, {"dead created (Dark)", 16, 0},
+	{"score change", 4, 0}, {"largest component change", 2, 0}, {"sandbanks change", 8, 4},
+	{"dead gone (Light)", 4, 0}, {"dead gone (Dark)", 4, 0},
 	{"mobility change (Light)", 32, 31}, {"mobility change (Dark)", 32, 31},
 	{"cell a", cells, 0}, {"cell b", cells, 0},
 }
@@ -258,6 +259,7 @@ func (e *CodeError) Error() string { return fmt.Sprintf("turn %d: %s", e.Turn, e
 type Builder struct {
 	recs  []byte
 	wide  []byte
+	out   []byte
 	n     int
 	prev  [2][6]int // per colour: score, islands, largest, sandbanks, dead, mobility
 	base  [2]int
@@ -359,14 +361,15 @@ func (b *Builder) add(t *Turn) error {
 	}
 	b.prev = now
 	m, o := t.colour, 1-t.colour
-	narrow := t.Think == 0 && t.deadCreated[0] <= 3 && t.deadCreated[1] <= 3 &&
-		in(d[m][0], 0, 7) && d[o][0] == 0 && d[m][1] == t.formed && d[o][1] == 0 &&
-		in(d[m][2], 0, 3) && d[o][2] == 0 && in(d[m][3], -4, 3) && d[o][3] == 0 &&
-		in(d[0][4], -2, 5) && in(d[1][4], -2, 5) && in(d[0][5], -31, 0) && in(d[1][5], -31, 0)
+	gone := [2]int{t.deadCreated[0] - d[0][4], t.deadCreated[1] - d[1][4]}
+	narrow := t.Think == 0 && t.deadCreated[0] <= 15 && t.deadCreated[1] <= 15 &&
+		in(d[m][0], 0, 3) && d[o][0] == 0 && d[m][1] == t.formed && d[o][1] == 0 &&
+		in(d[m][2], 0, 1) && d[o][2] == 0 && in(d[m][3], -4, 3) && d[o][3] == 0 &&
+		in(gone[0], 0, 3) && in(gone[1], 0, 3) && in(d[0][5], -31, 0) && in(d[1][5], -31, 0)
 	if narrow {
 		r[FDeadCreatedLight], r[FDeadCreatedDark] = t.deadCreated[0], t.deadCreated[1]
 		r[FScore], r[FLargest], r[FSandbanks] = d[m][0], d[m][2], d[m][3]
-		r[FDeadLight], r[FDeadDark], r[FMobilityLight], r[FMobilityDark] = d[0][4], d[1][4], d[0][5], d[1][5]
+		r[FDeadGoneLight], r[FDeadGoneDark], r[FMobilityLight], r[FMobilityDark] = gone[0], gone[1], d[0][5], d[1][5]
 	} else {
 		r[FWide] = 1
 		v := &b.vals
@@ -405,14 +408,14 @@ func (b *Builder) add(t *Turn) error {
 
 // String returns the text of the turns added: the header alone when there are none.
 func (b *Builder) String() string {
-	out := make([]byte, 0, HeaderSize+len(b.recs)+len(b.wide)+1)
-	out = appendDigits(out, b.n, 3)
+	out := appendDigits(b.out[:0], b.n, 3)
 	out = appendDigits(out, b.base[0], 2)
 	out = appendDigits(out, b.base[1], 2)
 	out = append(out, b.recs...)
 	if len(b.wide) > 0 {
 		out = append(append(out, b.wide...), '}')
 	}
+	b.out = out
 	return string(out)
 }
 
@@ -553,7 +556,8 @@ func (sc *Scanner) Next() bool {
 	if r[FWide] == 0 {
 		t.deadCreated = [2]int{r[FDeadCreatedLight], r[FDeadCreatedDark]}
 		d[m][0], d[m][1], d[m][2], d[m][3] = r[FScore], t.formed, r[FLargest], r[FSandbanks]
-		d[0][4], d[1][4], d[0][5], d[1][5] = r[FDeadLight], r[FDeadDark], r[FMobilityLight], r[FMobilityDark]
+		d[0][4], d[1][4] = t.deadCreated[0]-r[FDeadGoneLight], t.deadCreated[1]-r[FDeadGoneDark]
+		d[0][5], d[1][5] = r[FMobilityLight], r[FMobilityDark]
 	} else {
 		for i := FDeadCreatedLight; i <= FMobilityDark; i++ {
 			if r[i] != 0 {
