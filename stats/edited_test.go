@@ -139,7 +139,7 @@ func TestEditedValues(t *testing.T) {
 		{"no turns", "DELETE FROM game_turns WHERE game = 3", "game 3 has 75 turns played legally (games.turns) but no row in game_turns"},
 		{"the last game's turns missing", "DELETE FROM game_turns WHERE game = (SELECT max(id) FROM games WHERE legal AND turns > 0)", "turns played legally (games.turns) but no row in game_turns"},
 		// 40,000 passes: the header '%I$' counts them, each record a pass that changes nothing.
-		{"a huge game", "UPDATE game_turns SET turns = '%I$    ' || replace(hex(zeroblob(40000)), '00', 'C%\\{f`!  ') WHERE game = 3; UPDATE games SET turns = 40000 WHERE id = 3", "game 3 has 40000 turns, more than the 32767 summed"},
+		{"a huge game", "UPDATE game_turns SET turns = '%I$    ' || replace(hex(zeroblob(40000)), '00', '_uE-c`!  ') WHERE game = 3; UPDATE games SET turns = 40000 WHERE id = 3", "game 3 has 40000 turns, more than the 32767 summed"},
 		{"no components", "UPDATE games SET components_dark = NULL WHERE id = 3", "games.id 3 is finished but has no components_dark"},
 		{"a component of no island", "UPDATE games SET components_light = '[2,0]' WHERE id = 3", `games.id 3: components "[2,0]": want a number of islands from 1 to 169 at byte 4`},
 		{"components not an array", "UPDATE games SET components_light = '3' WHERE id = 3", `components "3": not a JSON array at byte 1`},
