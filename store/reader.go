@@ -276,7 +276,8 @@ func (e *TurnsError) Unwrap() error { return e.Err }
 var errNotText = errors.New("not text")
 
 // TurnSummaries calls fn with the turn summary of each game whose id is from … to that
-// has one, in the order of the ids, read from each game's turns (turntext.Scanner). Turns
+// has one, in the order of the ids, read from each game's turns (turntext.Scanner's
+// NextSummary). Turns
 // that cannot be read stop it with a *TurnsError.
 func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*TurnSummary) error) error {
 	rows, err := r.db.QueryContext(ctx, `SELECT game, turns, typeof(turns) = 'text' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
@@ -288,6 +289,7 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 	var text sql.RawBytes
 	var isText bool
 	var sc turntext.Scanner
+	var s turntext.Summary
 	for rows.Next() {
 		if err := rows.Scan(&t.Game, &text, &isText); err != nil {
 			return err
@@ -296,8 +298,8 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 			return &TurnsError{t.Game, errNotText}
 		}
 		t.Turns = t.Turns[:0]
-		for sc.Reset(unsafe.String(unsafe.SliceData(text), len(text))); sc.Next(); {
-			t.Turns = append(t.Turns, turnsum.OfText(sc.Turn()))
+		for sc.Reset(unsafe.String(unsafe.SliceData(text), len(text))); sc.NextSummary(&s); {
+			t.Turns = append(t.Turns, turnsum.Turn{IslandsFormed: s.IslandsFormed, Bridge: s.Bridge, DeadCreated: s.DeadCreated, Mobility: s.Mobility})
 		}
 		if err := sc.Err(); err != nil {
 			return &TurnsError{t.Game, err}

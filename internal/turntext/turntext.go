@@ -204,12 +204,110 @@ const (
 // Fields are the fields of a record: the record is Σ (value + Offset) · the product of the
 // Values of the fields before.
 var Fields = [NumFields]Field{
-	{"colour", 2, 0}, {"kind", 4, 0}, {"wide", 2, 0}, {"islands formed", 3, 0}, {"group or bridge", 96, 0},
-	{"dead created (Light)", 16, 0}, {"dead created (Dark)", 16, 0},
-	{"score change", 4, 0}, {"largest component change", 2, 0}, {"sandbanks change", 8, 4},
-	{"dead gone (Light)", 4, 0}, {"dead gone (Dark)", 4, 0},
-	{"mobility change (Light)", 32, 31}, {"mobility change (Dark)", 32, 31},
+	{"colour", vColour, 0}, {"kind", vKind, 0}, {"wide", vWide, 0}, {"islands formed", vFormed, 0}, {"group or bridge", vShape, 0},
+	{"dead created (Light)", vDeadCreated, 0}, {"dead created (Dark)", vDeadCreated, 0},
+	{"score change", vScore, 0}, {"largest component change", vLargest, 0}, {"sandbanks change", vSandbanks, oSandbanks},
+	{"dead gone (Light)", vDeadGone, 0}, {"dead gone (Dark)", vDeadGone, 0},
+	{"mobility change (Light)", vMobility, oMobility}, {"mobility change (Dark)", vMobility, oMobility},
 	{"cell a", cells, 0}, {"cell b", cells, 0},
+}
+
+// The number of values of each field and the offsets, as constants for Scanner's
+// divisions (which the compiler makes multiplications).
+const (
+	vColour, vKind, vWide, vFormed, vShape = 2, 4, 2, 3, 96
+	vDeadCreated, vScore, vLargest         = 16, 4, 2
+	vSandbanks, oSandbanks                 = 8, 4
+	vDeadGone                              = 4
+	vMobility, oMobility                   = 32, 31
+)
+
+// The weights of the fields (Weight), as constants, and the number of records.
+const (
+	wKind    = vColour
+	wWide    = wKind * vKind
+	wFormed  = wWide * vWide
+	wShape   = wFormed * vFormed
+	wDeadL   = wShape * vShape
+	wDeadD   = wDeadL * vDeadCreated
+	wScore   = wDeadD * vDeadCreated
+	wMobL    = wScore * vScore * vLargest * vSandbanks * vDeadGone * vDeadGone
+	wMobD    = wMobL * vMobility
+	wCellA   = wMobD * vMobility
+	wRecords = wCellA * cells * cells
+)
+
+// Summary is what the statistics sum of a turn (internal/turnsum's Turn).
+type Summary struct {
+	IslandsFormed int
+	Bridge        bool
+	DeadCreated   [2]int
+	Mobility      [2]int
+}
+
+// NextSummary reads the next turn's summary only, several times faster than Next; it
+// returns false at the end of the text or at an error (Err). It checks less than Next
+// (a record in range, the mobility's running values), and the two are not to be mixed
+// between two calls of Reset.
+func (sc *Scanner) NextSummary(s *Summary) bool {
+	if sc.err != nil || sc.n >= sc.count {
+		return false
+	}
+	off := HeaderSize + RecordSize*sc.n
+	sc.n++
+	p := sc.s[off : off+RecordSize]
+	x := uint64(p[8] - ' ')
+	for i := 7; i >= 0; i-- {
+		x = x*Base + uint64(p[i]-' ')
+	}
+	if x >= wRecords {
+		sc.fail(sc.n, off, "a record beyond its fields' ranges")
+		return false
+	}
+	s.IslandsFormed, s.Bridge = int(x/wFormed%vFormed), x/wKind%vKind == 1
+	var mob [2]int
+	if x/wWide%vWide == 0 {
+		s.DeadCreated = [2]int{int(x / wDeadL % vDeadCreated), int(x / wDeadD % vDeadCreated)}
+		mob = [2]int{int(x/wMobL%vMobility) - oMobility, int(x/wMobD%vMobility) - oMobility}
+	} else {
+		v, ok := sc.wide[strconv.Itoa(sc.n)]
+		if !ok {
+			sc.fail(sc.n, off, "a wide turn without its values after the records")
+			return false
+		}
+		s.DeadCreated = [2]int{int(v[1]), int(v[2])}
+		mob = [2]int{int(v[WMobility]), int(v[WMobility+1])}
+	}
+	for c := range 2 {
+		sc.run[c][5] += mob[c]
+		if v := sc.run[c][5]; v < 0 || v > maxCells {
+			sc.fail(sc.n, off, fmt.Sprintf("a running value of %d (0 to %d)", v, maxCells))
+			return false
+		}
+	}
+	s.Mobility = [2]int{sc.run[0][5], sc.run[1][5]}
+	return true
+}
+
+// decode splits a record into its fields, the offsets taken off; ok is false for a record
+// beyond the fields' ranges.
+func decode(x uint64) (r [NumFields]int, ok bool) {
+	next := func(v uint64) int {
+		f := int(x % v)
+		x /= v
+		return f
+	}
+	r[FColour], r[FKind], r[FWide], r[FFormed] = next(vColour), next(vKind), next(vWide), next(vFormed)
+	r[FShape], r[FDeadCreatedLight], r[FDeadCreatedDark] = next(vShape), next(vDeadCreated), next(vDeadCreated)
+	r[FScore], r[FLargest], r[FSandbanks] = next(vScore), next(vLargest), next(vSandbanks)-oSandbanks
+	r[FDeadGoneLight], r[FDeadGoneDark] = next(vDeadGone), next(vDeadGone)
+	r[FMobilityLight], r[FMobilityDark] = next(vMobility)-oMobility, next(vMobility)-oMobility
+	r[FCellA] = next(cells)
+	if x >= cells {
+		return r, false
+	}
+	r[FCellB] = int(x)
+	return r, true
 }
 
 // Weight is the product of the Values of the fields before field i.
@@ -518,17 +616,10 @@ func (sc *Scanner) Next() bool {
 	for i := RecordSize - 1; i >= 0; i-- {
 		x = x*Base + uint64(sc.s[off+i]-' ')
 	}
-	var r [NumFields]int
-	for i := range NumFields {
-		v := Fields[i].Values
-		if i == NumFields-1 {
-			if x >= uint64(v) {
-				sc.fail(sc.n, off, "a record beyond its fields' ranges")
-				return false
-			}
-		}
-		r[i] = int(x%uint64(v)) - Fields[i].Offset
-		x /= uint64(v)
+	r, ok := decode(x)
+	if !ok {
+		sc.fail(sc.n, off, "a record beyond its fields' ranges")
+		return false
 	}
 	t := &sc.turn
 	*t = Turn{colour: r[FColour], kind: r[FKind], formed: r[FFormed]}

@@ -53,6 +53,52 @@ func TestReadsBack(t *testing.T) {
 	}
 }
 
+// NextSummary reads what Next reads of each turn, and the weights it divides by are the
+// fields'.
+func TestNextSummary(t *testing.T) {
+	for i := range NumFields {
+		want := []int64{1, wKind, wWide, wFormed, wShape, wDeadL, wDeadD, wScore, -1, -1, -1, -1, wMobL, wMobD, wCellA, -1}[i]
+		if want > 0 && Weight(i) != want {
+			t.Errorf("field %s: weight %d, the constant %d", Fields[i].Name, Weight(i), want)
+		}
+	}
+	if max9 := int64(Base * Base * Base * Base * Base * Base * Base * Base * Base); Weight(NumFields-1)*Fields[NumFields-1].Values != wRecords || wRecords > max9 {
+		t.Errorf("%d records", int64(wRecords))
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for g := range 100 {
+		text := build(t, randomGame(r, r.IntN(120), []int{0, 3, 40}[g%3]))
+		var a, b Scanner
+		a.Reset(text)
+		b.Reset(text)
+		var s Summary
+		for a.Next() {
+			if !b.NextSummary(&s) {
+				t.Fatalf("game %d: NextSummary stops at turn %d: %v", g, a.N(), b.Err())
+			}
+			u := a.Turn()
+			want := Summary{u.IslandsFormed(), u.Kind() == 1, [2]int{u.DeadCreated(0), u.DeadCreated(1)}, [2]int{u.Mobility(0), u.Mobility(1)}}
+			if s != want {
+				t.Fatalf("game %d turn %d: summary %+v, want %+v", g, a.N(), s, want)
+			}
+		}
+		if b.NextSummary(&s) || a.Err() != nil || b.Err() != nil {
+			t.Fatalf("game %d: %v, %v", g, a.Err(), b.Err())
+		}
+	}
+}
+
+func BenchmarkNextSummary(b *testing.B) {
+	var tb testing.T
+	text := build(&tb, randomGame(rand.New(rand.NewPCG(9, 10)), 60, 0))
+	var sc Scanner
+	var s Summary
+	for b.Loop() {
+		for sc.Reset(text); sc.NextSummary(&s); {
+		}
+	}
+}
+
 // The legacy text of version 6 reads as the same turns.
 func TestV6TurnIsTurn(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
