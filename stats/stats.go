@@ -432,7 +432,7 @@ type gameRow = store.LegalGame
 type selected struct {
 	ids   []int64
 	sizes []uint8
-	turns []int32 // games.turns: the turns of the game's summary (game_turns.by_turn)
+	turns []int32 // games.turns: the turns of the game's summary (game_turns.turns)
 }
 
 // games reads the legal games the filter selects into the tallies of their population and
@@ -941,7 +941,7 @@ func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns
 		}
 		switch {
 		case n != int(turns[next]):
-			return fmt.Errorf("game %d has %d turns in game_turns.by_turn, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
+			return fmt.Errorf("game %d has %d turns in game_turns.turns, but %d played legally (games.turns): %w", game, n, turns[next], ErrEdited)
 		case n > maxTurn:
 			return fmt.Errorf("game %d has %d turns, more than the %d summed: %w", game, n, maxTurn, ErrEdited)
 		}

@@ -771,7 +771,7 @@ func (w *writer) record(it *item) error {
 		}
 	}
 	if a.nturns > 0 { // a game's turns are one row of game_turns
-		if err := w.turns.add(w.c, []driver.Value{idv, a.turns, a.byTurn}); err != nil {
+		if err := w.turns.add(w.c, []driver.Value{idv, a.turns}); err != nil {
 			return err
 		}
 	}

@@ -9,38 +9,41 @@ import (
 	"github.com/ponte/ponte/internal/turntext"
 )
 
-// The per-turn layout is defined once, in Go (internal/turntext: Pack and the accessors
-// of turntext.Turn), which the Parquet writer reads through (turnUnpacker). The view turns
-// unpacks the same bits in SQL (turnsPacking): for turns of random bits in every field,
-// each column of the view holds, field by field, what the Go definition gives.
+// The per-turn layout is defined once, in Go (internal/turntext: Builder, Scanner and the
+// accessors of turntext.Turn), which the Parquet writer reads through (turnUnpacker). The
+// view turns unpacks the same text in SQL (viewSQL): for games of random turns, narrow and
+// wide (think times, running values that jump to their bounds), each column of the view
+// holds, field by field, what the Go definition gives.
 func TestTurnsViewMatchesLayout(t *testing.T) {
 	d := openTemp(t)
 	defer d.Close()
 	rng := rand.New(rand.NewPCG(20, 3))
-	var b turntext.Builder
-	var want []turntext.Turn
-	cells := []string{"", "a1", "d4", "z26"}
-	for i := range 500 {
-		tt := turntext.Turn{P1: rng.Int64N(1 << 40), P2: rng.Int64N(1 << 58), P3: rng.Int64N(1 << 54)}
-		switch i {
-		case 0: // every bit of every field set
-			tt.P1, tt.P2, tt.P3 = 1<<40-1, 1<<58-1, 1<<54-1
-		case 1: // none
-			tt.P1, tt.P2, tt.P3 = 0, 0, 0
+	var want [][]turntext.Turn
+	for g := range 30 {
+		feats, millis := turntext.RandomGame(rng, 1+rng.IntN(200), []int{0, 2, 30}[g%3])
+		var b turntext.Builder
+		var turns []turntext.Turn
+		for i := range feats {
+			tt := turntext.Pack(&feats[i], millis[i])
+			b.Add(&tt)
+			turns = append(turns, tt)
 		}
-		if c := cells[rng.IntN(len(cells))]; c != "" {
-			tt.A, tt.B = c, cells[1+rng.IntN(len(cells)-1)]
+		if b.Err() != nil {
+			t.Fatal(b.Err())
 		}
-		if rng.IntN(2) == 0 {
-			tt.Think = rng.Int64N(1 << 30)
+		if _, err := d.db.Exec("INSERT INTO game_turns (game, turns) VALUES (?, ?)", g+1, b.String()); err != nil {
+			t.Fatal(err)
 		}
-		b.Add(&tt)
-		want = append(want, tt)
+		want = append(want, turns)
 	}
-	if _, err := d.db.Exec("INSERT INTO game_turns (game, turns, by_turn) VALUES (1, ?, x'')", b.String()); err != nil {
-		t.Fatal(err)
+	for g := range want {
+		checkViewGame(t, d, int64(g+1), want[g])
 	}
-	rows := strings.Split(strings.TrimSuffix(dump(t, d.db, "SELECT "+turnsTable.names()+" FROM turns WHERE game = 1 ORDER BY turn"), "\n"), "\n")
+}
+
+func checkViewGame(t *testing.T, d *DB, game int64, want []turntext.Turn) {
+	t.Helper()
+	rows := strings.Split(strings.TrimSuffix(dump(t, d.db, "SELECT "+turnsTable.names()+" FROM turns WHERE game = ? ORDER BY turn", game), "\n"), "\n")
 	if len(rows) != len(want) {
 		t.Fatalf("the view shows %d turns, want %d", len(rows), len(want))
 	}
@@ -53,13 +56,13 @@ func TestTurnsViewMatchesLayout(t *testing.T) {
 	}
 	for i := range want {
 		var r TurnRow
-		if err := u.set(&r, 1, int32(i+1), &want[i], &sl); err != nil {
+		if err := u.set(&r, game, int32(i+1), &want[i], &sl); err != nil {
 			t.Fatal(err)
 		}
 		got, fromGo := strings.Split(rows[i], " | "), rowParts(r)
 		for c, name := range names {
 			if got[c] != fromGo[c] {
-				t.Errorf("turn %d (P1 %#x, P2 %#x, P3 %#x): column %s is %s in the view, %s by turntext", i+1, want[i].P1, want[i].P2, want[i].P3, name, got[c], fromGo[c])
+				t.Errorf("game %d turn %d: column %s is %s in the view, %s by turntext", game, i+1, name, got[c], fromGo[c])
 			}
 		}
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
+	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -249,15 +251,15 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 	return nil
 }
 
-// TurnSummary is what the statistics sum of one game's turns (game_turns.by_turn), one
-// Turn for each turn played legally, in turn order; Turns is valid only during the call it
-// is passed to.
+// TurnSummary is what the statistics sum of one game's turns (read from game_turns.turns),
+// one Turn for each turn played legally, in turn order; Turns is valid only during the
+// call it is passed to.
 type TurnSummary struct {
 	Game  int64
 	Turns []turnsum.Turn
 }
 
-// TurnsError is a game's row of game_turns whose summary cannot be read: only an edit of
+// TurnsError is a game's row of game_turns whose turns cannot be read: only an edit of
 // the database makes one.
 type TurnsError struct {
 	Game int64
@@ -265,42 +267,39 @@ type TurnsError struct {
 }
 
 func (e *TurnsError) Error() string {
-	return fmt.Sprintf("game %d: game_turns.by_turn: %v", e.Game, e.Err)
+	return fmt.Sprintf("game %d: game_turns.turns: %v", e.Game, e.Err)
 }
 
 func (e *TurnsError) Unwrap() error { return e.Err }
 
-// errNotBlob is a summary stored as another type than a blob.
-var errNotBlob = errors.New("not a blob")
+// errNotText is a turns value stored as another type than text.
+var errNotText = errors.New("not text")
 
 // TurnSummaries calls fn with the turn summary of each game whose id is from … to that
-// has one, in the order of the ids. SQLite reads the summaries from their index,
-// game_turns_by_turn, not from the table's pages, which hold the turns' texts too. A
-// summary that cannot be read stops it with a *TurnsError.
+// has one, in the order of the ids, read from each game's turns (turntext.Scanner's
+// NextSummary). Turns
+// that cannot be read stop it with a *TurnsError.
 func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*TurnSummary) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT game, by_turn, typeof(by_turn) = 'blob' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
+	rows, err := r.db.QueryContext(ctx, `SELECT game, turns, typeof(turns) = 'text' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	var t TurnSummary
-	var sum sql.RawBytes
-	var blob bool
-	var sc turnsum.Scanner
+	var text sql.RawBytes
+	var isText bool
+	var sc turntext.Scanner
+	var s turntext.Summary
 	for rows.Next() {
-		if err := rows.Scan(&t.Game, &sum, &blob); err != nil {
+		if err := rows.Scan(&t.Game, &text, &isText); err != nil {
 			return err
 		}
-		if !blob {
-			return &TurnsError{t.Game, errNotBlob}
+		if !isText {
+			return &TurnsError{t.Game, errNotText}
 		}
-		n, err := turnsum.Len(sum)
-		if err != nil {
-			return &TurnsError{t.Game, err}
-		}
-		t.Turns = slices.Grow(t.Turns[:0], n)[:n]
-		for sc.Reset(sum); sc.Next(); {
-			t.Turns[sc.N()-1] = *sc.Turn()
+		t.Turns = t.Turns[:0]
+		for sc.Reset(unsafe.String(unsafe.SliceData(text), len(text))); sc.NextSummary(&s); {
+			t.Turns = append(t.Turns, turnsum.Turn{IslandsFormed: s.IslandsFormed, Bridge: s.Bridge, DeadCreated: s.DeadCreated, Mobility: s.Mobility})
 		}
 		if err := sc.Err(); err != nil {
 			return &TurnsError{t.Game, err}

@@ -3,12 +3,14 @@ package store
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ponte/ponte/internal/turntext"
 )
 
 // SchemaVersion is the version of the store's schema, kept in the database's user_version.
 // A database of another version is refused rather than mixed, except that [Open] upgrades
-// versions 1 to 5 in place (see upgrade).
-const SchemaVersion = 6
+// versions 1 to 6 in place (see upgrade).
+const SchemaVersion = 7
 
 // column is one column of a table: its name, its declared SQLite type, whether it may be
 // NULL, and what it means (the tables of docs/schema.md are made from these).
@@ -28,13 +30,6 @@ type table struct {
 	rowid   bool   // false: WITHOUT ROWID
 	// view: not a table but a view, made by create (viewSQL for turns, tagsViewSQL for tags).
 	view bool
-}
-
-// packing is how the view turns computes its columns from the values a turn is packed
-// into: per column, the expression that computes it from them ($1 … $k, the values in
-// order: turnValues).
-type packing struct {
-	exprs []string
 }
 
 // The tables and the view turns. The order of the columns is the order of the Parquet
@@ -104,18 +99,15 @@ var (
 
 	gameTurnsTable = table{
 		name: "game_turns",
-		doc:  "the turns of each game with turns played legally, one row per game, packed, with their summary for the statistics; the view `turns` unpacks them",
+		doc:  "the turns of each game with turns played legally, one row per game, packed; the view `turns` unpacks them",
 		columns: []column{
 			{"game", "INTEGER", false, "`games.id`"},
-			{"turns", "TEXT", false, "the turns played legally, in order: a JSON array with one array per turn, `[p1,p2,p3,\"a\",\"b\",think_ms]`, where the integers p1, p2, p3 pack the turn's small numbers (the view `turns` shows how), `a` and `b` are its cells and `think_ms` its think time; what is absent comes last and is left out (a swap is `[p1,p2,p3]`), an absent cell before a think time is `null`"},
-			{"by_turn", "BLOB", false, "what `ponte stats` sums by turn number, for the same turns in the same order, 5 bytes per turn: an unsigned 40-bit integer, little-endian, of the islands formed (bits 0–2), 1 for a bridge turn (bit 3), the sandbanks the turn made dead, Light's (bits 4–10) and Dark's (11–17), and the mobility after it, Light's (18–27) and Dark's (28–37); bits 38–39 are 0 (`internal/turnsum`). The same values as the view `turns`, which the statistics need not unpack"},
+			{"turns", "TEXT", false, "the turns played legally, packed: about 9 bytes a turn of printable ASCII, each character a digit from 0 to 94, that the view `turns` unpacks (its layout: `internal/turntext`). A header of 7 characters (the number of turns, the mobility that turn 1's changes start from), a record of 9 per turn in order (the turn's own values and its changes to the running ones: scores, islands, sandbanks, …), and, when a turn has a think time or a change too large for its record, a JSON object of those turns' values after the records"},
 		},
 		rowid: true,
 	}
 
-	// turnsTable is a view: the turns of game_turns unpacked, one row per turn, by the
-	// expressions of turnsPacking (a turn's values are p1, p2, p3, a, b and think_ms, the
-	// elements 0 … 5 of its array, see internal/turntext).
+	// turnsTable is a view: the turns of game_turns unpacked, one row per turn (viewSQL).
 	turnsTable = table{
 		name: "turns",
 		doc:  "a view of `game_turns`: one row per turn played legally (the terms of docs/rules.md); every `[light, dark]` pair is two columns",
@@ -150,36 +142,6 @@ var (
 		},
 		view: true,
 	}
-
-	// turnsPacking is how the view turns computes its columns from a turn's values:
-	// $1 the game, $2 the turn, $3 and $4 the cells, $5 the think time, and $6, $7, $8 the
-	// integers p1, p2, p3 that pack the small numbers (turntext.Turn says how).
-	turnsPacking = packing{
-		exprs: []string{
-			"$1", "$2",
-			"CASE ($6 & 1) WHEN 0 THEN 'light' ELSE 'dark' END",
-			"CASE (($6 >> 1) & 3) WHEN 0 THEN 'tiles' WHEN 1 THEN 'bridge' WHEN 2 THEN 'swap' ELSE 'pass' END",
-			"$3", "$4",
-			"(($6 >> 3) & 7)",
-			"NULLIF(($6 >> 6) & 7, 0)", "NULLIF(($6 >> 9) & 7, 0)",
-			"CASE (($6 >> 12) & 3) WHEN 1 THEN 'straight' WHEN 2 THEN 'diagonal' WHEN 3 THEN 'knight' END",
-			"NULLIF(($6 >> 14) & 7, 0)", "NULLIF(($6 >> 17) & 7, 0)",
-			"CASE (($6 >> 20) & 3) WHEN 1 THEN 0 WHEN 2 THEN 1 END",
-			"(($6 >> 22) & 255)",
-			"($7 & 65535)", "(($7 >> 16) & 65535)",
-			"(($7 >> 32) & 255)", "(($7 >> 40) & 255)",
-			"(($7 >> 48) & 1023)", "($8 & 1023)",
-			"(($8 >> 10) & 1023)", "(($8 >> 20) & 1023)",
-			"(($8 >> 30) & 127)", "(($8 >> 37) & 127)",
-			"(($8 >> 44) & 1023)", "(($6 >> 30) & 1023)",
-			"$5",
-		},
-	}
-
-	// turnValues are the SQL of the bound values of turnsPacking in the view: the game's
-	// row g of game_turns and the turn's element j of json_each.
-	turnValues = []string{"g.game", "(j.key + 1)", "(j.value ->> 3)", "(j.value ->> 4)", "(j.value ->> 5)",
-		"(j.value ->> 0)", "(j.value ->> 1)", "(j.value ->> 2)"}
 
 	gameTagsTable = table{
 		name: "game_tags",
@@ -244,16 +206,8 @@ func schemaSQL() string {
 		b.WriteString(";\n")
 	}
 	b.WriteString("CREATE INDEX IF NOT EXISTS sources_sha256 ON sources (sha256);\n")
-	b.WriteString(byTurnIndexSQL + ";\n")
 	return b.String()
 }
-
-// byTurnIndexSQL makes the index of game_turns that holds the summaries: the statistics
-// read them from it in the order of the games (SQLite's planner takes a covering index
-// that is narrower than the table), which are 5% of the table's bytes, instead of every
-// page of the turns texts beside them (the statistics of a million games took a second
-// longer reading the table).
-const byTurnIndexSQL = "CREATE INDEX IF NOT EXISTS game_turns_by_turn ON game_turns (game, by_turn)"
 
 // create returns the CREATE TABLE (or CREATE VIEW) statement of t.
 func (t *table) create() string {
@@ -329,23 +283,149 @@ func (t *table) insertSQL(n int) string {
 }
 
 // viewSQL is the CREATE VIEW statement of the view turns: every turn of game_turns, one
-// row each, its columns computed by turnsPacking's expressions from the turn's values
-// (turnValues). Games come in the order of game_turns (its key), the turns of a game in
-// the order of its array; a condition on game (WHERE game = ?) looks the game up by key.
+// row each, unpacked in plain SQL (no function of ponte's, so that any SQLite reads it) from
+// the text internal/turntext writes, in three steps:
+//
+//   - per turn (a row of json_each over an array of as many zeros as the game has turns),
+//     its record as one integer v (9 digits, each a character's code less 32, read with
+//     unicode and substr of the text as a blob, which substr reaches without walking it),
+//     and the mobility bases on turn 1;
+//   - per game, in turn order, two window sums of the changes to the running values, each
+//     packing six of them (turntext.Packed);
+//   - the columns, each a field of v (v / weight % values − offset), a bit range of a sum,
+//     or for a wide turn a value of its array in the JSON object after the records.
+//
+// The innermost step is ORDER BY game, which costs nothing (game_turns is read in that
+// order) and keeps SQLite from copying v's expression into each of its uses (a query and
+// its subquery both ordered are not flattened into one): ten times faster.
+//
+// Games come in the order of game_turns (its key), the turns of a game in order; a
+// condition on game (WHERE game = ?) reaches game_turns' key through the window, which is
+// by game.
 func viewSQL() string {
+	const text = "CAST(g.turns AS BLOB)"
+	digit := func(pos string) string { return "(unicode(substr(" + text + ", " + pos + ", 1)) - 32)" }
+	number := func(first, n int, off string) string {
+		var parts []string
+		w := int64(1)
+		for i := range n {
+			pos := strconv.Itoa(first + i)
+			if off != "" {
+				pos = off + " + " + pos
+			}
+			term := digit(pos)
+			if w > 1 {
+				term += " * " + strconv.FormatInt(w, 10)
+			}
+			parts = append(parts, term)
+			w *= turntext.Base
+		}
+		return strings.Join(parts, " + ")
+	}
+	turns := "(" + number(1, 3, "") + ")"
+	field := func(i int) string {
+		f := turntext.Fields[i]
+		e := "v"
+		if w := turntext.Weight(i); w > 1 {
+			e += " / " + strconv.FormatInt(w, 10)
+		}
+		if i < turntext.NumFields-1 {
+			e += " % " + strconv.FormatInt(f.Values, 10)
+		}
+		if f.Offset != 0 {
+			e += " - " + strconv.Itoa(f.Offset)
+		}
+		return "(" + e + ")"
+	}
+	// wide is value i of a wide turn's array, read from the JSON object after the records
+	// with a lookup of the game's row (about one turn in fifty is wide).
+	wide := func(i int) string {
+		x := "CAST(x.turns AS BLOB)"
+		n := strings.ReplaceAll(turns, text, x)
+		return "json_extract((SELECT CAST(substr(" + x + ", " + strconv.Itoa(turntext.HeaderSize+1) + " + " + strconv.Itoa(turntext.RecordSize) +
+			" * " + n + ") AS TEXT) FROM game_turns x WHERE x.game = t.game), '$.\"' || t.turn || '\"[" + strconv.Itoa(i) + "]')"
+	}
+	colour, kind, isWide := field(turntext.FColour), field(turntext.FKind), field(turntext.FWide)+" = 1"
+	bit := func(shift int) string { return strconv.FormatInt(int64(1)<<shift, 10) }
+	// mover is the factor that puts a change of the mover's at its colour's bits.
+	mover := func(shift, bits int) string {
+		return "CASE " + colour + " WHEN 0 THEN " + bit(shift) + " ELSE " + bit(shift+bits) + " END"
+	}
+	// The changes to the running values of each sum, narrow and wide.
+	narrow := [2][]string{}
+	wideSum := [2][]string{}
+	for _, p := range turntext.Packed {
+		for c := range 2 {
+			wideSum[p.Int] = append(wideSum[p.Int], wide(p.Wide+c)+" * "+bit(p.Shift+c*p.Bits))
+		}
+		switch p.Wide {
+		case turntext.WScore:
+			narrow[p.Int] = append(narrow[p.Int], field(turntext.FScore)+" * "+mover(p.Shift, p.Bits))
+		case turntext.WIslands:
+			narrow[p.Int] = append(narrow[p.Int], field(turntext.FFormed)+" * "+mover(p.Shift, p.Bits))
+		case turntext.WLargest:
+			narrow[p.Int] = append(narrow[p.Int], field(turntext.FLargest)+" * "+mover(p.Shift, p.Bits))
+		case turntext.WSandbanks:
+			narrow[p.Int] = append(narrow[p.Int], field(turntext.FSandbanks)+" * "+mover(p.Shift, p.Bits))
+		case turntext.WDead:
+			narrow[p.Int] = append(narrow[p.Int], "("+field(turntext.FDeadCreatedLight)+" - "+field(turntext.FDeadGoneLight)+") * "+bit(p.Shift),
+				"("+field(turntext.FDeadCreatedDark)+" - "+field(turntext.FDeadGoneDark)+") * "+bit(p.Shift+p.Bits))
+		case turntext.WMobility:
+			narrow[p.Int] = append(narrow[p.Int], field(turntext.FMobilityLight)+" * "+bit(p.Shift), field(turntext.FMobilityDark)+" * "+bit(p.Shift+p.Bits))
+		}
+	}
+	mob := turntext.Packed[len(turntext.Packed)-1]
+	base := "CASE WHEN j.key = 0 THEN (" + number(4, 2, "") + ") * " + bit(mob.Shift) + " + (" + number(6, 2, "") + ") * " + bit(mob.Shift+mob.Bits) + " ELSE 0 END"
+	running := func(i int) string {
+		return "CASE WHEN " + isWide + " THEN " + strings.Join(wideSum[i], " + ") + " ELSE " + strings.Join(narrow[i], " + ") + " END"
+	}
+	packed := func(w, c int) string { // the running value of wide index w of colour c
+		for _, p := range turntext.Packed {
+			if p.Wide == w {
+				return "(s" + strconv.Itoa(p.Int) + " >> " + strconv.Itoa(p.Shift+c*p.Bits) + " & " + strconv.Itoa(1<<p.Bits-1) + ")"
+			}
+		}
+		panic("no running value")
+	}
+	u := field(turntext.FShape)
+	cell := func(f int) string {
+		c := field(f)
+		return "CASE WHEN " + kind + " < 2 THEN char(97 + " + c + " % 26) || (" + c + " / 26 + 1) END"
+	}
+	tiles, bridge := "CASE WHEN "+kind+" = 0 THEN ", "CASE WHEN "+kind+" = 1 THEN "
+	cols := []string{
+		"game", "turn",
+		"CASE " + colour + " WHEN 0 THEN 'light' ELSE 'dark' END",
+		"CASE " + kind + " WHEN 0 THEN 'tiles' WHEN 1 THEN 'bridge' WHEN 2 THEN 'swap' ELSE 'pass' END",
+		cell(turntext.FCellA), cell(turntext.FCellB),
+		field(turntext.FFormed),
+		tiles + u + " / 4 + 1 END", tiles + u + " % 4 + 1 END",
+		bridge + "CASE " + u + " / 32 WHEN 0 THEN 'straight' WHEN 1 THEN 'diagonal' ELSE 'knight' END END",
+		bridge + u + " / 8 % 4 + 1 END", bridge + u + " / 2 % 4 + 1 END", bridge + u + " % 2 END",
+		"CASE " + colour + " WHEN 0 THEN " + packed(turntext.WLargest, 0) + " ELSE " + packed(turntext.WLargest, 1) + " END",
+		packed(turntext.WScore, 0), packed(turntext.WScore, 1),
+		packed(turntext.WIslands, 0), packed(turntext.WIslands, 1),
+		packed(turntext.WSandbanks, 0), packed(turntext.WSandbanks, 1),
+		packed(turntext.WDead, 0), packed(turntext.WDead, 1),
+		"CASE WHEN " + isWide + " THEN " + wide(1) + " ELSE " + field(turntext.FDeadCreatedLight) + " END",
+		"CASE WHEN " + isWide + " THEN " + wide(2) + " ELSE " + field(turntext.FDeadCreatedDark) + " END",
+		packed(turntext.WMobility, 0), packed(turntext.WMobility, 1),
+		"CASE WHEN " + isWide + " THEN NULLIF(" + wide(0) + ", 0) END",
+	}
 	var b strings.Builder
 	b.WriteString("CREATE VIEW IF NOT EXISTS turns AS SELECT\n")
 	for i, c := range turnsTable.columns {
-		b.WriteString("  ")
-		b.WriteString(packedExpr(turnsPacking.exprs[i], turnValues))
-		b.WriteString(" AS ")
-		b.WriteString(c.name)
+		b.WriteString("  " + cols[i] + " AS " + c.name)
 		if i < len(turnsTable.columns)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("FROM game_turns g, json_each(g.turns) j")
+	b.WriteString("FROM (\n  SELECT game, turn, v,\n    sum(" + running(0) + ") OVER w AS s0,\n    sum(base + " + running(1) + ") OVER w AS s1\n")
+	b.WriteString("  FROM (\n    SELECT g.game AS game, j.key + 1 AS turn,\n      " + number(turntext.HeaderSize+1, turntext.RecordSize, strconv.Itoa(turntext.RecordSize)+" * j.key") + " AS v,\n")
+	b.WriteString("      " + base + " AS base\n")
+	b.WriteString("    FROM game_turns g, json_each('[' || substr(replace(hex(zeroblob(" + turns + ")), '00', ',0'), 2) || ']') j\n    ORDER BY g.game\n  ) t\n")
+	b.WriteString("  WINDOW w AS (PARTITION BY game ORDER BY turn ROWS UNBOUNDED PRECEDING)\n) t")
 	return b.String()
 }
 
@@ -358,14 +438,6 @@ const tagsViewSQL = `CREATE VIEW IF NOT EXISTS tags AS SELECT
   json_extract(j.value, '$[0]') AS name,
   json_extract(j.value, '$[1]') AS value
 FROM game_tags t, json_each(t.tags) j`
-
-// packedExpr is the expression e with $1 … $k replaced by vals.
-func packedExpr(e string, vals []string) string {
-	for c := len(vals); c >= 1; c-- { // $10 before $1
-		e = strings.ReplaceAll(e, "$"+strconv.Itoa(c), vals[c-1])
-	}
-	return e
-}
 
 // markdown returns the docs/schema.md table of t's columns.
 func (t *table) markdown() string {

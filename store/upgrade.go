@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"runtime"
@@ -11,15 +10,12 @@ import (
 	"strings"
 	"sync"
 
-	"modernc.org/sqlite"
-
 	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 )
 
-// upgrade brings a database of schema version 1, 2, 3, 4 or 5 to SchemaVersion in place, in
+// upgrade brings a database of schema version 1 to 6 to SchemaVersion in place, in
 // one transaction (a failure leaves it as it was):
 //   - version 2 added turns.think_ms, NULL for the turns stored before;
 //   - version 3 made the scores, islands, bridges and margin of games nullable (NULL for
@@ -32,7 +28,12 @@ import (
 //     made from game_turns.turns, and its index, and keeps a game's tags as one row of
 //     game_tags instead of a row per tag (the table tags becomes a view) (upgradeTo5);
 //   - version 6 adds games.move_numbers, the turn numbers written that are not their
-//     turn's: NULL for the games stored before, whose numbers were not kept.
+//     turn's: NULL for the games stored before, whose numbers were not kept;
+//   - version 7 keeps game_turns.turns in about 9 bytes a turn instead of JSON, and drops
+//     game_turns.by_turn and its index, which the statistics no longer read (upgradeTo7).
+//
+// An upgrade from before version 5 no longer makes game_turns.by_turn, which version 7
+// drops.
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
@@ -55,7 +56,12 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 				return err
 			}
 		}
-		if _, err := conn.ExecContext(ctx, "ALTER TABLE games ADD COLUMN move_numbers TEXT"); err != nil {
+		if version < 6 {
+			if _, err := conn.ExecContext(ctx, "ALTER TABLE games ADD COLUMN move_numbers TEXT"); err != nil {
+				return err
+			}
+		}
+		if err := upgradeTo7(ctx, conn); err != nil {
 			return err
 		}
 		_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
@@ -155,8 +161,8 @@ func upgradeTo3(ctx context.Context, conn *sql.Conn, version int) error {
 	return nil
 }
 
-// repackSQL makes the text of one turn, as turntext.Append writes it, from a row of the
-// table turns of version 3: the inverse of turnsPacking's expressions.
+// repackSQL makes the text of one turn, as turntext.AppendV6 writes it, from a row of the
+// table turns of version 3: the inverse of the expressions of version 6's view turns.
 const repackSQL = `'[' || (
 		(colour = 'dark')
 		| (CASE kind WHEN 'tiles' THEN 0 WHEN 'bridge' THEN 1 WHEN 'swap' THEN 2 ELSE 3 END << 1)
@@ -177,7 +183,7 @@ const repackSQL = `'[' || (
 
 // upgradeTo4 brings a database of version 3 to version 4, in the connection's
 // transaction: the turns of each game become one row of game_turns, made in SQL from the
-// rows of the table turns (repackSQL), which is dropped and made again as a view; games
+// rows of the table turns (repackSQL), which is dropped (upgradeTo7 makes the view); games
 // gets components_light and components_dark, filled by replaying every game that was
 // replayed when stored (fillComponents). A game whose turns are not numbered 1, 2, … in
 // order (only an edited database holds one) stops the upgrade: its turns would come back
@@ -198,7 +204,6 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 		`INSERT INTO game_turns (game, turns) SELECT game, '[' || group_concat(` + repackSQL + `, ',' ORDER BY turn) || ']'
 			FROM turns GROUP BY game ORDER BY game`,
 		"DROP TABLE turns",
-		strict(viewSQL()),
 		"ALTER TABLE games ADD COLUMN components_light TEXT",
 		"ALTER TABLE games ADD COLUMN components_dark TEXT",
 	} {
@@ -209,81 +214,16 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 	return fillComponents(ctx, conn)
 }
 
-// gameTurnsV4 is the table game_turns of schema version 4: this version's without
-// by_turn.
-func gameTurnsV4() table {
-	t := gameTurnsTable
-	t.columns = slices.DeleteFunc(slices.Clone(t.columns), func(c column) bool { return c.name == "by_turn" })
-	return t
-}
+// gameTurnsV4 is the table game_turns of schema versions 4 to 6: this version's, its turns
+// the JSON text of turntext's legacy.go.
+func gameTurnsV4() table { return gameTurnsTable }
 
-// turnSummarySQL is the name of the SQL function that upgradeTo5 calls, registered on
-// every connection of the driver: turn_summary(game, turns) is the game_turns.by_turn of a
-// game_turns.turns (the game's id only names it in an error).
-const turnSummarySQL = "ponte_turn_summary"
-
-func init() {
-	sqlite.MustRegisterFunction(turnSummarySQL, &sqlite.FunctionImpl{
-		NArgs: 2, Deterministic: true, Scalar: turnSummary,
-		// The text is read in place: turnSummary keeps nothing of it.
-		VolatileArgs: true,
-	})
-}
-
-// turnSummary is the SQL function turnSummarySQL.
-func turnSummary(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-	game, ok := args[0].(int64)
-	if !ok {
-		return nil, fmt.Errorf("game_turns.game %v is not an integer", args[0])
-	}
-	text, ok := args[1].(string)
-	if !ok {
-		return nil, fmt.Errorf("game_turns.turns of game %d is not text (%T)", game, args[1])
-	}
-	return appendSummary(nil, game, text)
-}
-
-// appendSummary appends to dst the summary of the turns of a game_turns.turns, text, of the
-// game game (game_turns.by_turn), read with turntext.Scanner.
-func appendSummary(dst []byte, game int64, text string) ([]byte, error) {
-	var sc turntext.Scanner
-	for sc.Reset(text); sc.Next(); {
-		sum := turnsum.OfText(sc.Turn())
-		var err error
-		if dst, err = turnsum.Append(dst, &sum); err != nil {
-			return nil, fmt.Errorf("game_turns.turns of game %d, turn %d: %w", game, sc.N(), err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("game_turns.turns of game %d: %w", game, err)
-	}
-	if dst == nil {
-		dst = []byte{}
-	}
-	return dst, nil
-}
-
-// upgradeTo5 brings a database of version 4 to version 5, in the connection's
-// transaction: game_turns gets by_turn, made from each game's turns text in Go
-// (turnSummarySQL) by one UPDATE, and the index of the summaries (byTurnIndexSQL). The
-// column is added with a DEFAULT (SQLite adds a NOT NULL column only with one), which the
-// UPDATE replaces in every row. A turns text that cannot be read (only an edited database
-// holds one) stops the upgrade and names the game.
-//
-// The tags of each game become one row of game_tags, made in SQL from the rows of the
+// upgradeTo5 brings a database of version 4 to version 5 but for game_turns.by_turn,
+// which version 7 drops: the tags of each game become one row of game_tags, made in SQL from the rows of the
 // table tags (json_array of each tag in its order), which is dropped and made again as a
 // view of the same columns.
 func upgradeTo5(ctx context.Context, conn *sql.Conn) error {
-	if _, err := conn.ExecContext(ctx, "ALTER TABLE game_turns ADD COLUMN by_turn BLOB NOT NULL DEFAULT x''"); err != nil {
-		return err
-	}
-	if _, err := conn.ExecContext(ctx, "UPDATE game_turns SET by_turn = "+turnSummarySQL+"(game, turns)"); err != nil {
-		// turnSummary's error, which the driver reports as "SQL logic error: … (1)".
-		msg := strings.TrimSuffix(strings.TrimPrefix(err.Error(), "SQL logic error: "), " (1)")
-		return fmt.Errorf("%s: %s", msg, editedAdvice)
-	}
 	for _, q := range []string{
-		byTurnIndexSQL,
 		strict(gameTagsTable.create()),
 		`INSERT INTO game_tags (game, tags) SELECT game, '[' || group_concat(json_array(name, value), ',' ORDER BY seq) || ']'
 			FROM tags GROUP BY game ORDER BY game`,
@@ -400,4 +340,90 @@ func replayStored(g *replay.Game, j *componentsJob, comps [2][]int) ([2][]int, e
 		return comps, fmt.Errorf("%d turns played legally, but only %d moves stored", j.turns, played)
 	}
 	return finalComponents(g, comps), nil
+}
+
+// upgradeTo7 brings a database of version 6 (or one of an earlier version on its way) to
+// version 7, in the connection's transaction: each game's turns text of version 6 (JSON,
+// turntext.V6Scanner) is made again as turntext.Builder writes it, into a new game_turns
+// without by_turn, which replaces the old one and its index; the view turns is made anew.
+// A turns text that cannot be read or kept (only an edited database holds one) stops the
+// upgrade and names the game.
+func upgradeTo7(ctx context.Context, conn *sql.Conn) error {
+	v7 := gameTurnsTable
+	v7.name = "game_turns_v7"
+	for _, q := range []string{
+		"DROP VIEW IF EXISTS turns",
+		"DROP INDEX IF EXISTS game_turns_by_turn",
+		strict(v7.create()),
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	const chunk = 4096
+	insert, err := conn.PrepareContext(ctx, "INSERT INTO game_turns_v7 (game, turns) VALUES (?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insert.Close()
+	var sc turntext.V6Scanner
+	var b turntext.Builder
+	type row struct {
+		game      int64
+		turns, of string
+	}
+	var rowsOf []row
+	var after int64 = -1 << 63
+	for {
+		rowsOf = rowsOf[:0]
+		rows, err := conn.QueryContext(ctx, "SELECT game, turns, typeof(turns) FROM game_turns WHERE game > ? ORDER BY game LIMIT ?", after, chunk)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.game, &r.turns, &r.of); err != nil {
+				rows.Close()
+				return fmt.Errorf("game_turns: %w: %s", err, editedAdvice)
+			}
+			rowsOf = append(rowsOf, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(rowsOf) == 0 {
+			break
+		}
+		for _, r := range rowsOf {
+			if r.of != "text" {
+				return fmt.Errorf("game_turns.turns of game %d is not text but %s: %s", r.game, r.of, editedAdvice)
+			}
+			b.Reset()
+			for sc.Reset(r.turns); sc.Next(); {
+				t := sc.Turn().Turn()
+				b.Add(&t)
+			}
+			if err := sc.Err(); err != nil {
+				return fmt.Errorf("game_turns.turns of game %d: %w: %s", r.game, err, editedAdvice)
+			}
+			if err := b.Err(); err != nil {
+				return fmt.Errorf("game_turns.turns of game %d: %w: %s", r.game, err, editedAdvice)
+			}
+			if _, err := insert.ExecContext(ctx, r.game, b.String()); err != nil {
+				return err
+			}
+		}
+		after = rowsOf[len(rowsOf)-1].game
+	}
+	for _, q := range []string{
+		"DROP TABLE game_turns",
+		"ALTER TABLE game_turns_v7 RENAME TO game_turns",
+		strict(viewSQL()),
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }

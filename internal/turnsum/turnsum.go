@@ -1,7 +1,9 @@
-// Package turnsum writes and reads the summary of one game's turns that the statistics sum
-// by turn number: the bytes of game_turns.by_turn (docs/schema.md). The statistics read it
-// instead of the game's whole turns text (game_turns.turns, internal/turntext), which is
-// about fourteen times longer and has to be parsed.
+// Package turnsum is the summary of one game's turns that the statistics sum by turn
+// number (Turn), made from the turns the store keeps (OfText, of game_turns.turns read with
+// internal/turntext) or from the engine's features (OfFeatures), and a dense form of it
+// that the ingest's analyzer keeps beside each game (Append, Scanner). Up to schema
+// version 6 the store wrote that form into game_turns.by_turn; version 7 dropped the
+// column, since the turns themselves are now about as small.
 //
 // A summary holds one record of Size (5) bytes per turn played legally, in turn order (the
 // turn number is the place, from 1). A record is an unsigned 40-bit integer, little-endian

@@ -1,19 +1,34 @@
 // Package turntext writes and reads the turns of one game as the store keeps them: the
-// text of game_turns.turns (docs/schema.md), a JSON array with one array per turn played
-// legally, in turn order,
+// text of game_turns.turns (docs/schema.md, schema version 7), about 9 bytes a turn
+// played legally instead of the 50 to 60 of version 6's JSON (legacy.go, read to upgrade).
 //
-//	[[p1,p2,p3,"a","b",think],...]
+// The text is printable ASCII, each character a digit from 0 to 94 (the character's code
+// less 32, ' ' to '~'); numbers of several digits are little-endian (the lowest digit
+// first). It has three parts:
 //
-// where p1, p2 and p3 pack the turn's small numbers (Turn says how), "a" and "b" are the
-// cells of a tiles or bridge turn, and think is the mover's think time in milliseconds.
-// The numbers come first and what is absent at the end is left out: a swap or a pass
-// without a think time is [p1,p2,p3], a tiles turn without one [p1,p2,p3,"d4","e5"], and
-// an absent cell before a think time is null. The turn number is the place in the array,
-// from 1.
+//   - a header of 7 characters: the number of turns (3 digits), then the mobility base of
+//     Light and of Dark (2 digits each: what the mobility deltas of turn 1 start from);
+//   - one record of 9 characters per turn, in turn order (the turn number is the place,
+//     from 1): one integer of 9 digits, its fields in the mixed radix of Fields (the first
+//     field lowest). The fields are the turn's own values (colour, kind, islands formed,
+//     group or bridge, dead sandbanks created, cells) and the changes the turn made to the
+//     running values (scores, islands, largest component, sandbanks, dead sandbanks,
+//     mobility), each in a narrow range (the change of the dead sandbanks as the dead
+//     sandbanks made less those no longer dead, which is mostly 0);
+//   - when some turn has a think time or a value outside its field's range, a JSON object
+//     after the records whose keys are those turns' numbers: "12":[think_ms, dead created
+//     Light, Dark, then the changes of score, islands, largest component, sandbanks, dead
+//     sandbanks and mobility, each Light then Dark]. Such a turn has its field wide set and
+//     its narrow fields 0.
 //
-// The store's view turns unpacks the same text in SQL (json_each, and the expressions of
-// store's turnsPacking); the store's Parquet writer and the statistics read it with
-// Scanner, which allocates nothing.
+// The running values are the sums of their changes from turn 1 (the mobility's from its
+// base), so that the store's view turns computes them in SQL with two window sums (each
+// packs six of them, Packed), and the Go reader with a running total. The scores and the
+// islands, largest component and sandbanks change by the mover's turn only, so the record
+// holds the mover's change; the islands' change is the islands formed.
+//
+// Builder makes the text; Scanner reads it, allocating nothing but for a text with a wide
+// turn.
 package turntext
 
 import (
@@ -21,411 +36,650 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/ponte/ponte/internal/jsonstr"
 	"github.com/ponte/ponte/replay"
 )
 
-// Turn is one turn as packed: three integers of small numbers, the two cells (empty for a
-// swap or a pass) and the think time (0 when the record has none).
-//
-//	P1: colour (bit 0), kind (1–2), islands formed (3–5), group sizes (6–8, 9–11; 0: none),
-//	    bridge shape (12–13; 0: none), bridge ends (14–16, 17–19; 0: none), bridge merged
-//	    (20–21: 0 none, 1 no, 2 yes), largest component (22–29), Dark's mobility (30–39);
-//	P2: scores (0–15, 16–31), islands (32–39, 40–47), Light's sandbanks (48–57);
-//	P3: Dark's sandbanks (0–9), dead (10–19, 20–29), dead created (30–36, 37–43),
-//	    Light's mobility (44–53).
-//
-// On a board of at most 26×26 every number fits: at most 169 islands and a score of 14,365
-// per colour, 676 cells, and a turn can kill only the sandbanks within four cells of the
-// two cells it changes, at most 45 of one colour.
+// Turn is one turn: its own values, the running values after it, and its cells and think
+// time.
 type Turn struct {
-	P1, P2, P3 int64
-	A, B       string // the cells as written ("d4"); "" for a swap or a pass
-	Think      int64  // milliseconds; 0: none
+	colour, kind, formed int
+	group                [2]int // tiles: the sizes of the groups of a and b (1–4)
+	shape                int    // bridge: 1 straight, 2 diagonal, 3 knight
+	ends                 [2]int // bridge: the sizes of the groups at its ends (1–4)
+	merged               int    // bridge: 1 no, 2 yes; 0 another turn
+	largest              int    // the mover's largest component
+	score, islands       [2]int
+	sandbanks, dead      [2]int
+	deadCreated          [2]int
+	mobility             [2]int
+	A, B                 string // the cells as written ("d4"); "" for a swap or a pass
+	Think                int64  // milliseconds; 0: none
 }
 
-// Pack packs the features of one turn; millis is its think time, 0 when the record has
+// Pack keeps the features of one turn; millis is its think time, 0 when the record has
 // none.
 func Pack(f *replay.Features, millis int) Turn {
-	var t Turn
+	t := Turn{colour: int(f.Colour), kind: int(f.Kind), formed: f.IslandsFormed, largest: f.LargestComponent,
+		score: f.Score, islands: f.Islands, sandbanks: f.Sandbanks, dead: f.Dead, deadCreated: f.DeadCreated,
+		mobility: f.Mobility, Think: int64(max(millis, 0))}
+	switch f.Kind {
+	case replay.Tiles:
+		t.group = f.TileGroups
+	case replay.Bridge:
+		t.shape, t.ends, t.merged = int(f.BridgeShape), f.BridgeEnds, 1
+		if f.BridgeMerged {
+			t.merged = 2
+		}
+	}
 	if f.Kind == replay.Tiles || f.Kind == replay.Bridge {
 		t.A, t.B = cellName(f.Move.A), cellName(f.Move.B)
 	}
-	p1 := int64(f.Colour) | int64(f.Kind)<<1 | int64(f.IslandsFormed)<<3
-	if f.Kind == replay.Tiles {
-		p1 |= int64(f.TileGroups[0])<<6 | int64(f.TileGroups[1])<<9
-	}
-	if f.Kind == replay.Bridge {
-		merged := int64(1)
-		if f.BridgeMerged {
-			merged = 2
-		}
-		p1 |= int64(f.BridgeShape)<<12 | int64(f.BridgeEnds[0])<<14 | int64(f.BridgeEnds[1])<<17 | merged<<20
-	}
-	t.P1 = p1 | int64(f.LargestComponent)<<22 | int64(f.Mobility[1])<<30
-	t.P2 = int64(f.Score[0]) | int64(f.Score[1])<<16 | int64(f.Islands[0])<<32 | int64(f.Islands[1])<<40 |
-		int64(f.Sandbanks[0])<<48
-	t.P3 = int64(f.Sandbanks[1]) | int64(f.Dead[0])<<10 | int64(f.Dead[1])<<20 |
-		int64(f.DeadCreated[0])<<30 | int64(f.DeadCreated[1])<<37 | int64(f.Mobility[0])<<44
-	t.Think = int64(max(millis, 0))
 	return t
 }
 
-// cellNames are the notations of the cells, made once.
-var cellNames = func() (names [1024]string) {
-	for col := range replay.MaxSize {
-		for row := range replay.MaxSize {
-			c := replay.CellAt(col, row)
-			names[c] = c.String()
-		}
+// cellNames are the notations of the cells, made once, in the order of their index in a
+// record (row × 26 + column).
+var cellNames = func() (names [cells]string) {
+	for i := range names {
+		names[i] = replay.CellAt(i%replay.MaxSize, i/replay.MaxSize).String()
 	}
 	return names
 }()
 
+const cells = replay.MaxSize * replay.MaxSize
+
 func cellName(c replay.Cell) string {
-	if int(c) < len(cellNames) && cellNames[c] != "" {
-		return cellNames[c]
+	if c.Col() >= 0 && c.Col() < replay.MaxSize && c.Row() >= 0 && c.Row() < replay.MaxSize {
+		return cellNames[c.Row()*replay.MaxSize+c.Col()]
 	}
 	return c.String()
 }
 
+// cellIndex is the index of a cell's notation (row × 26 + column), or -1 when it is not a
+// cell of a board of at most 26×26.
+func cellIndex(s string) int {
+	if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] == '0' {
+		return -1
+	}
+	row, err := strconv.Atoi(s[1:])
+	if err != nil || row < 1 || row > replay.MaxSize || s[1] == '+' || s[1] == '-' {
+		return -1
+	}
+	return (row-1)*replay.MaxSize + int(s[0]-'a')
+}
+
 // Colour is the mover's colour: 0 Light, 1 Dark (replay.Colour).
-func (t *Turn) Colour() int { return int(t.P1 & 1) }
+func (t *Turn) Colour() int { return t.colour }
 
 // Kind is what the turn did: 0 tiles, 1 bridge, 2 swap, 3 pass (replay.MoveKind).
-func (t *Turn) Kind() int { return int(t.P1 >> 1 & 3) }
+func (t *Turn) Kind() int { return t.kind }
 
 // IslandsFormed is the number of the mover's groups that reached exactly 4 tiles.
-func (t *Turn) IslandsFormed() int { return int(t.P1 >> 3 & 7) }
+func (t *Turn) IslandsFormed() int { return t.formed }
 
 // Group is the size of the group of the tile on cell i (0: a, 1: b) of a tiles turn; 0
 // for another turn.
-func (t *Turn) Group(i int) int { return int(t.P1 >> (6 + 3*i) & 7) }
+func (t *Turn) Group(i int) int { return t.group[i] }
 
 // BridgeShape is the shape of a bridge turn (replay.BridgeShape: 1 straight, 2 diagonal,
 // 3 knight); 0 for another turn.
-func (t *Turn) BridgeShape() int { return int(t.P1 >> 12 & 3) }
+func (t *Turn) BridgeShape() int { return t.shape }
 
 // BridgeEnd is the size of the group at end i (0: a, 1: b) of a bridge turn; 0 for another
 // turn.
-func (t *Turn) BridgeEnd(i int) int { return int(t.P1 >> (14 + 3*i) & 7) }
+func (t *Turn) BridgeEnd(i int) int { return t.ends[i] }
 
 // BridgeMerged is 2 when a bridge turn joined two components that were apart, 1 when it
 // did not, 0 for another turn.
-func (t *Turn) BridgeMerged() int { return int(t.P1 >> 20 & 3) }
+func (t *Turn) BridgeMerged() int { return t.merged }
 
 // LargestComponent is the number of islands in the mover's largest component.
-func (t *Turn) LargestComponent() int { return int(t.P1 >> 22 & 255) }
+func (t *Turn) LargestComponent() int { return t.largest }
 
 // Score is colour c's score after the turn (0 Light, 1 Dark).
-func (t *Turn) Score(c int) int { return int(t.P2 >> (16 * c) & 0xffff) }
+func (t *Turn) Score(c int) int { return t.score[c] }
 
 // Islands is colour c's islands after the turn.
-func (t *Turn) Islands(c int) int { return int(t.P2 >> (32 + 8*c) & 255) }
+func (t *Turn) Islands(c int) int { return t.islands[c] }
 
 // Sandbanks is colour c's sandbanks after the turn.
-func (t *Turn) Sandbanks(c int) int {
-	if c == 0 {
-		return int(t.P2 >> 48 & 1023)
-	}
-	return int(t.P3 & 1023)
-}
+func (t *Turn) Sandbanks(c int) int { return t.sandbanks[c] }
 
 // Dead is colour c's dead sandbanks after the turn.
-func (t *Turn) Dead(c int) int { return int(t.P3 >> (10 + 10*c) & 1023) }
+func (t *Turn) Dead(c int) int { return t.dead[c] }
 
 // DeadCreated is colour c's sandbanks that the turn made dead.
-func (t *Turn) DeadCreated(c int) int { return int(t.P3 >> (30 + 7*c) & 127) }
+func (t *Turn) DeadCreated(c int) int { return t.deadCreated[c] }
 
 // Mobility is the number of empty cells where one tile of colour c would be legal after
 // the turn.
-func (t *Turn) Mobility(c int) int {
-	if c == 0 {
-		return int(t.P3 >> 44 & 1023)
-	}
-	return int(t.P1 >> 30 & 1023)
+func (t *Turn) Mobility(c int) int { return t.mobility[c] }
+
+// The text's numbers.
+const (
+	// Base is the number of digits: the characters ' ' (0) to '~' (94).
+	Base = 95
+	// HeaderSize is the header's length: the number of turns and the two mobility bases.
+	HeaderSize = 7
+	// RecordSize is the length of a turn's record.
+	RecordSize = 9
+	// MaxTurns is the most turns a text holds (3 digits).
+	MaxTurns = Base*Base*Base - 1
+	// The running values are at most these on a board of at most 26×26 (169 islands
+	// scoring 169·170/2, 676 cells).
+	maxScore   = 14365
+	maxIslands = 169
+	maxCells   = cells
+)
+
+// Field is one field of a turn's record: its name and its number of values; a value v of
+// the field is stored as v + Offset.
+type Field struct {
+	Name   string
+	Values int64
+	Offset int
 }
 
-// Append appends the JSON array of one turn to dst.
-func Append(dst []byte, t *Turn) []byte {
-	dst = append(dst, '[')
-	dst = strconv.AppendInt(dst, t.P1, 10)
-	dst = append(dst, ',')
-	dst = strconv.AppendInt(dst, t.P2, 10)
-	dst = append(dst, ',')
-	dst = strconv.AppendInt(dst, t.P3, 10)
-	if t.A != "" || t.B != "" || t.Think != 0 {
-		dst = appendCell(dst, t.A)
-		dst = appendCell(dst, t.B)
-		if t.Think != 0 {
-			dst = append(dst, ',')
-			dst = strconv.AppendInt(dst, t.Think, 10)
-		}
-	}
-	return append(dst, ']')
+// The fields of a record, lowest first (Fields).
+const (
+	FColour = iota
+	FKind
+	FWide // 1: the turn's values are in the JSON object after the records
+	FFormed
+	FShape // tiles: (group a − 1)·4 + group b − 1; bridge: (((shape − 1)·4 + end a − 1)·4 + end b − 1)·2 + merged
+	FDeadCreatedLight
+	FDeadCreatedDark
+	FScore         // the mover's
+	FLargest       // the mover's
+	FSandbanks     // the mover's
+	FDeadGoneLight // the dead sandbanks made less the change of the dead: those no longer dead
+	FDeadGoneDark
+	FMobilityLight
+	FMobilityDark
+	FCellA // row·26 + column; 0 for a swap or a pass
+	FCellB
+	NumFields
+)
+
+// Fields are the fields of a record: the record is Σ (value + Offset) · the product of the
+// Values of the fields before.
+var Fields = [NumFields]Field{
+	{"colour", vColour, 0}, {"kind", vKind, 0}, {"wide", vWide, 0}, {"islands formed", vFormed, 0}, {"group or bridge", vShape, 0},
+	{"dead created (Light)", vDeadCreated, 0}, {"dead created (Dark)", vDeadCreated, 0},
+	{"score change", vScore, 0}, {"largest component change", vLargest, 0}, {"sandbanks change", vSandbanks, oSandbanks},
+	{"dead gone (Light)", vDeadGone, 0}, {"dead gone (Dark)", vDeadGone, 0},
+	{"mobility change (Light)", vMobility, oMobility}, {"mobility change (Dark)", vMobility, oMobility},
+	{"cell a", cells, 0}, {"cell b", cells, 0},
 }
 
-func appendCell(dst []byte, c string) []byte {
-	if c == "" {
-		return append(dst, ",null"...)
+// The number of values of each field and the offsets, as constants for Scanner's
+// divisions (which the compiler makes multiplications).
+const (
+	vColour, vKind, vWide, vFormed, vShape = 2, 4, 2, 3, 96
+	vDeadCreated, vScore, vLargest         = 16, 4, 2
+	vSandbanks, oSandbanks                 = 8, 4
+	vDeadGone                              = 4
+	vMobility, oMobility                   = 32, 31
+)
+
+// The weights of the fields (Weight), as constants, and the number of records.
+const (
+	wKind    = vColour
+	wWide    = wKind * vKind
+	wFormed  = wWide * vWide
+	wShape   = wFormed * vFormed
+	wDeadL   = wShape * vShape
+	wDeadD   = wDeadL * vDeadCreated
+	wScore   = wDeadD * vDeadCreated
+	wMobL    = wScore * vScore * vLargest * vSandbanks * vDeadGone * vDeadGone
+	wMobD    = wMobL * vMobility
+	wCellA   = wMobD * vMobility
+	wRecords = wCellA * cells * cells
+)
+
+// Summary is what the statistics sum of a turn (internal/turnsum's Turn).
+type Summary struct {
+	IslandsFormed int
+	Bridge        bool
+	DeadCreated   [2]int
+	Mobility      [2]int
+}
+
+// NextSummary reads the next turn's summary only, several times faster than Next; it
+// returns false at the end of the text or at an error (Err). It checks less than Next
+// (a record in range, the mobility's running values), and the two are not to be mixed
+// between two calls of Reset.
+func (sc *Scanner) NextSummary(s *Summary) bool {
+	if sc.err != nil || sc.n >= sc.count {
+		return false
 	}
-	for i := 0; i < len(c); i++ {
-		if b := c[i]; b < 0x20 || b == '"' || b == '\\' || b >= 0x80 {
-			// Not a cell's notation: escaped (only a hand-edited text read back holds
-			// such a string).
-			return jsonstr.Append(append(dst, ','), c)
+	off := HeaderSize + RecordSize*sc.n
+	sc.n++
+	p := sc.s[off : off+RecordSize]
+	x := uint64(p[8] - ' ')
+	for i := 7; i >= 0; i-- {
+		x = x*Base + uint64(p[i]-' ')
+	}
+	if x >= wRecords {
+		sc.fail(sc.n, off, "a record beyond its fields' ranges")
+		return false
+	}
+	s.IslandsFormed, s.Bridge = int(x/wFormed%vFormed), x/wKind%vKind == 1
+	var mob [2]int
+	if x/wWide%vWide == 0 {
+		s.DeadCreated = [2]int{int(x / wDeadL % vDeadCreated), int(x / wDeadD % vDeadCreated)}
+		mob = [2]int{int(x/wMobL%vMobility) - oMobility, int(x/wMobD%vMobility) - oMobility}
+	} else {
+		v, ok := sc.wide[strconv.Itoa(sc.n)]
+		if !ok {
+			sc.fail(sc.n, off, "a wide turn without its values after the records")
+			return false
+		}
+		s.DeadCreated = [2]int{int(v[1]), int(v[2])}
+		mob = [2]int{int(v[WMobility]), int(v[WMobility+1])}
+	}
+	for c := range 2 {
+		sc.run[c][5] += mob[c]
+		if v := sc.run[c][5]; v < 0 || v > maxCells {
+			sc.fail(sc.n, off, fmt.Sprintf("a running value of %d (0 to %d)", v, maxCells))
+			return false
 		}
 	}
-	dst = append(dst, ',', '"')
-	dst = append(dst, c...)
-	return append(dst, '"')
+	s.Mobility = [2]int{sc.run[0][5], sc.run[1][5]}
+	return true
 }
+
+// decode splits a record into its fields, the offsets taken off; ok is false for a record
+// beyond the fields' ranges.
+func decode(x uint64) (r [NumFields]int, ok bool) {
+	next := func(v uint64) int {
+		f := int(x % v)
+		x /= v
+		return f
+	}
+	r[FColour], r[FKind], r[FWide], r[FFormed] = next(vColour), next(vKind), next(vWide), next(vFormed)
+	r[FShape], r[FDeadCreatedLight], r[FDeadCreatedDark] = next(vShape), next(vDeadCreated), next(vDeadCreated)
+	r[FScore], r[FLargest], r[FSandbanks] = next(vScore), next(vLargest), next(vSandbanks)-oSandbanks
+	r[FDeadGoneLight], r[FDeadGoneDark] = next(vDeadGone), next(vDeadGone)
+	r[FMobilityLight], r[FMobilityDark] = next(vMobility)-oMobility, next(vMobility)-oMobility
+	r[FCellA] = next(cells)
+	if x >= cells {
+		return r, false
+	}
+	r[FCellB] = int(x)
+	return r, true
+}
+
+// Weight is the product of the Values of the fields before field i.
+func Weight(i int) int64 {
+	w := int64(1)
+	for _, f := range Fields[:i] {
+		w *= f.Values
+	}
+	return w
+}
+
+// Running values: the index of each in a wide turn's array (after the think time and the
+// two dead created), Light's; Dark's is the next.
+const (
+	WScore     = 3
+	WIslands   = 5
+	WLargest   = 7
+	WSandbanks = 9
+	WDead      = 11
+	WMobility  = 13
+	wideLen    = 15
+)
+
+// Packed is where the running values are in the two integers that the view turns sums:
+// per running value (the index of its Light value in a wide turn's array), the integer (0
+// or 1) and the bit of Light's value; Dark's is Bits higher.
+var Packed = []struct {
+	Wide, Int, Shift, Bits int
+}{
+	{WScore, 0, 0, 14}, {WIslands, 0, 28, 8}, {WLargest, 0, 44, 8},
+	{WSandbanks, 1, 0, 10}, {WDead, 1, 20, 10}, {WMobility, 1, 40, 10},
+}
+
+// running is the running values of a game: [Light, Dark] of each of WScore … WMobility.
+type running [wideLen][2]int
+
+// CodeError is a turn that the text cannot hold: only a turn read from an edited database
+// or made by hand has one.
+type CodeError struct {
+	Turn int // from 1
+	Msg  string
+}
+
+func (e *CodeError) Error() string { return fmt.Sprintf("turn %d: %s", e.Turn, e.Msg) }
 
 // Builder makes the text of one game's turns.
 type Builder struct {
-	buf []byte
-	n   int
+	recs  []byte
+	wide  []byte
+	out   []byte
+	n     int
+	prev  [2][6]int // per colour: score, islands, largest, sandbanks, dead, mobility
+	base  [2]int
+	err   error
+	vals  [wideLen]int64
+	rec   [NumFields]int
+	digit [RecordSize]byte
 }
 
 // Reset starts a new game.
-func (b *Builder) Reset() { b.buf, b.n = b.buf[:0], 0 }
-
-// Add appends a turn.
-func (b *Builder) Add(t *Turn) {
-	if b.n == 0 {
-		b.buf = append(b.buf, '[')
-	} else {
-		b.buf = append(b.buf, ',')
-	}
-	b.buf = Append(b.buf, t)
-	b.n++
+func (b *Builder) Reset() {
+	b.recs, b.wide, b.n, b.err = b.recs[:0], b.wide[:0], 0, nil
+	b.prev = [2][6]int{}
 }
 
 // Len is the number of turns added.
 func (b *Builder) Len() int { return b.n }
 
-// String returns the text of the turns added: "[]" when there are none.
-func (b *Builder) String() string {
-	if b.n == 0 {
-		return "[]"
+// Err is the first turn that could not be kept, a *CodeError; String's text then holds
+// the turns before it only.
+func (b *Builder) Err() error { return b.err }
+
+// Add appends a turn.
+func (b *Builder) Add(t *Turn) {
+	if b.err != nil {
+		return
 	}
-	b.buf = append(b.buf, ']')
-	s := string(b.buf)
-	b.buf = b.buf[:len(b.buf)-1]
-	return s
+	if err := b.add(t); err != nil {
+		b.err = &CodeError{Turn: b.n + 1, Msg: err.Error()}
+	}
 }
 
-// SyntaxError is a text that is not turns as Append writes them, at byte Offset (from 0).
-type SyntaxError struct {
-	Offset int
-	Turn   int // the turn being read, from 1; 0 outside any
+func (b *Builder) add(t *Turn) error {
+	if b.n >= MaxTurns {
+		return fmt.Errorf("more than %d turns", MaxTurns)
+	}
+	r := &b.rec
+	*r = [NumFields]int{}
+	r[FColour], r[FKind], r[FFormed] = t.colour, t.kind, t.formed
+	switch {
+	case t.colour < 0 || t.colour > 1:
+		return fmt.Errorf("colour %d", t.colour)
+	case t.kind < 0 || t.kind > 3:
+		return fmt.Errorf("kind %d", t.kind)
+	case t.formed < 0 || t.formed > 2:
+		return fmt.Errorf("%d islands formed (0 to 2)", t.formed)
+	}
+	in := func(v, lo, hi int) bool { return v >= lo && v <= hi }
+	switch t.kind {
+	case 0:
+		if !in(t.group[0], 1, 4) || !in(t.group[1], 1, 4) || t.shape != 0 || t.merged != 0 || t.ends != [2]int{} {
+			return fmt.Errorf("a tiles turn with groups %v (1 to 4) and bridge values", t.group)
+		}
+		r[FShape] = (t.group[0]-1)*4 + t.group[1] - 1
+	case 1:
+		if !in(t.shape, 1, 3) || !in(t.ends[0], 1, 4) || !in(t.ends[1], 1, 4) || !in(t.merged, 1, 2) || t.group != [2]int{} {
+			return fmt.Errorf("a bridge turn with shape %d, ends %v, merged %d", t.shape, t.ends, t.merged)
+		}
+		r[FShape] = (((t.shape-1)*4+t.ends[0]-1)*4+t.ends[1]-1)*2 + t.merged - 1
+	default:
+		if t.group != [2]int{} || t.shape != 0 || t.merged != 0 || t.ends != [2]int{} {
+			return fmt.Errorf("a swap or pass with tiles or bridge values")
+		}
+	}
+	if t.kind <= 1 {
+		a, c := cellIndex(t.A), cellIndex(t.B)
+		if a < 0 || c < 0 {
+			return fmt.Errorf("cells %q and %q are not cells of a board of at most 26×26", t.A, t.B)
+		}
+		r[FCellA], r[FCellB] = a, c
+	} else if t.A != "" || t.B != "" {
+		return fmt.Errorf("a swap or pass with cells %q and %q", t.A, t.B)
+	}
+	now := [2][6]int{}
+	for c := range 2 {
+		now[c] = [6]int{t.score[c], t.islands[c], t.largest, t.sandbanks[c], t.dead[c], t.mobility[c]}
+		if c != t.colour {
+			now[c][2] = b.prev[c][2] // the other colour's largest component is not this turn's
+		}
+		lim := [6]int{maxScore, maxIslands, maxIslands, maxCells, maxCells, maxCells}
+		for i, v := range now[c] {
+			if v < 0 || v > lim[i] {
+				return fmt.Errorf("a running value %d out of 0 to %d", v, lim[i])
+			}
+		}
+		if t.deadCreated[c] < 0 || t.deadCreated[c] > maxCells {
+			return fmt.Errorf("%d sandbanks made dead", t.deadCreated[c])
+		}
+	}
+	if b.n == 0 {
+		b.base = [2]int{t.mobility[0], t.mobility[1]}
+		b.prev[0][5], b.prev[1][5] = b.base[0], b.base[1]
+	}
+	var d [2][6]int
+	for c := range 2 {
+		for i := range 6 {
+			d[c][i] = now[c][i] - b.prev[c][i]
+		}
+	}
+	b.prev = now
+	m, o := t.colour, 1-t.colour
+	gone := [2]int{t.deadCreated[0] - d[0][4], t.deadCreated[1] - d[1][4]}
+	narrow := t.Think == 0 && t.deadCreated[0] <= 15 && t.deadCreated[1] <= 15 &&
+		in(d[m][0], 0, 3) && d[o][0] == 0 && d[m][1] == t.formed && d[o][1] == 0 &&
+		in(d[m][2], 0, 1) && d[o][2] == 0 && in(d[m][3], -4, 3) && d[o][3] == 0 &&
+		in(gone[0], 0, 3) && in(gone[1], 0, 3) && in(d[0][5], -31, 0) && in(d[1][5], -31, 0)
+	if narrow {
+		r[FDeadCreatedLight], r[FDeadCreatedDark] = t.deadCreated[0], t.deadCreated[1]
+		r[FScore], r[FLargest], r[FSandbanks] = d[m][0], d[m][2], d[m][3]
+		r[FDeadGoneLight], r[FDeadGoneDark], r[FMobilityLight], r[FMobilityDark] = gone[0], gone[1], d[0][5], d[1][5]
+	} else {
+		r[FWide] = 1
+		v := &b.vals
+		v[0], v[1], v[2] = t.Think, int64(t.deadCreated[0]), int64(t.deadCreated[1])
+		for i, w := range [6]int{WScore, WIslands, WLargest, WSandbanks, WDead, WMobility} {
+			v[w], v[w+1] = int64(d[0][i]), int64(d[1][i])
+		}
+		if len(b.wide) == 0 {
+			b.wide = append(b.wide, '{')
+		} else {
+			b.wide = append(b.wide, ',')
+		}
+		b.wide = append(b.wide, '"')
+		b.wide = strconv.AppendInt(b.wide, int64(b.n+1), 10)
+		b.wide = append(b.wide, '"', ':', '[')
+		for i, x := range v {
+			if i > 0 {
+				b.wide = append(b.wide, ',')
+			}
+			b.wide = strconv.AppendInt(b.wide, x, 10)
+		}
+		b.wide = append(b.wide, ']')
+	}
+	var x uint64
+	for i := NumFields - 1; i >= 0; i-- {
+		x = x*uint64(Fields[i].Values) + uint64(r[i]+Fields[i].Offset)
+	}
+	for i := range RecordSize {
+		b.digit[i] = byte(x%Base) + ' '
+		x /= Base
+	}
+	b.recs = append(b.recs, b.digit[:]...)
+	b.n++
+	return nil
+}
+
+// String returns the text of the turns added: the header alone when there are none.
+func (b *Builder) String() string {
+	out := appendDigits(b.out[:0], b.n, 3)
+	out = appendDigits(out, b.base[0], 2)
+	out = appendDigits(out, b.base[1], 2)
+	out = append(out, b.recs...)
+	if len(b.wide) > 0 {
+		out = append(append(out, b.wide...), '}')
+	}
+	b.out = out
+	return string(out)
+}
+
+func appendDigits(dst []byte, v, n int) []byte {
+	for range n {
+		dst = append(dst, byte(v%Base)+' ')
+		v /= Base
+	}
+	return dst
+}
+
+// FormatError is a text that is not turns as Builder writes them.
+type FormatError struct {
+	Turn   int // the turn being read, from 1; 0 for the text as a whole
+	Offset int // the byte, from 0
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string {
+func (e *FormatError) Error() string {
 	if e.Turn > 0 {
 		return fmt.Sprintf("turn %d, byte %d: %s", e.Turn, e.Offset+1, e.Msg)
 	}
 	return fmt.Sprintf("byte %d: %s", e.Offset+1, e.Msg)
 }
 
-// Scanner reads the turns of one game's text in order. It accepts what Append writes and
-// any other spelling of the same JSON (white space, a cell or think time given as null
-// where Append leaves it out, escapes in a cell's string), and refuses anything else with
-// a *SyntaxError: a number where a cell belongs, a fraction, an array too short or too
-// long. It allocates nothing, but for a cell written with escapes.
+// Scanner reads the turns of one game's text in order. It refuses a text that is not as
+// Builder writes it with a *FormatError: a character outside ' ' … '~', a header or a
+// record cut short, a field out of its range, a wide turn without its values, a running
+// value that goes below 0.
 type Scanner struct {
-	s    string
-	pos  int
-	turn Turn
-	n    int // turns read
-	err  error
-	done bool
+	s     string
+	n     int // turns read
+	count int
+	turn  Turn
+	run   [2][6]int
+	wide  map[string][]int64
+	err   error
 }
 
 // Reset starts reading text.
 func (sc *Scanner) Reset(text string) {
-	*sc = Scanner{s: text}
-	sc.space()
-	if !sc.byte('[') {
-		sc.fail("not a JSON array")
+	*sc = Scanner{s: text, wide: sc.wide}
+	clear(sc.wide)
+	if len(text) < HeaderSize {
+		sc.fail(0, 0, fmt.Sprintf("%d bytes, shorter than the %d of the header", len(text), HeaderSize))
 		return
 	}
-	sc.space()
-	if sc.byte(']') {
-		sc.end()
+	for i := range len(text) {
+		if c := text[i]; c < ' ' || c > '~' {
+			sc.fail(0, i, fmt.Sprintf("byte %#02x is not a digit (' ' to '~')", c))
+			return
+		}
+	}
+	sc.count = digits(text[0:3])
+	sc.run[0][5], sc.run[1][5] = digits(text[3:5]), digits(text[5:7])
+	end := HeaderSize + RecordSize*sc.count
+	if len(text) < end {
+		sc.fail(0, len(text), fmt.Sprintf("%d turns need %d bytes, the text has %d", sc.count, end, len(text)))
+		return
+	}
+	if rest := text[end:]; rest != "" {
+		var m map[string][]int64
+		if err := json.Unmarshal([]byte(rest), &m); err != nil || m == nil {
+			sc.fail(0, end, "after the records, not a JSON object of wide turns")
+			return
+		}
+		for k, v := range m {
+			n, err := strconv.Atoi(k)
+			if err != nil || n < 1 || n > sc.count || strconv.Itoa(n) != k || len(v) != wideLen {
+				sc.fail(0, end, fmt.Sprintf("wide turn %q: not a turn of the text with %d values", k, wideLen))
+				return
+			}
+		}
+		sc.wide = m
 	}
 }
 
-// end checks that nothing but white space follows the array.
-func (sc *Scanner) end() {
-	sc.done = true
-	sc.space()
-	if sc.pos < len(sc.s) {
-		sc.fail("text after the array")
+func digits(s string) int {
+	v := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		v = v*Base + int(s[i]-' ')
+	}
+	return v
+}
+
+func (sc *Scanner) fail(turn, off int, msg string) {
+	if sc.err == nil {
+		sc.err = &FormatError{Turn: turn, Offset: off, Msg: msg}
 	}
 }
 
 // Next reads the next turn; it returns false at the end of the text or at an error (Err).
 func (sc *Scanner) Next() bool {
-	if sc.done || sc.err != nil {
+	if sc.err != nil || sc.n >= sc.count {
 		return false
 	}
-	if sc.n > 0 {
-		sc.space()
-		switch {
-		case sc.byte(']'):
-			sc.end()
-			return false
-		case !sc.byte(','):
-			sc.fail("want , or ] after a turn")
-			return false
-		}
-		sc.space()
-	}
+	off := HeaderSize + RecordSize*sc.n
 	sc.n++
-	if !slowOnly && sc.fast() {
-		return true
+	var x uint64
+	for i := RecordSize - 1; i >= 0; i-- {
+		x = x*Base + uint64(sc.s[off+i]-' ')
+	}
+	r, ok := decode(x)
+	if !ok {
+		sc.fail(sc.n, off, "a record beyond its fields' ranges")
+		return false
 	}
 	t := &sc.turn
-	*t = Turn{}
-	if !sc.byte('[') {
-		sc.fail("a turn is not an array")
-		return false
-	}
-	for i := range 6 {
-		sc.space()
-		if i > 0 {
-			if sc.byte(']') {
-				if i < 3 {
-					sc.pos--
-					sc.fail("a turn has fewer than 3 numbers")
-					return false
-				}
-				return true
-			}
-			if !sc.byte(',') {
-				sc.fail("want , or ] in a turn")
-				return false
-			}
-			sc.space()
+	*t = Turn{colour: r[FColour], kind: r[FKind], formed: r[FFormed]}
+	u := r[FShape]
+	switch t.kind {
+	case 0:
+		t.group = [2]int{u/4 + 1, u%4 + 1}
+		if u >= 16 {
+			sc.fail(sc.n, off, "a tiles turn with a bridge's values")
+			return false
 		}
-		switch i {
-		case 0, 1, 2, 5:
-			if i == 5 && sc.null() {
-				break
-			}
-			n, ok := sc.number()
-			if !ok {
-				return false
-			}
-			switch i {
-			case 0:
-				t.P1 = n
-			case 1:
-				t.P2 = n
-			case 2:
-				t.P3 = n
-			case 5:
-				t.Think = n
-			}
-		case 3, 4:
-			if sc.null() {
-				break
-			}
-			c, ok := sc.str()
-			if !ok {
-				return false
-			}
-			if i == 3 {
-				t.A = c
-			} else {
-				t.B = c
-			}
+	case 1:
+		t.shape, t.ends, t.merged = u/32+1, [2]int{u/8%4 + 1, u/2%4 + 1}, u%2+1
+	default:
+		if u != 0 || r[FCellA] != 0 || r[FCellB] != 0 {
+			sc.fail(sc.n, off, "a swap or pass with cells or a group or bridge")
+			return false
 		}
 	}
-	sc.space()
-	if !sc.byte(']') {
-		sc.fail("a turn has more than 6 values")
-		return false
+	if t.kind <= 1 {
+		t.A, t.B = cellNames[r[FCellA]], cellNames[r[FCellB]]
 	}
+	m := t.colour
+	var d [2][6]int
+	if r[FWide] == 0 {
+		t.deadCreated = [2]int{r[FDeadCreatedLight], r[FDeadCreatedDark]}
+		d[m][0], d[m][1], d[m][2], d[m][3] = r[FScore], t.formed, r[FLargest], r[FSandbanks]
+		d[0][4], d[1][4] = t.deadCreated[0]-r[FDeadGoneLight], t.deadCreated[1]-r[FDeadGoneDark]
+		d[0][5], d[1][5] = r[FMobilityLight], r[FMobilityDark]
+	} else {
+		for i := FDeadCreatedLight; i <= FMobilityDark; i++ {
+			if r[i] != 0 {
+				sc.fail(sc.n, off, "a wide turn with narrow values")
+				return false
+			}
+		}
+		v, ok := sc.wide[strconv.Itoa(sc.n)]
+		if !ok {
+			sc.fail(sc.n, off, "a wide turn without its values after the records")
+			return false
+		}
+		t.Think, t.deadCreated = v[0], [2]int{int(v[1]), int(v[2])}
+		for i, w := range [6]int{WScore, WIslands, WLargest, WSandbanks, WDead, WMobility} {
+			d[0][i], d[1][i] = int(v[w]), int(v[w+1])
+		}
+	}
+	lim := [6]int{maxScore, maxIslands, maxIslands, maxCells, maxCells, maxCells}
+	for c := range 2 {
+		for i := range 6 {
+			sc.run[c][i] += d[c][i]
+			if v := sc.run[c][i]; v < 0 || v > lim[i] {
+				sc.fail(sc.n, off, fmt.Sprintf("a running value of %d (0 to %d)", v, lim[i]))
+				return false
+			}
+		}
+		t.score[c], t.islands[c], t.sandbanks[c], t.dead[c], t.mobility[c] =
+			sc.run[c][0], sc.run[c][1], sc.run[c][3], sc.run[c][4], sc.run[c][5]
+	}
+	t.largest = sc.run[m][2]
 	return true
-}
-
-// slowOnly turns fast off, for the tests that compare the two ways.
-var slowOnly = false
-
-// fast reads a turn spelled exactly as Append writes it (no white space, no null, no
-// escape, numbers of at most 18 digits without a sign or a leading 0), in one pass over
-// the bytes, and reports whether it did; anything else is left to Next's general reading,
-// from the same place.
-func (sc *Scanner) fast() bool {
-	s, i := sc.s, sc.pos
-	if i >= len(s) || s[i] != '[' {
-		return false
-	}
-	i++
-	var p [4]int64
-	for k := range 4 {
-		start := i
-		var n int64
-		for i < len(s) && s[i]-'0' <= 9 {
-			n = n*10 + int64(s[i]-'0')
-			i++
-		}
-		if d := i - start; d == 0 || d > 18 || d > 1 && s[start] == '0' || i >= len(s) {
-			return false
-		}
-		p[k] = n
-		if k == 3 { // the think time, after the cells
-			if s[i] != ']' {
-				return false
-			}
-			sc.turn.Think = n
-			sc.pos = i + 1
-			return true
-		}
-		if k == 2 {
-			sc.turn = Turn{P1: p[0], P2: p[1], P3: p[2]}
-			if s[i] == ']' {
-				sc.pos = i + 1
-				return true
-			}
-			// the cells, then the think time or the end
-			for c := range 2 {
-				if i+1 >= len(s) || s[i] != ',' || s[i+1] != '"' {
-					return false
-				}
-				j := i + 2
-				for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
-					j++
-				}
-				if j >= len(s) || s[j] != '"' {
-					return false
-				}
-				if c == 0 {
-					sc.turn.A = s[i+2 : j]
-				} else {
-					sc.turn.B = s[i+2 : j]
-				}
-				i = j + 1
-			}
-			if i < len(s) && s[i] == ']' {
-				sc.pos = i + 1
-				return true
-			}
-			if i >= len(s) || s[i] != ',' {
-				return false
-			}
-			i++
-			continue
-		}
-		if s[i] != ',' {
-			return false
-		}
-		i++
-	}
-	return false
 }
 
 // Turn returns the turn Next read; it is overwritten by the next call.
@@ -436,129 +690,3 @@ func (sc *Scanner) N() int { return sc.n }
 
 // Err returns the first error met, or nil.
 func (sc *Scanner) Err() error { return sc.err }
-
-func (sc *Scanner) fail(msg string) {
-	if sc.err == nil {
-		turn := sc.n
-		if sc.done {
-			turn = 0
-		}
-		sc.err = &SyntaxError{Offset: sc.pos, Turn: turn, Msg: msg}
-	}
-}
-
-func (sc *Scanner) space() {
-	for sc.pos < len(sc.s) {
-		switch sc.s[sc.pos] {
-		case ' ', '\t', '\n', '\r':
-			sc.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (sc *Scanner) byte(c byte) bool {
-	if sc.pos < len(sc.s) && sc.s[sc.pos] == c {
-		sc.pos++
-		return true
-	}
-	return false
-}
-
-func (sc *Scanner) null() bool {
-	if len(sc.s)-sc.pos >= 4 && sc.s[sc.pos:sc.pos+4] == "null" {
-		sc.pos += 4
-		return true
-	}
-	return false
-}
-
-// number reads a JSON integer of at most 18 digits.
-func (sc *Scanner) number() (int64, bool) {
-	start := sc.pos
-	neg := sc.byte('-')
-	var n int64
-	digits := 0
-	for sc.pos < len(sc.s) {
-		d := sc.s[sc.pos] - '0'
-		if d > 9 {
-			break
-		}
-		n = n*10 + int64(d)
-		digits++
-		sc.pos++
-		if digits > 18 {
-			break
-		}
-	}
-	switch {
-	case digits == 0:
-		sc.pos = start
-		sc.fail("want a number")
-		return 0, false
-	case digits > 18:
-		sc.pos = start
-		sc.fail("a number of more than 18 digits")
-		return 0, false
-	case digits > 1 && sc.s[start+btoi(neg)] == '0':
-		sc.pos = start
-		sc.fail("a number with a leading 0")
-		return 0, false
-	}
-	if sc.pos < len(sc.s) {
-		switch sc.s[sc.pos] {
-		case '.', 'e', 'E':
-			sc.pos = start
-			sc.fail("not an integer")
-			return 0, false
-		}
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// str reads a JSON string: a substring of the text when it has no escapes.
-func (sc *Scanner) str() (string, bool) {
-	if !sc.byte('"') {
-		sc.fail("want a cell (a string) or null")
-		return "", false
-	}
-	start := sc.pos
-	escaped := false
-	for sc.pos < len(sc.s) {
-		switch c := sc.s[sc.pos]; {
-		case c == '"':
-			sc.pos++
-			if !escaped {
-				return sc.s[start : sc.pos-1], true
-			}
-			var v string
-			if err := json.Unmarshal([]byte(sc.s[start-1:sc.pos]), &v); err != nil {
-				sc.pos = start - 1
-				sc.fail("a string that is not JSON: " + err.Error())
-				return "", false
-			}
-			return v, true
-		case c == '\\':
-			escaped = true
-			sc.pos += 2
-		case c < 0x20:
-			sc.fail("a control character in a string")
-			return "", false
-		default:
-			sc.pos++
-		}
-	}
-	sc.fail("a string without its end")
-	return "", false
-}
