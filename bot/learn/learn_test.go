@@ -79,14 +79,49 @@ func TestGradient(t *testing.T) {
 // loss from the start.
 func TestFit(t *testing.T) {
 	d := randomData(t, 4, 8)
-	_, res, err := Fit(d, 1e-3)
+	if d.Skipped < 8 {
+		t.Errorf("%d positions skipped, want at least the 8 openings and swaps", d.Skipped)
+	}
+	m, res, err := Fit(d, 1e-3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !(res.LogLoss < res.Start-0.1) {
 		t.Errorf("log loss %.3f from %.3f", res.LogLoss, res.Start)
 	}
+	if got, zero := d.Coverage(m, 12), d.Coverage(&Model{}, 12); got < zero {
+		t.Errorf("the fitted model covers %.3f of the tile turns with its 12 best cells, no model %.3f", got, zero)
+	}
 	if _, _, err := Fit(&Data{}, 0); err != ErrNoData {
 		t.Errorf("no data: %v", err)
+	}
+}
+
+// TestTrained: the fitted model prefers what arch plays: growing a sandbank to an island
+// over a lone tile, and a bridge joining islands over one joining nothing.
+func TestTrained(t *testing.T) {
+	m := Trained()
+	p, err := pos.New(8, replay.Unlimited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"a1,b1", "h8,g8", "c1,a2"} { // Light has an island
+		mv, err := replay.ParseMove(s, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(mv)
+	}
+	var b Board
+	b.Read(&p, p.ToMove())                                                                 // Dark, with h8 g8
+	grow := m.Cell(&b, replay.CellAt(5, 7), p.CellValue(replay.Dark, replay.CellAt(5, 7))) // f8: a sandbank of 3
+	lone := m.Cell(&b, replay.CellAt(3, 3), p.CellValue(replay.Dark, replay.CellAt(3, 3))) // d4
+	if !(grow > lone) {
+		t.Errorf("f8, next to Dark's g8 h8, scores %.2f; d4, alone, %.2f", grow, lone)
+	}
+	join := m.Bridge(replay.BridgeMove(replay.CellAt(0, 0), replay.CellAt(2, 1)), 10)
+	none := m.Bridge(replay.BridgeMove(replay.CellAt(0, 0), replay.CellAt(2, 1)), 0.4)
+	if !(join > none) {
+		t.Errorf("a bridge joining islands scores %.2f, one joining nothing %.2f", join, none)
 	}
 }
