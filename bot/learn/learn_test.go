@@ -113,9 +113,10 @@ func TestTrained(t *testing.T) {
 		p.Play(mv)
 	}
 	var b Board
-	b.Read(&p, p.ToMove())                                                                 // Dark, with h8 g8
-	grow := m.Cell(&b, replay.CellAt(5, 7), p.CellValue(replay.Dark, replay.CellAt(5, 7))) // f8: a sandbank of 3
-	lone := m.Cell(&b, replay.CellAt(3, 3), p.CellValue(replay.Dark, replay.CellAt(3, 3))) // d4
+	// Dark to move, with h8 g8: f8 makes a sandbank of 3, d4 a lone tile.
+	b.Read(&p, p.ToMove())
+	grow := m.Cell(&b, replay.CellAt(5, 7), p.CellValue(replay.Dark, replay.CellAt(5, 7)))
+	lone := m.Cell(&b, replay.CellAt(3, 3), p.CellValue(replay.Dark, replay.CellAt(3, 3)))
 	if !(grow > lone) {
 		t.Errorf("f8, next to Dark's g8 h8, scores %.2f; d4, alone, %.2f", grow, lone)
 	}
