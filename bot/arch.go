@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ponte/ponte/bot/learn"
 	"github.com/ponte/ponte/bot/pos"
 	"github.com/ponte/ponte/replay"
 )
@@ -36,6 +37,8 @@ type Arch struct {
 	Rave float64
 	// Reuse keeps the subtree of the turn played and of the reply from turn to turn.
 	Reuse bool
+	// Priors, when set, orders a node's turns by the learned priors (bot/lore.go).
+	Priors *learn.Model
 
 	name   string
 	trees  []*archTree
@@ -74,6 +77,7 @@ type archTree struct {
 	nodes2 []sageNode
 	cands2 []sageCand
 	old    []int32
+	lore   *loreScratch // set with Arch.Priors
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -161,7 +165,7 @@ func (a *Arch) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 func (a *Arch) grow() {
 	for len(a.trees) < max(a.Threads, 1) {
 		src := rand.NewPCG(0, 0)
-		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024)})
+		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024), lore: newLoreScratch(a.Priors)})
 	}
 }
 
@@ -399,6 +403,10 @@ func posSeat(p *pos.Position) int {
 
 // expand lists the node's turns in p, best prior first, as Sage.expand does.
 func (t *archTree) expand(n int32, p *pos.Position, cells int) {
+	if t.lore != nil {
+		t.expandLore(n, p, cells)
+		return
+	}
 	start := len(t.cands)
 	c := p.ToMove()
 	if p.Turn() == 1 {

@@ -51,7 +51,8 @@ const MaxPlayouts = 1_000_000
 
 // New returns the bot called name: random, greedy, mcts, sage or arch (with the options'
 // budget), mcts-N, sage-N or arch-N (with a budget of N playouts, whatever the options
-// say), sage-Nms or arch-Nms (N milliseconds a turn), arch-…-tK (on K threads).
+// say), sage-Nms or arch-Nms (N milliseconds a turn), arch-…-tK (on K threads), and
+// lore-N, lore-Nms, lore-…-tK: arch with learned priors (NewLore).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
@@ -73,7 +74,7 @@ func New(name string, o Options) (Bot, error) {
 		o.Playouts = n.playouts
 		return NewMCTS(o), nil
 	}
-	if n.kind == "arch" {
+	if n.kind == "arch" || n.kind == "lore" {
 		if n.threads > 0 {
 			o.Threads = n.threads
 		}
@@ -81,6 +82,9 @@ func New(name string, o Options) (Bot, error) {
 			return nil, fmt.Errorf("bot %q: at most %d threads, not %d", name, MaxThreads, o.Threads)
 		}
 		o.Playouts, o.TimePerTurn = n.playouts, n.perTurn
+		if n.kind == "lore" {
+			return NewLore(o), nil
+		}
 		return NewArch(o), nil
 	}
 	o.Playouts, o.TimePerTurn = n.playouts, n.perTurn

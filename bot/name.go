@@ -9,7 +9,7 @@ import (
 )
 
 // name is a bot's name read: its kind (one of Names) and, for "mcts-N", "sage-N",
-// "sage-Nms", "arch-N" and "arch-Nms", its budget, and for "arch-…-tK" its threads.
+// "sage-Nms", "arch-N", "arch-Nms" (and lore-…, the same), its budget, and for "arch-…-tK" its threads.
 type name struct {
 	kind     string
 	playouts int           // N of mcts-N, sage-N and arch-N; 0 otherwise
@@ -37,9 +37,13 @@ func parseName(s string) (name, error) {
 		}
 		return name{kind: "sage", playouts: n, perTurn: perTurn, budget: true}, nil
 	}
-	if budget, ok := strings.CutPrefix(s, "arch-"); ok {
-		bad := fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
-		out := name{kind: "arch", budget: true}
+	kind, budget, ok := "arch", "", false
+	if budget, ok = strings.CutPrefix(s, "arch-"); !ok {
+		kind, budget, ok = "lore", strings.TrimPrefix(s, "lore-"), strings.HasPrefix(s, "lore-") // arch with learned priors
+	}
+	if ok {
+		bad := fmt.Errorf("bot %q: the budget after %s- must be a number of playouts from 1 to %d, or of milliseconds with ms (%s-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, kind, MaxPlayouts, kind, MaxTimePerTurn.Milliseconds(), MaxThreads)
+		out := name{kind: kind, budget: true}
 		if b, th, ok := strings.Cut(budget, "-t"); ok {
 			k, err := strconv.Atoi(th)
 			if err != nil || k < 1 || k > MaxThreads || strconv.Itoa(k) != th {
