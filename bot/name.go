@@ -9,13 +9,15 @@ import (
 )
 
 // name is a bot's name read: its kind (one of Names) and, for "mcts-N", "sage-N",
-// "sage-Nms", "arch-N" and "arch-Nms", its budget, and for "arch-…-tK" its threads.
+// "sage-Nms", "arch-N" and "arch-Nms", its budget, and for "arch-…-tK" and "arch-…-sK"
+// its threads.
 type name struct {
 	kind     string
 	playouts int           // N of mcts-N, sage-N and arch-N; 0 otherwise
 	perTurn  time.Duration // N ms of sage-Nms and arch-Nms; 0 otherwise
 	budget   bool          // the name carries a budget
-	threads  int           // K of arch-…-tK; 0 otherwise
+	threads  int           // K of arch-…-tK and arch-…-sK; 0 otherwise
+	shared   bool          // arch-…-sK: the threads share one tree
 }
 
 // ParseName reports whether name is a bot New knows, without making the bot: nil, or the
@@ -38,16 +40,20 @@ func parseName(s string) (name, error) {
 		return name{kind: "sage", playouts: n, perTurn: perTurn, budget: true}, nil
 	}
 	if budget, ok := strings.CutPrefix(s, "arch-"); ok {
-		bad := fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
+		bad := fmt.Errorf("bot %q: the budget after arch- must be a number of playouts from 1 to %d, or of milliseconds with ms (arch-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d with a tree each or -sK for K threads on one tree", s, MaxPlayouts, MaxTimePerTurn.Milliseconds(), MaxThreads)
 		out := name{kind: "arch", budget: true}
-		if b, th, ok := strings.Cut(budget, "-t"); ok {
+		b, th, ok := strings.Cut(budget, "-t")
+		if !ok {
+			b, th, ok = strings.Cut(budget, "-s")
+			out.shared = ok
+		}
+		if ok {
 			k, err := strconv.Atoi(th)
 			if err != nil || k < 1 || k > MaxThreads || strconv.Itoa(k) != th {
 				return name{}, bad
 			}
 			budget, out.threads = b, k
 		}
-		var ok bool
 		if out.playouts, out.perTurn, ok = parseBudget(budget); !ok {
 			return name{}, bad
 		}
@@ -60,7 +66,7 @@ func parseName(s string) (name, error) {
 		}
 		return name{kind: "mcts", playouts: n, budget: true}, nil
 	}
-	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)", s, strings.Join(Names, ", "))
+	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads with a tree each, arch-…-sK for K threads on one tree)", s, strings.Join(Names, ", "))
 }
 
 // parseBudget reads a budget: N playouts (1 to MaxPlayouts) or Nms, N milliseconds a turn
