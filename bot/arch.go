@@ -80,6 +80,8 @@ type archTree struct {
 	nodes2 []sageNode
 	cands2 []sageCand
 	old    []int32
+	// the thread's RAVE statistics of the shared tree, and the spare for compaction
+	rave, rave2 *raveTable
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -175,7 +177,8 @@ func (a *Arch) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 func (a *Arch) grow() {
 	for len(a.trees) < max(a.Threads, 1) {
 		src := rand.NewPCG(0, 0)
-		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024)})
+		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024),
+			rave: new(raveTable), rave2: new(raveTable)})
 	}
 }
 

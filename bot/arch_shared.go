@@ -18,12 +18,15 @@ import (
 // back when its playout is backed up, so that the others try other turns meanwhile; a
 // node is expanded by the first thread to reach it, and a thread that finds another
 // expanding it plays its playout from there. Each thread has its own position, random
-// source and scratch space (an archTree). The search is not reproducible for a seed: the
-// threads' timing decides what each sees.
+// source and scratch space (an archTree), and its own RAVE statistics (raveTable): a
+// playout updates those of most turns on its way, and sharing them would make the
+// threads pass the root's cache lines back and forth on every playout. The search is not
+// reproducible for a seed: the threads' timing decides what each sees.
 type sharedTree struct {
 	nodes, nodes2 *arena[sharedNode]
 	cands, cands2 *arena[sharedCand]
 	root          pos.Position
+	gen           uint32  // the search's number, for raveTable
 	old           []int32 // compact's scratch
 }
 
@@ -43,7 +46,7 @@ const (
 )
 
 // sharedCand is a turn of a node: its statistics in whole units, so that atomic adds keep
-// them exact (a result is 0, ½ or 1; a RAVE hit ½ or 1).
+// them exact (a result is 0, ½ or 1).
 type sharedCand struct {
 	move  replay.Move
 	prior float64
@@ -51,8 +54,32 @@ type sharedCand struct {
 	legal atomic.Int32 // candUnchecked, candLegal or candIllegal
 	n     atomic.Int64 // visits, virtual ones included
 	w2    atomic.Int64 // wins in half points
-	an2   atomic.Int64 // all-moves-as-first visits in halves
-	aw4   atomic.Int64 // all-moves-as-first wins in quarters
+}
+
+// A raveTable holds one thread's all-moves-as-first statistics of the shared tree's
+// turns, at the turns' indexes; only its thread reads and writes it during a search.
+type raveTable struct {
+	chunks []*[arenaChunk]raveStat
+}
+
+// raveStat is a turn's all-moves-as-first visits in halves and wins in quarters (a hit
+// is ½ or 1, a result 0, ½ or 1), valid when gen is the search's.
+type raveStat struct {
+	an2, aw4 int64
+	gen      uint32
+}
+
+// run returns the n entries from i, which lie in one chunk.
+func (r *raveTable) run(i, n int32) []raveStat {
+	c := int(i >> arenaBits)
+	for len(r.chunks) <= c {
+		r.chunks = append(r.chunks, nil)
+	}
+	if r.chunks[c] == nil {
+		r.chunks[c] = new([arenaChunk]raveStat)
+	}
+	o := i & (arenaChunk - 1)
+	return r.chunks[c][o : o+n]
 }
 
 const (
@@ -130,7 +157,7 @@ func (a *Arch) sharedTurn(root pos.Position, reply replay.Move, kept bool, rng *
 		t.src.Seed(rng.Uint64(), rng.Uint64())
 	}
 	s.root = root
-	if !kept || !s.keep(a.played, reply) {
+	if !kept || !s.keep(a.trees, a.played, reply) {
 		s.fresh(a.trees[0], a.Cells)
 	}
 	r := s.nodes.at(0)
@@ -180,6 +207,7 @@ func (s *sharedTree) run(t *archTree, a *Arch, budget int, deadline time.Time) {
 
 // fresh starts a new tree at the root position, expanded by thread t.
 func (s *sharedTree) fresh(t *archTree, cells int) {
+	s.gen++
 	s.nodes.reset()
 	s.cands.reset()
 	s.nodes.alloc(1)
@@ -222,9 +250,10 @@ func (s *sharedTree) expand(t *archTree, n int32, p *pos.Position, cells int) bo
 // choose returns the index of the turn to follow from node n, whose position is p, as
 // archTree.choose does on the statistics other threads may be changing; -1 when the node
 // has no legal turn open.
-func (s *sharedTree) choose(a *Arch, nd *sharedNode, p *pos.Position) int32 {
+func (s *sharedTree) choose(t *archTree, a *Arch, nd *sharedNode, p *pos.Position) int32 {
 	visits := float64(nd.visits.Load())
 	cs := s.cands.run(nd.candStart, nd.candN)
+	rs := t.rave.run(nd.candStart, nd.candN)
 	open := int32(min(float64(nd.candN), 1+a.Widen*math.Sqrt(visits)))
 	logN := math.Log(visits + 1)
 	best, bestU := int32(-1), math.Inf(-1)
@@ -251,9 +280,9 @@ func (s *sharedTree) choose(a *Arch, nd *sharedNode, p *pos.Position) int32 {
 		}
 		n := float64(cn)
 		q := float64(c.w2.Load()) / 2 / n
-		if an2 := c.an2.Load(); a.Rave > 0 && an2 > 0 {
+		if r := &rs[k]; a.Rave > 0 && r.gen == s.gen && r.an2 > 0 {
 			beta := math.Sqrt(a.Rave / (3*n + a.Rave))
-			q = (1-beta)*q + beta*(float64(c.aw4.Load())/4)/(float64(an2)/2)
+			q = (1-beta)*q + beta*(float64(r.aw4)/4)/(float64(r.an2)/2)
 		}
 		u := q + a.Explore*math.Sqrt(logN/n)
 		if u > bestU {
@@ -287,7 +316,7 @@ func (s *sharedTree) playout(t *archTree, a *Arch) {
 		var k int32
 		if n == 0 && t.forced > 0 {
 			k = t.forced - 1
-		} else if k = s.choose(a, nd, sim); k < 0 {
+		} else if k = s.choose(t, a, nd, sim); k < 0 {
 			break
 		}
 		c := s.cands.at(k)
@@ -346,6 +375,7 @@ func (s *sharedTree) playout(t *archTree, a *Arch) {
 		}
 		seat := int(nd.seat)
 		cs := s.cands.run(nd.candStart, nd.candN)
+		rs := t.rave.run(nd.candStart, nd.candN)
 		for k := range cs {
 			c := &cs[k]
 			if c.move.Kind != replay.Tiles {
@@ -359,10 +389,12 @@ func (s *sharedTree) playout(t *archTree, a *Arch) {
 				hits++
 			}
 			if hits > 0 {
-				c.an2.Add(hits)
-				if r2 != 0 {
-					c.aw4.Add(r2 * hits)
+				r := &rs[k]
+				if r.gen != s.gen {
+					*r = raveStat{gen: s.gen}
 				}
+				r.an2 += hits
+				r.aw4 += r2 * hits
 			}
 		}
 	}
@@ -402,7 +434,7 @@ func (s *sharedTree) best() replay.Move {
 
 // keep makes the node after the bot's turn played and the reply the new root, keeping its
 // subtree, and reports whether the tree held it (expanded). No thread may be searching.
-func (s *sharedTree) keep(played, reply replay.Move) bool {
+func (s *sharedTree) keep(trees []*archTree, played, reply replay.Move) bool {
 	if s.nodes.next.Load() == 0 {
 		return false
 	}
@@ -414,7 +446,7 @@ func (s *sharedTree) keep(played, reply replay.Move) bool {
 	if y < 0 || s.nodes.at(y).state.Load() != sharedExpanded {
 		return false
 	}
-	s.compact(y)
+	s.compact(trees, y)
 	return true
 }
 
@@ -433,8 +465,10 @@ func (s *sharedTree) childOf(n int32, m replay.Move) int32 {
 	return -1
 }
 
-// compact copies the subtree of node y into the spare arenas, y first, and swaps them in.
-func (s *sharedTree) compact(y int32) {
+// compact copies the subtree of node y into the spare arenas, y first, with the threads'
+// RAVE statistics, and swaps them in.
+func (s *sharedTree) compact(trees []*archTree, y int32) {
+	gen := s.gen + 1
 	dn, dc := s.nodes2, s.cands2
 	dn.reset()
 	dc.reset()
@@ -456,8 +490,11 @@ func (s *sharedTree) compact(y int32) {
 			e.legal.Store(c.legal.Load())
 			e.n.Store(c.n.Load())
 			e.w2.Store(c.w2.Load())
-			e.an2.Store(c.an2.Load())
-			e.aw4.Store(c.aw4.Load())
+			for _, t := range trees {
+				if r := &t.rave.run(o.candStart+int32(k), 1)[0]; r.gen == s.gen {
+					t.rave2.run(start+int32(k), 1)[0] = raveStat{an2: r.an2, aw4: r.aw4, gen: gen}
+				}
+			}
 			if ch := c.child.Load(); ch > 0 {
 				x := dn.alloc(1)
 				old = append(old, ch-1)
@@ -467,7 +504,10 @@ func (s *sharedTree) compact(y int32) {
 		d.candStart, d.candN = start, o.candN
 		d.state.Store(sharedExpanded)
 	}
-	s.old = old
+	s.old, s.gen = old, gen
+	for _, t := range trees {
+		t.rave, t.rave2 = t.rave2, t.rave
+	}
 	s.nodes, s.nodes2 = dn, s.nodes
 	s.cands, s.cands2 = dc, s.cands
 }
