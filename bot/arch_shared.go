@@ -169,13 +169,14 @@ func (a *Arch) sharedTurn(root pos.Position, reply replay.Move, kept bool, rng *
 }
 
 // sharedSearch runs the playouts of every thread on the shared tree: the budget split
-// among them, or until the deadline.
+// among them, or until the deadline. The first thread is the caller's goroutine, so that
+// one thread starts no other.
 func (a *Arch) sharedSearch(deadline time.Time) {
 	var wg sync.WaitGroup
 	per := a.Budget / len(a.trees)
-	for i, t := range a.trees {
+	for i, t := range a.trees[1:] {
 		n := per
-		if i < a.Budget%len(a.trees) {
+		if i+1 < a.Budget%len(a.trees) {
 			n++
 		}
 		wg.Add(1)
@@ -184,6 +185,11 @@ func (a *Arch) sharedSearch(deadline time.Time) {
 			a.shared.run(t, a, max(n, 1), deadline)
 		}()
 	}
+	n := per
+	if 0 < a.Budget%len(a.trees) {
+		n++
+	}
+	a.shared.run(a.trees[0], a, max(n, 1), deadline)
 	wg.Wait()
 }
 
