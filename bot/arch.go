@@ -18,15 +18,21 @@ import (
 // the same tree (turns ordered by their prior and opened by progressive widening, RAVE,
 // playouts to the end of the game with the same policy), with the tree kept from one turn
 // to the next when the opponent's reply is in it, and a root-parallel search on several
-// threads whose root statistics are summed. The design and the matches that chose it:
-// docs/bot-design.md.
+// threads whose root statistics are summed, or a tree-parallel search of one tree shared
+// by the threads (Shared). The design and the matches that chose it: docs/bot-design.md.
 type Arch struct {
 	// Budget is the playouts per turn, over all threads, used when TimePerTurn is 0.
 	Budget int
 	// TimePerTurn, when above 0, is the budget: every thread searches until it has run out.
 	TimePerTurn time.Duration
-	// Threads is how many trees search the position at once (root parallelism).
+	// Threads is how many threads search the position at once: each on a tree of its own
+	// (root parallelism), or all on one tree when Shared is set.
 	Threads int
+	// Shared makes the threads search one tree (tree parallelism with a virtual loss).
+	Shared bool
+	// VirtualLoss is the visits, counted as lost, that a thread puts on each turn of its
+	// way down the shared tree until its playout is backed up.
+	VirtualLoss int
 	// Cells is how many of the best cells a node pairs up into its tile turns.
 	Cells int
 	// Widen opens 1 + Widen·√visits of a node's turns, best prior first.
@@ -42,6 +48,7 @@ type Arch struct {
 
 	name   string
 	trees  []*archTree
+	shared *sharedTree
 	opener *Greedy
 	count  atomic.Int64
 
@@ -78,6 +85,8 @@ type archTree struct {
 	cands2 []sageCand
 	old    []int32
 	lore   *loreScratch // set with Arch.Priors
+	// the thread's RAVE statistics of the shared tree, and the spare for compaction
+	rave, rave2 *raveTable
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -86,8 +95,8 @@ const DefaultArchPlayouts = 500
 // NewArch returns the arch bot with the options' budget: TimePerTurn when it is set,
 // otherwise Playouts (default DefaultArchPlayouts), on Threads threads (default 1).
 func NewArch(o Options) *Arch {
-	a := &Arch{Budget: o.Playouts, TimePerTurn: o.TimePerTurn, Threads: o.Threads,
-		Cells: 12, Widen: 1.5, Explore: 0.3, Rave: 300, Reuse: true}
+	a := &Arch{Budget: o.Playouts, TimePerTurn: o.TimePerTurn, Threads: o.Threads, Shared: o.Shared,
+		VirtualLoss: 1, Cells: 12, Widen: 1.5, Explore: 0.3, Rave: 300, Reuse: true}
 	if a.Budget <= 0 {
 		a.Budget = DefaultArchPlayouts
 	}
@@ -97,8 +106,9 @@ func NewArch(o Options) *Arch {
 	return a
 }
 
-// Name returns "arch-" and the budget, with "-tN" for N threads: "arch-1000",
-// "arch-100ms", "arch-100ms-t2".
+// Name returns "arch-" and the budget, with "-tN" for N threads with a tree each or "-sN"
+// for N threads on one shared tree: "arch-1000", "arch-100ms", "arch-100ms-t2",
+// "arch-100ms-s2".
 func (a *Arch) Name() string {
 	if a.name != "" {
 		return a.name
@@ -107,7 +117,9 @@ func (a *Arch) Name() string {
 	if a.TimePerTurn > 0 {
 		n = "arch-" + strconv.FormatInt(a.TimePerTurn.Milliseconds(), 10) + "ms"
 	}
-	if a.Threads > 1 {
+	if a.Shared {
+		n += "-s" + strconv.Itoa(max(a.Threads, 1))
+	} else if a.Threads > 1 {
 		n += "-t" + strconv.Itoa(a.Threads)
 	}
 	return n
@@ -139,6 +151,11 @@ func (a *Arch) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 	}
 	a.grow()
 	reply, kept := a.reply(g)
+	if a.Shared {
+		m := a.sharedTurn(root, reply, kept, rng, deadline)
+		a.remember(g, m)
+		return m
+	}
 	only := false
 	for i, t := range a.trees {
 		t.src.Seed(rng.Uint64(), rng.Uint64())
@@ -165,7 +182,8 @@ func (a *Arch) Turn(g *replay.Game, rng *rand.Rand) replay.Move {
 func (a *Arch) grow() {
 	for len(a.trees) < max(a.Threads, 1) {
 		src := rand.NewPCG(0, 0)
-		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024), lore: newLoreScratch(a.Priors)})
+		a.trees = append(a.trees, &archTree{src: src, rng: rand.New(src), playedB: make([]int32, 2*1024),
+			lore: newLoreScratch(a.Priors), rave: new(raveTable), rave2: new(raveTable)})
 	}
 }
 
@@ -403,23 +421,31 @@ func posSeat(p *pos.Position) int {
 
 // expand lists the node's turns in p, best prior first, as Sage.expand does.
 func (t *archTree) expand(n int32, p *pos.Position, cells int) {
-	if t.lore != nil {
-		t.expandLore(n, p, cells)
-		return
-	}
 	start := len(t.cands)
+	t.cands = t.listTurns(t.cands, p, cells)
+	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+}
+
+// listTurns appends to cands the turns of a node whose position is p, best prior first:
+// the pairs of the best cells (the best legal one checked, the others unchecked), the
+// useful bridges, the pass or every legal turn when no pair is legal.
+func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sageCand {
+	if t.lore != nil {
+		return t.listLore(cands, p, cells)
+	}
+	start := len(cands)
 	c := p.ToMove()
 	if p.Turn() == 1 {
-		t.cands = append(t.cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
+		cands = append(cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
 	}
 	top := t.topCells(p, c, cells, 0.05)
 	pairs := 0
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
-			t.cands = append(t.cands, sageCand{move: replay.TilesMove(top[i].cell, top[j].cell), prior: top[i].value + top[j].value, child: -1, unchecked: true})
+			cands = append(cands, sageCand{move: replay.TilesMove(top[i].cell, top[j].cell), prior: top[i].value + top[j].value, child: -1, unchecked: true})
 		}
 	}
-	byPrior := t.cands[start:]
+	byPrior := cands[start:]
 	t.sortByPrior(byPrior)
 	for k := range byPrior {
 		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
@@ -435,29 +461,29 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, m := range t.bridges {
 		if v := p.BridgeValue(m); v > 0 {
-			t.cands = append(t.cands, sageCand{move: m, prior: v, child: -1})
+			cands = append(cands, sageCand{move: m, prior: v, child: -1})
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			t.cands = append(t.cands, sageCand{move: replay.PassMove, child: -1})
+			cands = append(cands, sageCand{move: replay.PassMove, child: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
 			for _, m := range t.moves {
 				if m.Kind != replay.Swap {
-					t.cands = append(t.cands, sageCand{move: m, child: -1})
+					cands = append(cands, sageCand{move: m, child: -1})
 				}
 			}
 		}
 	}
-	if len(t.cands) == start {
+	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, m := range t.moves {
-			t.cands = append(t.cands, sageCand{move: m, child: -1})
+			cands = append(cands, sageCand{move: m, child: -1})
 		}
 	}
-	t.sortByPrior(t.cands[start:])
-	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+	t.sortByPrior(cands[start:])
+	return cands
 }
 
 // sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the

@@ -25,6 +25,9 @@ func (a *Arch) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 	}
 	a.grow()
 	a.afterOK = false
+	if a.Shared {
+		return a.sharedAnalyse(g, root, played, rng)
+	}
 	pks := make([]int32, len(a.trees))
 	for i, t := range a.trees {
 		t.src.Seed(rng.Uint64(), rng.Uint64())

@@ -38,6 +38,9 @@ type Options struct {
 	// Threads is how many threads the arch bot searches one position with (default 1). A
 	// bot of more threads is named with them ("arch-1000-t2"): it plays other games.
 	Threads int
+	// Shared makes the arch bot's threads search one tree together ("arch-1000-s2")
+	// instead of a tree each: stronger at the same time, but not reproducible for a seed.
+	Shared bool
 }
 
 // Names lists the bots New knows, weakest first. The mcts and sage bots may also be named
@@ -51,8 +54,9 @@ const MaxPlayouts = 1_000_000
 
 // New returns the bot called name: random, greedy, mcts, sage or arch (with the options'
 // budget), mcts-N, sage-N or arch-N (with a budget of N playouts, whatever the options
-// say), sage-Nms or arch-Nms (N milliseconds a turn), arch-…-tK (on K threads), and
-// lore-N, lore-Nms, lore-…-tK: arch with learned priors (NewLore).
+// say), sage-Nms or arch-Nms (N milliseconds a turn), arch-…-tK (on K threads, a tree
+// each), arch-…-sK (on K threads sharing one tree), and lore-N, lore-Nms, lore-…-tK,
+// lore-…-sK: arch with learned priors (NewLore).
 func New(name string, o Options) (Bot, error) {
 	switch name {
 	case "random":
@@ -76,7 +80,7 @@ func New(name string, o Options) (Bot, error) {
 	}
 	if n.kind == "arch" || n.kind == "lore" {
 		if n.threads > 0 {
-			o.Threads = n.threads
+			o.Threads, o.Shared = n.threads, n.shared
 		}
 		if o.Threads > MaxThreads {
 			return nil, fmt.Errorf("bot %q: at most %d threads, not %d", name, MaxThreads, o.Threads)

@@ -2,7 +2,7 @@ package bot
 
 import (
 	"math"
-	"strconv"
+	"strings"
 
 	"github.com/ponte/ponte/bot/learn"
 	"github.com/ponte/ponte/bot/pos"
@@ -16,14 +16,7 @@ import (
 func NewLore(o Options) *Arch {
 	a := NewArch(o)
 	a.Priors = learn.Trained()
-	n := "lore-" + strconv.Itoa(a.Budget)
-	if a.TimePerTurn > 0 {
-		n = "lore-" + strconv.FormatInt(a.TimePerTurn.Milliseconds(), 10) + "ms"
-	}
-	if a.Threads > 1 {
-		n += "-t" + strconv.Itoa(a.Threads)
-	}
-	a.SetName(n)
+	a.SetName("lore" + strings.TrimPrefix(a.Name(), "arch")) // arch's name and suffixes
 	return a
 }
 
@@ -41,15 +34,15 @@ func newLoreScratch(m *learn.Model) *loreScratch {
 	return &loreScratch{model: m}
 }
 
-// expandLore is expand with the learned priors: the cells with the best learned prior
+// listLore is listTurns with the learned priors: the cells with the best learned prior
 // (plus a little noise) paired up, a pair valued by its cells and their relation, the
 // useful bridges by theirs.
-func (t *archTree) expandLore(n int32, p *pos.Position, cells int) {
-	start := len(t.cands)
+func (t *archTree) listLore(cands []sageCand, p *pos.Position, cells int) []sageCand {
+	start := len(cands)
 	c := p.ToMove()
 	m := t.lore.model
 	if p.Turn() == 1 {
-		t.cands = append(t.cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
+		cands = append(cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
 	}
 	t.lore.board.Read(p, c)
 	t.cells = p.LegalTileCells(c, t.cells[:0])
@@ -72,10 +65,10 @@ func (t *archTree) expandLore(n int32, p *pos.Position, cells int) {
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
 			a, b := top[i].cell, top[j].cell
-			t.cands = append(t.cands, sageCand{move: replay.TilesMove(a, b), prior: top[i].value + top[j].value + m.Pair(a, b), child: -1, unchecked: true})
+			cands = append(cands, sageCand{move: replay.TilesMove(a, b), prior: top[i].value + top[j].value + m.Pair(a, b), child: -1, unchecked: true})
 		}
 	}
-	byPrior := t.cands[start:]
+	byPrior := cands[start:]
 	t.sortByPrior(byPrior)
 	pairs := 0
 	for k := range byPrior {
@@ -92,27 +85,27 @@ func (t *archTree) expandLore(n int32, p *pos.Position, cells int) {
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, mv := range t.bridges {
 		if v := p.BridgeValue(mv); v > 0 {
-			t.cands = append(t.cands, sageCand{move: mv, prior: m.Bridge(mv, v), child: -1})
+			cands = append(cands, sageCand{move: mv, prior: m.Bridge(mv, v), child: -1})
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			t.cands = append(t.cands, sageCand{move: replay.PassMove, prior: math.Inf(-1), child: -1})
+			cands = append(cands, sageCand{move: replay.PassMove, prior: math.Inf(-1), child: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
 			for _, mv := range t.moves {
 				if mv.Kind != replay.Swap {
-					t.cands = append(t.cands, sageCand{move: mv, prior: math.Inf(-1), child: -1})
+					cands = append(cands, sageCand{move: mv, prior: math.Inf(-1), child: -1})
 				}
 			}
 		}
 	}
-	if len(t.cands) == start {
+	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, mv := range t.moves {
-			t.cands = append(t.cands, sageCand{move: mv, child: -1})
+			cands = append(cands, sageCand{move: mv, child: -1})
 		}
 	}
-	t.sortByPrior(t.cands[start:])
-	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+	t.sortByPrior(cands[start:])
+	return cands
 }

@@ -17,6 +17,7 @@ func TestLoreNames(t *testing.T) {
 		{name: "lore-400", o: Options{Threads: 2}, want: "lore-400-t2"},
 		{name: "lore-20ms", want: "lore-20ms"},
 		{name: "lore-100ms-t4", want: "lore-100ms-t4"},
+		{name: "lore-100ms-s2", want: "lore-100ms-s2"},
 		{name: "lore-400-t1", want: "lore-400"},
 		{name: "lore-0", bad: true},
 		{name: "lore-", bad: true},
@@ -41,6 +42,18 @@ func TestLoreNames(t *testing.T) {
 		if b.Name() != tc.want {
 			t.Errorf("New(%q, %+v).Name() = %q, want %q", tc.name, tc.o, b.Name(), tc.want)
 		}
+	}
+}
+
+// TestLoreSharedPlaysLegalGames plays lore on two threads sharing one tree (which lists
+// its turns with the learned priors too) against arch on one shared tree.
+func TestLoreSharedPlaysLegalGames(t *testing.T) {
+	for i, size := range []int{5, 8} {
+		g, err := Play(mustNew(t, "lore-60-s2", Options{}), mustNew(t, "arch-60-s2", Options{}), size, replay.Unlimited, seeded(100+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		replayMoves(t, g)
 	}
 }
 

@@ -9,13 +9,15 @@ import (
 )
 
 // name is a bot's name read: its kind (one of Names) and, for "mcts-N", "sage-N",
-// "sage-Nms", "arch-N", "arch-Nms" (and lore-…, the same), its budget, and for "arch-…-tK" its threads.
+// "sage-Nms", "arch-N", "arch-Nms" (and lore-…, the same), its budget, and for "arch-…-tK" and
+// "arch-…-sK" its threads.
 type name struct {
 	kind     string
 	playouts int           // N of mcts-N, sage-N and arch-N; 0 otherwise
 	perTurn  time.Duration // N ms of sage-Nms and arch-Nms; 0 otherwise
 	budget   bool          // the name carries a budget
-	threads  int           // K of arch-…-tK; 0 otherwise
+	threads  int           // K of arch-…-tK and arch-…-sK; 0 otherwise
+	shared   bool          // arch-…-sK: the threads share one tree
 }
 
 // ParseName reports whether name is a bot New knows, without making the bot: nil, or the
@@ -42,16 +44,20 @@ func parseName(s string) (name, error) {
 		kind, budget, ok = "lore", strings.TrimPrefix(s, "lore-"), strings.HasPrefix(s, "lore-") // arch with learned priors
 	}
 	if ok {
-		bad := fmt.Errorf("bot %q: the budget after %s- must be a number of playouts from 1 to %d, or of milliseconds with ms (%s-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d", s, kind, MaxPlayouts, kind, MaxTimePerTurn.Milliseconds(), MaxThreads)
+		bad := fmt.Errorf("bot %q: the budget after %s- must be a number of playouts from 1 to %d, or of milliseconds with ms (%s-100ms) up to %d, optionally followed by -tK for K threads from 1 to %d with a tree each or -sK for K threads on one tree", s, kind, MaxPlayouts, kind, MaxTimePerTurn.Milliseconds(), MaxThreads)
 		out := name{kind: kind, budget: true}
-		if b, th, ok := strings.Cut(budget, "-t"); ok {
+		b, th, ok := strings.Cut(budget, "-t")
+		if !ok {
+			b, th, ok = strings.Cut(budget, "-s")
+			out.shared = ok
+		}
+		if ok {
 			k, err := strconv.Atoi(th)
 			if err != nil || k < 1 || k > MaxThreads || strconv.Itoa(k) != th {
 				return name{}, bad
 			}
 			budget, out.threads = b, k
 		}
-		var ok bool
 		if out.playouts, out.perTurn, ok = parseBudget(budget); !ok {
 			return name{}, bad
 		}

@@ -11,7 +11,8 @@ func TestParseNameAgreesWithNew(t *testing.T) {
 	}{
 		{"random", true}, {"greedy", true}, {"mcts", true}, {"sage", true},
 		{"mcts-1", true}, {"mcts-1000000", true}, {"sage-250", true}, {"sage-100ms", true},
-		{"sage-3600000ms", true},
+		{"sage-3600000ms", true}, {"arch-400-t2", true}, {"arch-400-s2", true}, {"arch-40ms-s2", true},
+		{"arch-400-s0", false}, {"arch-400-s2-t2", false}, {"arch-s2", false},
 		{"", false}, {"Random", false}, {"mcts-0", false}, {"mcts-01", false},
 		{"mcts-1000001", false}, {"mcts-100ms", false}, {"sage-", false}, {"sage-ms", false},
 		{"sage-3600001ms", false}, {"sage--5", false}, {"alphazero", false},

@@ -1,0 +1,42 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/ponte/ponte/replay"
+)
+
+// BenchmarkArchThreads searches one 10×10 position (after 8 turns of greedy play) for
+// 20 ms, again and again, on one thread, on two with a tree each (-t2) and on two sharing
+// one tree (-s2), and reports the playouts per wall second (how much more two threads
+// search in the same time) and per CPU second of the process (what sharing costs).
+func BenchmarkArchThreads(b *testing.B) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	game, err := Play(NewGreedy(), NewGreedy(), 10, replay.Unlimited, rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := replay.NewGame(10, replay.Unlimited)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range game.Moves[:8] {
+		if err := g.Play(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, name := range []string{"arch-20ms", "arch-20ms-t2", "arch-20ms-s2"} {
+		b.Run(name, func(b *testing.B) {
+			x := mustNew(b, name, Options{}).(*Arch)
+			x.Reuse = false
+			start, cpu := time.Now(), cpuTime()
+			for b.Loop() {
+				x.Turn(g, rng)
+			}
+			b.ReportMetric(float64(x.PlayoutsDone())/time.Since(start).Seconds(), "playouts/s")
+			b.ReportMetric(float64(x.PlayoutsDone())/(cpuTime()-cpu).Seconds(), "playouts/cpu-s")
+		})
+	}
+}
