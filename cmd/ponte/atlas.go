@@ -61,7 +61,7 @@ func newAtlasCmd(s *streams) *cobra.Command {
 func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	d := atlas.DefaultConfig()
 	f := cmd.Flags()
-	opts.size, opts.bot = d.Size, "arch-100"
+	opts.size, opts.bot = d.Size, "lore-100"
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms")
