@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
 )
 
@@ -41,10 +42,10 @@ type parquetStream struct {
 
 // streamGame is what the writer hands over of a game it stores.
 type streamGame struct {
-	id     int64     // games.id
-	gameID string    // games.game_id
-	turns  string    // game_turns.turns, "" for none
-	tags   []tagPair // its tags, in order
+	id     int64        // games.id
+	gameID string       // games.game_id
+	turns  string       // game_turns.turns, "" for none
+	tags   []ingest.Tag // its tags, in order
 }
 
 // streamEncoders bounds the goroutines that encode turns.parquet's row groups during an
@@ -101,7 +102,7 @@ func (s *parquetStream) add(g *streamGame) error {
 	}
 	for i, t := range g.tags {
 		r, _ := s.tags.next()
-		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(i+1), t[0], t[1]
+		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(i+1), validText(t.Name), validText(t.Value)
 		if s.tags.full() {
 			if err := s.tags.send(); err != nil {
 				return err
@@ -137,12 +138,12 @@ func (s *parquetStream) abort() error {
 	return s.tags.stopped(s.err, s.tags.failure)
 }
 
-// startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when
+// startStream starts streaming the Parquet files of an ingest (WriteOptions.StreamParquet) when
 // the database holds no game, into the folder the database may write to; nil otherwise: a
 // folder the stream cannot use leaves the files to WriteParquet, which says why. A
 // Parquet-only ingest always streams, into its folder, and it is an error if it cannot:
 // its database keeps no turns and tags to export them from.
-func (d *DB) startStream(opts Options) (*parquetStream, error) {
+func (d *DB) startStream(opts WriteOptions) (*parquetStream, error) {
 	d.dropStream()
 	dir := opts.ParquetDir
 	switch {

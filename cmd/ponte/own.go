@@ -73,7 +73,7 @@ func ownOutputs(paths []string) func(path string) (skip bool, source, note strin
 	}
 }
 
-// skipOwn is ownOutputs for store.Options.Skip: the note names its path.
+// skipOwn is ownOutputs for intake.Options.Skip: the note names its path.
 func skipOwn(paths []string) func(path string) (bool, string) {
 	own := ownOutputs(paths)
 	return func(path string) (bool, string) {

@@ -13,6 +13,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/store"
 )
 
@@ -259,7 +260,7 @@ func newSpinner(p *mpb.Progress, name string) *phase {
 	})
 }
 
-// ingestBar is the bar of store.Ingest: the bytes of the inputs read and stored, the games
+// ingestBar is the bar of intake.Run: the bytes of the inputs read and stored, the games
 // stored and the files done. Nil when no bar is shown.
 type ingestBar struct {
 	p   *mpb.Progress
@@ -268,12 +269,12 @@ type ingestBar struct {
 
 // startIngestBar sets opts.Progress to draw the ingest's bar on w, named name; it returns
 // nil, leaving opts alone, when w shows no bars (showProgress).
-func startIngestBar(w io.Writer, quiet bool, name string, opts *store.Options) *ingestBar {
+func startIngestBar(w io.Writer, quiet bool, name string, opts *intake.Options) *ingestBar {
 	if !showProgress(w, quiet) {
 		return nil
 	}
 	ib := &ingestBar{p: newBars(w)}
-	opts.Progress = func(pr store.Progress) {
+	opts.Progress = func(pr intake.Progress) {
 		if ib.bar == nil { // the first call, before anything is read
 			ib.bar = newReadBar(ib.p, name, pr.TotalBytes, pr.Files)
 		}
