@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql/driver"
+	"strconv"
 
 	"github.com/ponte/ponte/ingest"
 )
@@ -68,7 +69,8 @@ type FirstError struct {
 // A Preparer makes a game's values ready for the writer on the caller's goroutine, so
 // that the one writer only binds them: each worker of an ingest has its own.
 type Preparer struct {
-	text []byte
+	text   []byte
+	source driver.Value // the last game's source, boxed: a file's games share it
 }
 
 // Prepare makes g's values ready to store. The writer prepares a game that was not.
@@ -77,10 +79,13 @@ func (p *Preparer) Prepare(g *Replayed) {
 		return
 	}
 	r := make([]driver.Value, 0, len(gamesTable.columns))
-	r = append(r, int64(0), validText(g.GameID), int64(0), validText(g.Source), num(g.FileIndex), num(g.Line), validText(g.Format))
+	if s, _ := p.source.(string); s != g.Source || p.source == nil {
+		p.source = validText(g.Source)
+	}
+	r = append(r, int64(0), validText(g.GameID), int64(0), p.source, num(g.FileIndex), num(g.Line), word(g.Format))
 	r = append(r, optPtr(g.Event), optPtr(g.Site), optPtr(g.Date), optPtr(g.Round), optPtr(g.RecordID),
 		optPtr(g.Light), optPtr(g.Dark), optPtr(g.Opener))
-	r = append(r, g.Swapped, num(g.Size), validText(g.Supply), validText(g.ClaimedResult), optPtr(g.Termination))
+	r = append(r, g.Swapped, num(g.Size), word(g.Supply), word(g.ClaimedResult), ptrWord(g.Termination))
 	if s := g.ClaimedScore; s != nil {
 		r = append(r, num(s[0]), num(s[1]))
 	} else {
@@ -96,15 +101,15 @@ func (p *Preparer) Prepare(g *Replayed) {
 	} else {
 		r = append(r, nil, nil, nil, nil, nil)
 	}
-	r = append(r, optText(g.TagErrors), num(g.Turns), g.Over, optPtr(g.Result), optText(g.Winner), optText(g.TieBreak))
+	r = append(r, optText(g.TagErrors), num(g.Turns), g.Over, ptrWord(g.Result), optWord(g.Winner), optWord(g.TieBreak))
 	if g.Scored {
 		r = append(r, num(g.Score[0]), num(g.Score[1]), num(g.Islands[0]), num(g.Islands[1]),
 			num(g.Bridges[0]), num(g.Bridges[1]), num(abs(g.Score[0]-g.Score[1])))
 	} else {
 		r = append(r, nil, nil, nil, nil, nil, nil, nil)
 	}
-	r = append(r, cellText(g.OpeningA), cellText(g.OpeningB), validText(g.Moves), optPtr(g.Raw), int64(0), // duplicates
-		optText(g.ComponentsLight), optText(g.ComponentsDark), optText(g.MoveNumbers))
+	r = append(r, optWord(g.OpeningA), optWord(g.OpeningB), validText(g.Moves), optPtr(g.Raw), int64(0), // duplicates
+		optWord(g.ComponentsLight), optWord(g.ComponentsDark), optText(g.MoveNumbers))
 	g.row = r
 	if len(g.Tags) > 0 {
 		p.text = appendTagsJSON(p.text[:0], g.Tags)
@@ -141,30 +146,30 @@ func abs(x int) int {
 	return x
 }
 
-// Values boxed once, so that preparing a game allocates little: small integers and the
-// cells' names.
+// Values boxed once, so that preparing a game allocates little: small integers, and the
+// words most games hold (words).
 var (
-	smallInts  [1024]driver.Value
-	cellValues = map[string]driver.Value{}
+	smallInts [1024]driver.Value
+	words     = map[string]driver.Value{}
 )
 
 func init() {
 	for i := range smallInts {
 		smallInts[i] = int64(i)
 	}
-	for col := range 26 {
+	var common []string
+	for col := range 26 { // the cells' names, a1 … z26
 		for row := range 26 {
-			s := string(rune('a'+col)) + itoa(row+1)
-			cellValues[s] = s
+			common = append(common, string(rune('a'+col))+strconv.Itoa(row+1))
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
+	common = append(common, "ponte", "jsonl", "boardspace", "abstractplay", "unlimited", "40/15", // formats, supplies
+		"1-0", "0-1", "1/2-1/2", "*", "normal", "resign", "time", "abandoned", // results, terminations
+		"light", "dark", "score", "islands", "bridges", "draw", // winners, tie-breaks
+		"[]", "[1]", "[1,1]", "[1,1,1]", "[2]", "[2,1]", "[1,1,1,1]", "[2,1,1]", "[3]") // components
+	for _, w := range common {
+		words[w] = w
 	}
-	return string(rune('0'+n/10)) + string(rune('0'+n%10))
 }
 
 // num boxes an int as the int64 SQLite binds.
@@ -175,10 +180,26 @@ func num(n int) driver.Value {
 	return int64(n)
 }
 
-// cellText is a cell's name ("d4"), boxed once; NULL for "".
-func cellText(s string) driver.Value {
-	if v, ok := cellValues[s]; ok {
+// word is s (see validText), boxed once when it is one of words.
+func word(s string) driver.Value {
+	if v, ok := words[s]; ok { // no allocation to look up
 		return v
 	}
-	return optText(s)
+	return validText(s)
+}
+
+// optWord is word(s), or NULL for "".
+func optWord(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return word(s)
+}
+
+// ptrWord is word(*p), or NULL for nil.
+func ptrWord(p *string) driver.Value {
+	if p == nil {
+		return nil
+	}
+	return word(*p)
 }
