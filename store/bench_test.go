@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,43 +16,6 @@ import (
 // benchCorpus is what the ingest benchmarks read: the shipped sample archives, 3,043
 // records (about 158,000 turns).
 var benchCorpus = []string{"../sample_data"}
-
-// BenchmarkIngestSQLite measures `ponte ingest` without Parquet: read, replay with the
-// per-turn features on all cores, and store, into a new database each time; allocs/game and
-// B/game count every allocation of the run (the readers, the workers, the writer, SQLite).
-func BenchmarkIngestSQLite(b *testing.B) {
-	var games, rows, turns int64
-	var elapsed time.Duration
-	var mallocs, bytes uint64
-	var before, after runtime.MemStats
-	for b.Loop() {
-		b.StopTimer()
-		d := openTemp(b)
-		b.StartTimer()
-		start := time.Now()
-		runtime.ReadMemStats(&before)
-		sum, err := d.Ingest(context.Background(), benchCorpus, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		mallocs += after.Mallocs - before.Mallocs
-		bytes += after.TotalAlloc - before.TotalAlloc
-		elapsed += time.Since(start)
-		games += int64(sum.Games)
-		rows += sum.Rows
-		turns += sum.TurnRows
-		b.StopTimer()
-		d.Close()
-		b.StartTimer()
-	}
-	secs := elapsed.Seconds()
-	b.ReportMetric(float64(games)/secs, "games/s")
-	b.ReportMetric(float64(rows)/secs, "rows/s")
-	b.ReportMetric(float64(turns)/secs, "turns/s")
-	b.ReportMetric(float64(mallocs)/float64(games), "allocs/game")
-	b.ReportMetric(float64(bytes)/float64(games), "B/game")
-}
 
 // BenchmarkIngestParquet measures the Parquet export of the database that ingesting the
 // sample archives makes: both files, from SQLite to zstd-compressed Parquet.
