@@ -11,6 +11,7 @@ import (
 
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/store/parquet"
 )
 
 // The Parquet files answer the report's questions in one GROUP BY: games.parquet holds,
@@ -61,17 +62,6 @@ var tagsParquet = table{
 	},
 }
 
-// TagRow is one row of tags.parquet (tagsParquet).
-type TagRow struct {
-	GameID string `parquet:"game_id"`
-	Seq    int32  `parquet:"seq"`
-	Name   string `parquet:"name,dict"`
-	Value  string `parquet:"value"`
-}
-
-// Rows per row group of tags.parquet: a game has about ten tags.
-const tagsPerRowGroup = 128 << 10
-
 // exportTags writes tags.parquet to path: the tags with their games' stable ids, in the
 // order of the games and of each game's tags, read from game_tags and unpacked in Go
 // (parseTagsJSON). The game's number comes first in each row read, for progress
@@ -79,7 +69,7 @@ const tagsPerRowGroup = 128 << 10
 // same order (a join would make SQLite read the games table once per game, and the driver
 // copy the id into a string of its own for each), and shared by their tags' rows.
 func exportTags(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
-	rf, err := newRowsFile[TagRow](path, tagsPerRowGroup)
+	rf, err := parquet.Create[TagRow](path, parquet.TagsPerRowGroup)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -105,20 +95,20 @@ func exportTags(c *conn, path, state string, progress func(int64, driver.Value))
 			return err
 		}
 		for i, t := range tags {
-			r, _ := rf.next()
+			r, _ := rf.Next()
 			r.GameID, r.Seq, r.Name, r.Value = gameID, int32(i+1), t[0], t[1]
-			if rf.full() {
+			if rf.Full() {
 				if progress != nil {
-					progress(rf.rows, game)
+					progress(rf.Rows(), game)
 				}
-				if err := rf.send(); err != nil {
+				if err := rf.Send(); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	})
-	return rf.close(err, state)
+	return rf.Close(err, state)
 }
 
 // gameIDs reads the stable ids of the games in the order of their numbers, a chunk at a
@@ -196,7 +186,7 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 	bot, _ := botSQL(nil)
 	var dv deriver
 	n := len(gamesTable.columns)
-	set := func(g *GameRow, vals []driver.Value, sl *slab) error {
+	set := func(g *GameRow, vals []driver.Value, sl *parquet.Slab) error {
 		if err := plan.set(unsafe.Pointer(g), vals[:n], sl); err != nil {
 			return err
 		}
@@ -205,7 +195,7 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 			if err != nil {
 				return err
 			}
-			g.DateText = sl.stringp(text)
+			g.DateText = sl.Stringp(text)
 		}
 		isBot, ok := vals[n].(int64)
 		if !ok {
@@ -215,7 +205,7 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 		return nil
 	}
 	return exportRows(c, "SELECT "+gamesTable.names()+", "+bot+" FROM games g ORDER BY id", set,
-		path, gamesPerRowGroup, state, progress, gamesBlobs...)
+		path, parquet.GamesPerRowGroup, state, progress, gamesBlobs...)
 }
 
 // The opener's scores, shared by every row that has one (the writer only reads them).
