@@ -55,6 +55,10 @@ type Replayed struct {
 
 	row      []driver.Value // games' values, made by Prepare
 	tagsText string         // game_tags.tags, "" when there is no tag
+	// The values of its game_turns and game_tags rows, boxed by Prepare but the game's
+	// number (0), which the writer fills in.
+	turnsRow [3]driver.Value
+	tagsRow  [2]driver.Value
 }
 
 // FirstError is the first thing wrong with a game: games.error_rule and the columns after it.
@@ -111,9 +115,13 @@ func (p *Preparer) Prepare(g *Replayed) {
 	r = append(r, optWord(g.OpeningA), optWord(g.OpeningB), validText(g.Moves), optPtr(g.Raw), int64(0), // duplicates
 		optWord(g.ComponentsLight), optWord(g.ComponentsDark), optText(g.MoveNumbers))
 	g.row = r
+	if g.TurnRows > 0 {
+		g.turnsRow = [3]driver.Value{nil, g.PackedTurns, g.ByTurn}
+	}
 	if len(g.Tags) > 0 {
 		p.text = appendTagsJSON(p.text[:0], g.Tags)
 		g.tagsText = string(p.text)
+		g.tagsRow = [2]driver.Value{nil, g.tagsText}
 	}
 }
 

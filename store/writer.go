@@ -450,14 +450,16 @@ func (w *writer) record(it *Entry) error {
 		}
 	}
 	if g.TurnRows > 0 { // a game's turns are one row of game_turns
-		if err := w.turns.add(w.c, []driver.Value{idv, g.PackedTurns, g.ByTurn}); err != nil {
+		g.turnsRow[0] = idv
+		if err := w.turns.add(w.c, g.turnsRow[:]); err != nil {
 			return err
 		}
 	}
 	if g.tagsText == "" {
 		return nil
 	}
-	return w.tags.add(w.c, []driver.Value{idv, g.tagsText}) // a game's tags are one row of game_tags
+	g.tagsRow[0] = idv
+	return w.tags.add(w.c, g.tagsRow[:]) // a game's tags are one row of game_tags
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
