@@ -227,7 +227,7 @@ const (
 	fInt32Ptr
 	fBoolPtr
 	fStringPtr
-	fDatePtr // a TEXT date written as a DATE (parseDate), nil unless a whole date
+	fDatePtr // a TEXT date written as a DATE (parquet.ParseDate), nil unless a whole date
 )
 
 // planOf checks that T's fields are t's columns in order, with types that hold them, then
@@ -342,7 +342,7 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *parquet.Slab)
 			default:
 				return typeError(f.name, v)
 			}
-			if days, ok := parseDate(s); ok {
+			if days, ok := parquet.ParseDate(s); ok {
 				*(**int32)(ptr) = sl.Int32p(days)
 			}
 		case fString, fStringPtr:

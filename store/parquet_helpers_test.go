@@ -11,7 +11,13 @@ var (
 	errStopped   = parquet.ErrStopped
 	stateKey     = parquet.StateKey
 	parquetState = parquet.State
+	parseDate    = parquet.ParseDate
 )
+
+// deriver is parquet.Deriver.
+type deriver struct{ d parquet.Deriver }
+
+func (dv *deriver) derive(g *GameRow, bot bool) { dv.d.Derive(g, bot) }
 
 type slab = parquet.Slab
 
