@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/ponte/ponte/annotate"
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
@@ -27,7 +28,7 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := d.Ingest(ctx, []string{"testdata"}, store.Options{Workers: 2}); err != nil {
+	if _, err := intake.Run(ctx, d, []string{"testdata"}, intake.Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, "sage-8")

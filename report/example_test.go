@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
@@ -27,7 +28,7 @@ func ExampleWrite() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := w.Ingest(context.Background(), []string{"testdata/league.ponte"}, store.Options{}); err != nil {
+	if _, err := intake.Run(context.Background(), w, []string{"testdata/league.ponte"}, intake.Options{}); err != nil {
 		log.Fatal(err)
 	}
 	w.Close()

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -29,7 +30,7 @@ func editedDB(t *testing.T, edits ...string) *testDB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest(context.Background(), []string{"../sample_data/autumn-league.ponte"}, store.Options{}); err != nil {
+	if _, err := intake.Run(context.Background(), w, []string{"../sample_data/autumn-league.ponte"}, intake.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
@@ -49,7 +50,7 @@ func fixtureDB(t testing.TB) *testDB {
 			fixtureErr = err
 			return
 		}
-		if _, err := d.Ingest(context.Background(), []string{"testdata"}, store.Options{Workers: 2}); err != nil {
+		if _, err := intake.Run(context.Background(), d, []string{"testdata"}, intake.Options{Workers: 2}); err != nil {
 			d.Close()
 			fixtureErr = err
 			return

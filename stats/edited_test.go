@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -27,7 +28,7 @@ func editedDB(t *testing.T, edits ...string) *store.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest(context.Background(), []string{"../sample_data/autumn-league.ponte"}, store.Options{}); err != nil {
+	if _, err := intake.Run(context.Background(), w, []string{"../sample_data/autumn-league.ponte"}, intake.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

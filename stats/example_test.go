@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -16,7 +17,7 @@ func ExampleCompute() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "ponte.db")
 	w, _ := store.Open(path)
-	w.Ingest(context.Background(), []string{"testdata/fixture.ponte"}, store.Options{})
+	intake.Run(context.Background(), w, []string{"testdata/fixture.ponte"}, intake.Options{})
 	w.Close()
 
 	db, err := store.OpenReader(path)

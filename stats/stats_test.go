@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -34,7 +35,7 @@ func ingestDB(t *testing.T, archive string) *store.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest(context.Background(), []string{archive}, store.Options{}); err != nil {
+	if _, err := intake.Run(context.Background(), w, []string{archive}, intake.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -232,7 +233,7 @@ func TestAgreedDraw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest(context.Background(), []string{archive}, store.Options{}); err != nil {
+	if _, err := intake.Run(context.Background(), w, []string{archive}, intake.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()

@@ -17,34 +17,6 @@ import (
 // records (about 158,000 turns).
 var benchCorpus = []string{"../sample_data"}
 
-// BenchmarkIngestSQLite measures `ponte ingest` without Parquet: read, replay with the
-// per-turn features on all cores, and store, into a new database each time.
-func BenchmarkIngestSQLite(b *testing.B) {
-	var games, rows, turns int64
-	var elapsed time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		d := openTemp(b)
-		b.StartTimer()
-		start := time.Now()
-		sum, err := d.Ingest(context.Background(), benchCorpus, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		elapsed += time.Since(start)
-		games += int64(sum.Games)
-		rows += sum.Rows
-		turns += sum.TurnRows
-		b.StopTimer()
-		d.Close()
-		b.StartTimer()
-	}
-	secs := elapsed.Seconds()
-	b.ReportMetric(float64(games)/secs, "games/s")
-	b.ReportMetric(float64(rows)/secs, "rows/s")
-	b.ReportMetric(float64(turns)/secs, "turns/s")
-}
-
 // BenchmarkIngestParquet measures the Parquet export of the database that ingesting the
 // sample archives makes: both files, from SQLite to zstd-compressed Parquet.
 func BenchmarkIngestParquet(b *testing.B) {

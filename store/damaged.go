@@ -15,27 +15,27 @@ import (
 // it counted and its progress go, and a later copy of one of its games is new again.
 type savepoint struct {
 	name   string
-	file   *fileJob
+	file   *File
 	source string // ingest.Record.Source of the part's records
 	part   int
 	first  int // ingest.Record.Index of the part's first record stored
 
-	sum                          Summary // its counters
-	c                            counts  // the source's
+	counts                       Counts       // its counters
+	c                            SourceCounts // the source's
 	nextID                       int64
-	turnRows, tagRows            int64
+	tagRows                      int64
 	gameRows, turnRowsIn, tagsIn int64 // the rows the buffers inserted
 }
 
 // checkpoint puts a savepoint before a record of a part not yet checked that starts a
 // part, and releases the savepoints once a record checked comes: every part before it
 // passed its check.
-func (w *writer) checkpoint(it *item) error {
-	if !it.unchecked {
+func (w *writer) checkpoint(it *Entry) error {
+	if !it.Unchecked {
 		return w.releaseSaves()
 	}
 	if n := len(w.saves); n > 0 {
-		if s := &w.saves[n-1]; s.file == it.file && s.source == it.source && s.part == it.part {
+		if s := &w.saves[n-1]; s.file == it.File && s.source == it.Game.Source && s.part == it.Part {
 			return nil
 		}
 	}
@@ -44,10 +44,10 @@ func (w *writer) checkpoint(it *item) error {
 	if err := w.flush(false); err != nil {
 		return err
 	}
-	s := savepoint{name: "part" + strconv.Itoa(len(w.saves)), file: it.file, source: it.source, part: it.part, first: it.index,
-		sum: *w.sum, nextID: w.nextID, turnRows: w.turnRows, tagRows: w.tagRows,
+	s := savepoint{name: "part" + strconv.Itoa(len(w.saves)), file: it.File, source: it.Game.Source, part: it.Part, first: it.Game.FileIndex,
+		counts: w.counts, nextID: w.nextID, tagRows: w.tagRows,
 		gameRows: w.games.rows, turnRowsIn: w.turns.rows, tagsIn: w.tags.rows}
-	if st := w.sources[it.file]; st != nil {
+	if st := w.sources[it.File]; st != nil {
 		s.c = st.c
 	}
 	if _, err := w.c.exec("SAVEPOINT " + s.name); err != nil {
@@ -71,15 +71,15 @@ func (w *writer) releaseSaves() error {
 
 // damaged rolls back the records of a damaged part that were stored before its check:
 // those of the same file and source from the part's first record on, if any.
-func (w *writer) damaged(it *item) error {
+func (w *writer) damaged(it *Entry) error {
 	var de *ingest.DamagedError
 	var pe *ingest.PathError
-	if it.file == nil || !errors.As(it.err, &de) || !errors.As(it.err, &pe) {
+	if it.File == nil || !errors.As(it.Err, &de) || !errors.As(it.Err, &pe) {
 		return nil
 	}
 	for i, s := range w.saves {
-		if s.file == it.file && s.source == pe.Path && s.first >= de.FirstRecord {
-			return w.rollbackTo(i, it.file)
+		if s.file == it.File && s.source == pe.Path && s.first >= de.FirstRecord {
+			return w.rollbackTo(i, it.File)
 		}
 	}
 	return nil
@@ -87,7 +87,7 @@ func (w *writer) damaged(it *item) error {
 
 // rollbackTo goes back to savepoint i, dropping it and those after it, and restores the
 // counters it holds. file is the file whose part is rolled back (nil: an interrupted run).
-func (w *writer) rollbackTo(i int, file *fileJob) error {
+func (w *writer) rollbackTo(i int, file *File) error {
 	s := w.saves[i]
 	if _, err := w.c.exec("ROLLBACK TO " + s.name); err != nil {
 		return err
@@ -101,15 +101,11 @@ func (w *writer) rollbackTo(i int, file *fileJob) error {
 	}
 	clear(w.txIDs)
 	clear(w.dups)
-	errs, notices := w.sum.Errors, w.sum.Notices
-	files, skipped, resumed := w.sum.Files, w.sum.Skipped, w.sum.Resumed
-	*w.sum = s.sum
-	w.sum.Errors, w.sum.Notices = errs, notices
-	w.sum.Files, w.sum.Skipped, w.sum.Resumed = files, skipped, resumed
+	w.counts = s.counts
 	if st := w.sources[s.file]; st != nil {
 		st.c, st.dirty = s.c, true
 	}
-	w.turnRows, w.tagRows = s.turnRows, s.tagRows
+	w.tagRows = s.tagRows
 	w.games.rows, w.turns.rows, w.tags.rows = s.gameRows, s.turnRowsIn, s.tagsIn
 	if w.stream != nil {
 		keep := w.streamed[:0]

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+	pqfile "github.com/ponte/ponte/store/parquet"
 	"strconv"
 )
 
@@ -17,7 +18,7 @@ const evalsPerRowGroup = 1 << 10
 
 // evalsStateSQL fingerprints the table turn_evals as turn_evals.parquet is written from
 // it: its rows and the sums of its values, with the layout of the file. The file keeps it
-// in its metadata (stateKey); a run that finds it the same does not write the file again.
+// in its metadata (pqfile.StateKey); a run that finds it the same does not write the file again.
 // Any change annotate or a merge makes (rows added, a recalibration) changes it.
 var evalsStateSQL = `SELECT 'turn_evals, schema ` + strconv.Itoa(SchemaVersion) + `, parquet ` + strconv.Itoa(parquetVersion) + `: ' || count(*) || ' rows, games '
 	|| count(DISTINCT game_id) || ', turns ' || total(turn) || ', playouts ' || total(playouts) || ', values '
@@ -88,12 +89,11 @@ var evalsBatchWritten func()
 // writeEvalsRows writes the rows of turn_evals to the Parquet file path, a batch at a
 // time on this goroutine, with state in its metadata; on an error no file is left.
 func writeEvalsRows(ctx context.Context, d *DB, path, state string) error {
-	f, err := createFile(path)
+	t, err := pqfile.CreateTemp(path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", livePath(path), unwrapPath(err))
+		return fmt.Errorf("writing %s: %w", pqfile.LivePath(path), unwrapPath(err))
 	}
-	t := parquetTemp{path: path, f: f}
-	w := parquet.NewGenericWriter[TurnEval](f, parquet.Compression(&parquet.Zstd),
+	w := parquet.NewGenericWriter[TurnEval](t.File(), parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(evalsPerRowGroup), parquet.CreatedBy("ponte", "", ""))
 	buf := make([]TurnEval, 0, evalsBatch)
 	flush := func() error {
@@ -115,15 +115,15 @@ func writeEvalsRows(ctx context.Context, d *DB, path, state string) error {
 		err = flush()
 	}
 	if err != nil {
-		t.drop()
-		return t.stopped(err, nil)
+		t.Drop()
+		return t.Stopped(err, nil)
 	}
-	_, err = t.commit(w, state)
+	_, err = t.Commit(w, state)
 	return err
 }
 
 // evalsFileState returns the state that the file name of the folder dir was written from
-// (stateKey), read in the folder opened once; exists says whether there is such a file.
+// (pqfile.StateKey), read in the folder opened once; exists says whether there is such a file.
 func evalsFileState(dir, name string) (state string, exists bool) {
 	v, err := openFolder(dir)
 	if err != nil {
@@ -135,7 +135,7 @@ func evalsFileState(dir, name string) (state string, exists bool) {
 		return "", !os.IsNotExist(err)
 	}
 	defer f.Close()
-	state, _ = fileState(f, stateKey)
+	state, _ = pqfile.FileState(f, pqfile.StateKey)
 	return state, true
 }
 

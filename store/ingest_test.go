@@ -11,13 +11,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/ponte/ponte/ingest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -460,42 +457,4 @@ func TestIngestBusySQLite(t *testing.T) {
 	}
 	tx.Rollback()
 	ingestInto(t, d, Options{}, autumn)
-}
-
-// The walk of directories is that of ingest.Open: the same files in the same order.
-func TestListFilesOrder(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"b/z.ponte", "b/a.ponte", "a.jsonl", ".hidden/x.ponte", "README.md", "c/.x.ponte", "B.ponte"} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o777)
-		write(t, filepath.Join(dir, name), "1. a1,b1 *\n")
-	}
-	for _, root := range []string{"../sample_data", dir} {
-		files, errs, _, err := listFiles([]string{root, autumn})
-		if err != nil || len(errs) != 0 {
-			t.Fatal(err, errs)
-		}
-		var got, want []string
-		for _, f := range files {
-			got = append(got, f.path)
-		}
-		err = ingest.Open([]string{root, autumn}, func(rec *ingest.Record, err error) error {
-			if rec == nil {
-				return nil
-			}
-			source := rec.Source // a zip archive's entries are read from the archive, one file
-			if i := strings.Index(source, ".zip/"); i >= 0 {
-				source = source[:i+len(".zip")]
-			}
-			if len(want) == 0 || want[len(want)-1] != source || rec.Index == 1 && !strings.Contains(rec.Source, ".zip/") {
-				want = append(want, source)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("files %v, ingest.Open reads %v", got, want)
-		}
-	}
 }

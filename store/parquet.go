@@ -3,123 +3,20 @@ package store
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"reflect"
 	"strconv"
 	"time"
 	"unsafe"
 
-	"github.com/parquet-go/parquet-go"
-
-	"github.com/ponte/ponte/internal/bug"
-	"github.com/ponte/ponte/internal/outfile"
+	"github.com/ponte/ponte/store/parquet"
 )
 
-// GameRow is one row of games.parquet: the columns of the games table in the same order
-// (docs/schema.md), with SQL NULL as a nil pointer and BOOLEAN as bool, except that date
-// is a DATE (days since 1970-01-01; nil unless a whole date); then the columns derived from
-// them that the statistics use (gamesParquet). The columns that `ponte verify --json` also
-// prints hold the same values under the same names.
-type GameRow struct {
-	ID                int64   `parquet:"id,delta"`
-	GameID            string  `parquet:"game_id"`
-	SourceID          int64   `parquet:"source_id"`
-	Source            string  `parquet:"source,dict"`
-	FileIndex         int32   `parquet:"file_index"`
-	Line              int32   `parquet:"line"`
-	Format            string  `parquet:"format,dict"`
-	Event             *string `parquet:"event,optional,dict"`
-	Site              *string `parquet:"site,optional,dict"`
-	Date              *int32  `parquet:"date,optional,date"`
-	Round             *string `parquet:"round,optional"`
-	RecordID          *string `parquet:"record_id,optional"`
-	Light             *string `parquet:"light,optional,dict"`
-	Dark              *string `parquet:"dark,optional,dict"`
-	Opener            *string `parquet:"opener,optional,dict"`
-	Swapped           bool    `parquet:"swapped"`
-	Size              int32   `parquet:"size"`
-	Supply            string  `parquet:"supply,dict"`
-	ClaimedResult     string  `parquet:"claimed_result,dict"`
-	Termination       *string `parquet:"termination,optional,dict"`
-	ClaimedScoreLight *int32  `parquet:"claimed_score_light,optional"`
-	ClaimedScoreDark  *int32  `parquet:"claimed_score_dark,optional"`
-	Legal             bool    `parquet:"legal"`
-	Unreadable        bool    `parquet:"unreadable"`
-	ErrorRule         *string `parquet:"error_rule,optional,dict"`
-	ErrorTurn         *int32  `parquet:"error_turn,optional"`
-	ErrorLine         *int32  `parquet:"error_line,optional"`
-	ErrorCol          *int32  `parquet:"error_col,optional"`
-	ErrorMessage      *string `parquet:"error_message,optional"`
-	TagErrors         *string `parquet:"tag_errors,optional"`
-	Turns             int32   `parquet:"turns"`
-	Over              bool    `parquet:"over"`
-	Result            *string `parquet:"result,optional,dict"`
-	Winner            *string `parquet:"winner,optional,dict"`
-	TieBreak          *string `parquet:"tiebreak,optional,dict"`
-	ScoreLight        *int32  `parquet:"score_light,optional"`
-	ScoreDark         *int32  `parquet:"score_dark,optional"`
-	IslandsLight      *int32  `parquet:"islands_light,optional"`
-	IslandsDark       *int32  `parquet:"islands_dark,optional"`
-	BridgesLight      *int32  `parquet:"bridges_light,optional"`
-	BridgesDark       *int32  `parquet:"bridges_dark,optional"`
-	Margin            *int32  `parquet:"margin,optional"`
-	OpeningA          *string `parquet:"opening_a,optional,dict"`
-	OpeningB          *string `parquet:"opening_b,optional,dict"`
-	Moves             string  `parquet:"moves"`
-	Raw               *string `parquet:"raw,optional"`
-	Duplicates        int32   `parquet:"duplicates"`
-	ComponentsLight   *string `parquet:"components_light,optional,dict"`
-	ComponentsDark    *string `parquet:"components_dark,optional,dict"`
-	MoveNumbers       *string `parquet:"move_numbers,optional"`
-	// The derived columns (gamesParquet).
-	Opening     *string  `parquet:"opening,optional,dict"`
-	FinalResult *string  `parquet:"final_result,optional,dict"`
-	Decided     bool     `parquet:"decided"`
-	OpenerScore *float64 `parquet:"opener_score,optional"`
-	Population  string   `parquet:"population,dict"`
-	DateText    *string  `parquet:"date_text,optional,dict"`
-}
-
-// TurnRow is one row of the turns table as turns.parquet holds it.
-type TurnRow struct {
-	Game             int64   `parquet:"game,delta"`
-	Turn             int32   `parquet:"turn,delta"`
-	Colour           string  `parquet:"colour,dict"`
-	Kind             string  `parquet:"kind,dict"`
-	A                *string `parquet:"a,optional,dict"`
-	B                *string `parquet:"b,optional,dict"`
-	IslandsFormed    int32   `parquet:"islands_formed"`
-	GroupA           *int32  `parquet:"group_a,optional"`
-	GroupB           *int32  `parquet:"group_b,optional"`
-	BridgeShape      *string `parquet:"bridge_shape,optional,dict"`
-	BridgeEndA       *int32  `parquet:"bridge_end_a,optional"`
-	BridgeEndB       *int32  `parquet:"bridge_end_b,optional"`
-	BridgeMerged     *bool   `parquet:"bridge_merged,optional"`
-	LargestComponent int32   `parquet:"largest_component"`
-	ScoreLight       int32   `parquet:"score_light"`
-	ScoreDark        int32   `parquet:"score_dark"`
-	IslandsLight     int32   `parquet:"islands_light"`
-	IslandsDark      int32   `parquet:"islands_dark"`
-	SandbanksLight   int32   `parquet:"sandbanks_light"`
-	SandbanksDark    int32   `parquet:"sandbanks_dark"`
-	DeadLight        int32   `parquet:"dead_light"`
-	DeadDark         int32   `parquet:"dead_dark"`
-	DeadCreatedLight int32   `parquet:"dead_created_light"`
-	DeadCreatedDark  int32   `parquet:"dead_created_dark"`
-	MobilityLight    int32   `parquet:"mobility_light"`
-	MobilityDark     int32   `parquet:"mobility_dark"`
-	ThinkMS          *int32  `parquet:"think_ms,optional"`
-}
-
-// Rows per row group: a row group's pages stay in memory until it is written, so bounding
-// them bounds the export's memory; a few hundred thousand rows still let DuckDB read the
-// groups in parallel and skip them by their statistics.
-const (
-	gamesPerRowGroup = 16 << 10
-	turnsPerRowGroup = 128 << 10
+// The rows of the Parquet files (package store/parquet, which writes them).
+type (
+	GameRow = parquet.GameRow
+	TurnRow = parquet.TurnRow
+	TagRow  = parquet.TagRow
 )
 
 // ParquetStats is what WriteParquet wrote.
@@ -220,15 +117,15 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			// The ingest wrote the turns' and tags' rows as it stored them: they only
 			// need the state and their names.
 			if progress != nil {
-				progress(ParquetProgress{File: "turns.parquet", Rows: stream.turns.rows, Games: games, TotalGames: games, Streamed: true})
-				progress(ParquetProgress{File: "tags.parquet", Rows: stream.tags.rows, Games: games, TotalGames: games, Streamed: true})
+				progress(ParquetProgress{File: "turns.parquet", Rows: stream.turns.Rows(), Games: games, TotalGames: games, Streamed: true})
+				progress(ParquetProgress{File: "tags.parquet", Rows: stream.tags.Rows(), Games: games, TotalGames: games, Streamed: true})
 			}
-			n, size, err = stream.turns.finish(state)
+			n, size, err = stream.turns.Finish(state)
 			st.Turns, st.Bytes = n, st.Bytes+size
 			if err != nil {
 				return err
 			}
-			n, size, err = stream.tags.finish(state)
+			n, size, err = stream.tags.Finish(state)
 			st.Tags, st.Bytes = n, st.Bytes+size
 			if err != nil {
 				return err
@@ -282,12 +179,12 @@ func tableProgress(progress func(ParquetProgress), file string, games int64) fun
 
 // exportRows writes the rows of query to the Parquet file path (zstd, row groups of at
 // most rowGroup rows), each made by set from the values of a row of the query. state is
-// the database's state that the file is written from, kept in its metadata under stateKey
+// the database's state that the file is written from, kept in its metadata under parquet.StateKey
 // (ParquetCurrent). The columns blobs get no bounds (gamesBlobs). progress, when not nil,
 // is told the rows written at the start and after each batch of rows, with the first
 // column of the last row (tableProgress).
-func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab) error, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
-	rf, err := newRowsFile[T](path, rowGroup, blobs...)
+func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *parquet.Slab) error, path string, rowGroup int64, state string, progress func(int64, driver.Value), blobs ...string) (rows, size int64, err error) {
+	rf, err := parquet.Create[T](path, rowGroup, blobs...)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -295,221 +192,20 @@ func exportRows[T any](c *conn, query string, set func(*T, []driver.Value, *slab
 		progress(0, int64(0))
 	}
 	err = c.query(query, nil, func(vals []driver.Value) error {
-		r, sl := rf.next()
+		r, sl := rf.Next()
 		if err := set(r, vals, sl); err != nil {
 			return err
 		}
-		if rf.full() {
+		if rf.Full() {
 			if progress != nil {
-				progress(rf.rows, vals[0])
+				progress(rf.Rows(), vals[0])
 			}
-			return rf.send()
+			return rf.Send()
 		}
 		return nil
 	})
-	return rf.close(err, state)
+	return rf.Close(err, state)
 }
-
-// rowsFile writes a Parquet file of rows T given one at a time (next), by the export or by
-// an ingest as it stores them: this goroutine fills batches of rows, another one encodes
-// them. It is written into a folder's new state and completed by finish, with the
-// database's state (stateKey) in its metadata, once that is known.
-type rowsFile[T any] struct {
-	parquetTemp
-	w       *parquet.GenericWriter[T]
-	batches chan []T
-	free    chan []T
-	failed  chan struct{} // closed when the encoder fails
-	written chan error    // the encoder's end
-	failure error
-	buf     []T
-	sl      slab
-	rows    int64
-	ended   bool
-}
-
-// rowsBatch is how many rows go to the encoder at once.
-const rowsBatch = 1024
-
-// newRowsFile starts writing the Parquet file path (zstd, row groups of at most rowGroup
-// rows; the columns blobs without bounds).
-func newRowsFile[T any](path string, rowGroup int64, blobs ...string) (*rowsFile[T], error) {
-	f, err := createFile(path)
-	if err != nil {
-		return nil, err
-	}
-	opts := []parquet.WriterOption{
-		parquet.Compression(&parquet.Zstd),
-		parquet.MaxRowsPerRowGroup(rowGroup),
-		parquet.CreatedBy("ponte", "", ""),
-	}
-	for _, col := range blobs {
-		opts = append(opts, parquet.SkipPageBounds(col), parquet.SkipPageStatistics(col))
-	}
-	rf := &rowsFile[T]{
-		parquetTemp: parquetTemp{path: path, f: f},
-		w:           parquet.NewGenericWriter[T](f, opts...),
-		batches:     make(chan []T, 4),
-		free:        make(chan []T, 6),
-		failed:      make(chan struct{}),
-		written:     make(chan error, 1),
-		buf:         make([]T, 0, rowsBatch),
-	}
-	go func() {
-		defer bug.Recover()
-		var err error
-		for b := range rf.batches {
-			if err == nil {
-				if _, err = rf.w.Write(b); err != nil {
-					close(rf.failed)
-				}
-			}
-			clear(b)
-			select {
-			case rf.free <- b[:0]:
-			default:
-			}
-		}
-		rf.written <- err
-	}()
-	return rf, nil
-}
-
-// next returns a new zero row to fill, and the slab its pointers may use.
-func (rf *rowsFile[T]) next() (*T, *slab) {
-	rf.buf = append(rf.buf, *new(T))
-	rf.rows++
-	return &rf.buf[len(rf.buf)-1], &rf.sl
-}
-
-// full says whether the batch is full: send it.
-func (rf *rowsFile[T]) full() bool { return len(rf.buf) == cap(rf.buf) }
-
-// send passes the batch to the encoder.
-func (rf *rowsFile[T]) send() error {
-	if len(rf.buf) == 0 {
-		return nil
-	}
-	select {
-	case rf.batches <- rf.buf:
-	case <-rf.failed:
-		return errStopped
-	}
-	select {
-	case rf.buf = <-rf.free:
-	default:
-		rf.buf = make([]T, 0, rowsBatch)
-	}
-	rf.sl = slab{} // the rows sent keep the old one
-	return nil
-}
-
-// end sends the last rows (unless failed) and waits for the encoder; it returns the
-// first failure.
-func (rf *rowsFile[T]) end(failed bool) error {
-	if rf.ended {
-		return rf.failure
-	}
-	rf.ended = true
-	var err error
-	if !failed {
-		err = rf.send()
-	}
-	close(rf.batches)
-	if werr := <-rf.written; werr != nil {
-		err = werr
-	}
-	if err != nil {
-		rf.failure = err
-	}
-	return err
-}
-
-// abort stops the file and removes it.
-func (rf *rowsFile[T]) abort() {
-	rf.end(true)
-	rf.drop()
-}
-
-// close ends the file once its rows are given: it finishes it with state when giving
-// them ended with err nil, else it drops it and returns err (or the file's own failure,
-// when that stopped the rows).
-func (rf *rowsFile[T]) close(err error, state string) (rows, size int64, _ error) {
-	if err != nil {
-		rf.abort()
-		return 0, 0, rf.stopped(err, rf.failure)
-	}
-	return rf.finish(state)
-}
-
-// finish completes the file with state in its metadata and gives it its name.
-func (rf *rowsFile[T]) finish(state string) (rows, size int64, err error) {
-	if err := rf.end(false); err != nil {
-		rf.drop()
-		return 0, 0, rf.stopped(err, nil)
-	}
-	size, err = rf.commit(rf.w, state)
-	return rf.rows, size, err
-}
-
-// parquetTemp is a Parquet file written into the staging folder of a folder's new state
-// (folderSwitch), under its own name: nothing reads the staging folder until it is
-// switched in whole, so the file needs no temporary name of its own. It is the part that
-// rowsFile and turnsFile share.
-type parquetTemp struct {
-	path string
-	f    *os.File
-}
-
-// createFile creates the Parquet file path in a new state, with the permissions os.Create
-// gives; an error if a file of that name is already there (one carried in from the live
-// folder, which writing would change too).
-func createFile(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-}
-
-// commit completes the file that w wrote, with state in its metadata (stateKey), and
-// syncs it; it returns its size. On an error the file is dropped.
-func (t *parquetTemp) commit(w interface {
-	SetKeyValueMetadata(key, value string)
-	Close() error
-}, state string) (size int64, err error) {
-	w.SetKeyValueMetadata(stateKey, state)
-	err = w.Close()
-	if err == nil {
-		err = t.f.Sync()
-	}
-	if err == nil {
-		size, err = t.f.Seek(0, io.SeekCurrent)
-	}
-	if err == nil {
-		err = t.f.Close()
-	}
-	if err != nil {
-		t.drop()
-		return 0, t.stopped(err, nil)
-	}
-	return size, nil
-}
-
-// drop closes the file and removes it.
-func (t *parquetTemp) drop() {
-	t.f.Close()
-	os.Remove(t.f.Name())
-}
-
-// stopped is the error of writing the file, given the error err that stopped it: its
-// own failure instead when err only says that the file's writer had stopped (errStopped).
-func (t *parquetTemp) stopped(err, failure error) error {
-	if failure != nil && errors.Is(err, errStopped) {
-		err = failure
-	}
-	return fmt.Errorf("writing %s: %w", livePath(t.path), err)
-}
-
-// livePath names the file path of a folder's new state by its name in the live folder,
-// for messages (outfile.LivePath).
-func livePath(path string) string { return outfile.LivePath(path) }
 
 // A rowPlan copies the driver values of a row into the fields of a row struct whose
 // fields are the table's columns in order.
@@ -531,7 +227,7 @@ const (
 	fInt32Ptr
 	fBoolPtr
 	fStringPtr
-	fDatePtr // a TEXT date written as a DATE (parseDate), nil unless a whole date
+	fDatePtr // a TEXT date written as a DATE (parquet.ParseDate), nil unless a whole date
 )
 
 // planOf checks that T's fields are t's columns in order, with types that hold them, then
@@ -592,40 +288,8 @@ func cutComma(s string) (string, string, bool) {
 	return s, "", false
 }
 
-// slab hands out pointers for the optional fields of a batch of rows, a few allocations
-// for many values.
-type slab struct {
-	ints  []int32
-	bools []bool
-	strs  []string
-}
-
-func (s *slab) int32p(v int32) *int32 {
-	if len(s.ints) == cap(s.ints) {
-		s.ints = make([]int32, 0, 4096)
-	}
-	s.ints = append(s.ints, v)
-	return &s.ints[len(s.ints)-1]
-}
-
-func (s *slab) boolp(v bool) *bool {
-	if len(s.bools) == cap(s.bools) {
-		s.bools = make([]bool, 0, 1024)
-	}
-	s.bools = append(s.bools, v)
-	return &s.bools[len(s.bools)-1]
-}
-
-func (s *slab) stringp(v string) *string {
-	if len(s.strs) == cap(s.strs) {
-		s.strs = make([]string, 0, 2048)
-	}
-	s.strs = append(s.strs, v)
-	return &s.strs[len(s.strs)-1]
-}
-
 // set fills the struct at base from vals.
-func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
+func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *parquet.Slab) error {
 	for i, f := range p {
 		v := vals[i]
 		ptr := unsafe.Add(base, f.off)
@@ -651,7 +315,7 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			if f.kind == fInt32 {
 				*(*int32)(ptr) = int32(n)
 			} else {
-				*(**int32)(ptr) = sl.int32p(int32(n))
+				*(**int32)(ptr) = sl.Int32p(int32(n))
 			}
 		case fBool, fBoolPtr:
 			var b bool
@@ -666,7 +330,7 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			if f.kind == fBool {
 				*(*bool)(ptr) = b
 			} else {
-				*(**bool)(ptr) = sl.boolp(b)
+				*(**bool)(ptr) = sl.Boolp(b)
 			}
 		case fDatePtr:
 			var s string
@@ -678,8 +342,8 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			default:
 				return typeError(f.name, v)
 			}
-			if days, ok := parseDate(s); ok {
-				*(**int32)(ptr) = sl.int32p(days)
+			if days, ok := parquet.ParseDate(s); ok {
+				*(**int32)(ptr) = sl.Int32p(days)
 			}
 		case fString, fStringPtr:
 			var s string
@@ -698,7 +362,7 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 			if f.kind == fString {
 				*(*string)(ptr) = s
 			} else {
-				*(**string)(ptr) = sl.stringp(s)
+				*(**string)(ptr) = sl.Stringp(s)
 			}
 		}
 	}
@@ -708,10 +372,6 @@ func (p rowPlan) set(base unsafe.Pointer, vals []driver.Value, sl *slab) error {
 func typeError(col string, v driver.Value) error {
 	return fmt.Errorf("column %s holds %T %v", col, v, v)
 }
-
-// stateKey is the key, in a Parquet file's metadata, of the state of the database the
-// file was written from.
-const stateKey = "ponte.database_state"
 
 // stateSQL fingerprints the state of the database: its schema version (an upgrade changes
 // the columns of the files), the layout of the Parquet files (parquetVersion), and what an
@@ -781,36 +441,11 @@ func (d *DB) viewCurrent(v *folderView) (bool, error) {
 		if err != nil {
 			return false, nil
 		}
-		written, ok := fileState(f, stateKey)
+		written, ok := parquet.FileState(f, parquet.StateKey)
 		f.Close()
 		if !ok || written != state {
 			return false, nil
 		}
 	}
 	return true, nil
-}
-
-// fileState returns the value of key in the metadata of the Parquet file f, read from its
-// footer; ok is false when there is none.
-func fileState(f *os.File, key string) (state string, ok bool) {
-	info, err := f.Stat()
-	if err != nil {
-		return "", false
-	}
-	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return "", false
-	}
-	return pf.Lookup(key)
-}
-
-// parquetState returns the database state recorded in the Parquet file at path, read from
-// its footer; ok is false when there is none.
-func parquetState(path string) (state string, ok bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	return fileState(f, stateKey)
 }

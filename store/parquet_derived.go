@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 	"unsafe"
 
-	"github.com/ponte/ponte/game"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/store/parquet"
 )
 
 // The Parquet files answer the report's questions in one GROUP BY: games.parquet holds,
@@ -61,17 +59,6 @@ var tagsParquet = table{
 	},
 }
 
-// TagRow is one row of tags.parquet (tagsParquet).
-type TagRow struct {
-	GameID string `parquet:"game_id"`
-	Seq    int32  `parquet:"seq"`
-	Name   string `parquet:"name,dict"`
-	Value  string `parquet:"value"`
-}
-
-// Rows per row group of tags.parquet: a game has about ten tags.
-const tagsPerRowGroup = 128 << 10
-
 // exportTags writes tags.parquet to path: the tags with their games' stable ids, in the
 // order of the games and of each game's tags, read from game_tags and unpacked in Go
 // (parseTagsJSON). The game's number comes first in each row read, for progress
@@ -79,7 +66,7 @@ const tagsPerRowGroup = 128 << 10
 // same order (a join would make SQLite read the games table once per game, and the driver
 // copy the id into a string of its own for each), and shared by their tags' rows.
 func exportTags(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
-	rf, err := newRowsFile[TagRow](path, tagsPerRowGroup)
+	rf, err := parquet.Create[TagRow](path, parquet.TagsPerRowGroup)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -105,20 +92,20 @@ func exportTags(c *conn, path, state string, progress func(int64, driver.Value))
 			return err
 		}
 		for i, t := range tags {
-			r, _ := rf.next()
+			r, _ := rf.Next()
 			r.GameID, r.Seq, r.Name, r.Value = gameID, int32(i+1), t[0], t[1]
-			if rf.full() {
+			if rf.Full() {
 				if progress != nil {
-					progress(rf.rows, game)
+					progress(rf.Rows(), game)
 				}
-				if err := rf.send(); err != nil {
+				if err := rf.Send(); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	})
-	return rf.close(err, state)
+	return rf.Close(err, state)
 }
 
 // gameIDs reads the stable ids of the games in the order of their numbers, a chunk at a
@@ -194,9 +181,9 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 	}
 	// Whether the game has a bot player, as ponte stats decides without --bots.
 	bot, _ := botSQL(nil)
-	var dv deriver
+	var dv parquet.Deriver
 	n := len(gamesTable.columns)
-	set := func(g *GameRow, vals []driver.Value, sl *slab) error {
+	set := func(g *GameRow, vals []driver.Value, sl *parquet.Slab) error {
 		if err := plan.set(unsafe.Pointer(g), vals[:n], sl); err != nil {
 			return err
 		}
@@ -205,134 +192,17 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 			if err != nil {
 				return err
 			}
-			g.DateText = sl.stringp(text)
+			g.DateText = sl.Stringp(text)
 		}
 		isBot, ok := vals[n].(int64)
 		if !ok {
 			return typeError("population", vals[n])
 		}
-		dv.derive(g, isBot != 0)
+		dv.Derive(g, isBot != 0)
 		return nil
 	}
 	return exportRows(c, "SELECT "+gamesTable.names()+", "+bot+" FROM games g ORDER BY id", set,
-		path, gamesPerRowGroup, state, progress, gamesBlobs...)
-}
-
-// The opener's scores, shared by every row that has one (the writer only reads them).
-var scoreWin, scoreDraw, scoreLoss = 1.0, 0.5, 0.0
-
-// The known results, shared likewise.
-var resultLight, resultDark, resultDraw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
-
-// deriver computes the derived columns of games.parquet, remembering the openings it has
-// folded (a board has at most a few thousand classes) so that a row costs no allocation.
-type deriver struct {
-	openings map[openingKey]*string
-}
-
-type openingKey struct {
-	size int32
-	a, b string
-}
-
-// derive fills the derived fields of g, whose table columns are set, given whether it has
-// a bot player.
-func (dv *deriver) derive(g *GameRow, bot bool) {
-	g.Population = game.PopulationPeople
-	if bot {
-		g.Population = game.PopulationBots
-	}
-	g.Opening = dv.opening(g)
-	g.FinalResult = finalResult(g)
-	g.Decided = g.FinalResult != nil
-	g.OpenerScore = nil
-	if g.Decided {
-		// The opener ends as Light unless the second player swapped.
-		openerWon := *g.FinalResult == resultLight && !g.Swapped || *g.FinalResult == resultDark && g.Swapped
-		switch {
-		case *g.FinalResult == resultDraw:
-			g.OpenerScore = &scoreDraw
-		case openerWon:
-			g.OpenerScore = &scoreWin
-		default:
-			g.OpenerScore = &scoreLoss
-		}
-	}
-}
-
-// opening is the folded opening of g, as ponte stats folds it (game.FoldPair of the
-// move replay.ParseMove reads), or nil.
-func (dv *deriver) opening(g *GameRow) *string {
-	if g.OpeningA == nil || g.OpeningB == nil {
-		return nil
-	}
-	k := openingKey{g.Size, *g.OpeningA, *g.OpeningB}
-	if s, ok := dv.openings[k]; ok {
-		return s
-	}
-	var s *string
-	if m, err := replay.ParseMove(k.a+","+k.b, int(k.size)); err == nil && m.A.On(int(k.size)) && m.B.On(int(k.size)) {
-		a, b := game.FoldPair(m.A, m.B, int(k.size))
-		name := a.String() + " " + b.String()
-		s = &name
-	}
-	if dv.openings == nil {
-		dv.openings = map[openingKey]*string{}
-	}
-	if len(dv.openings) < 1<<16 { // an edited database could name endless cells
-		dv.openings[k] = s
-	}
-	return s
-}
-
-// finalResult is the result ponte stats knows for g (game.Final, for legal games only);
-// nil when unknown or not legal.
-func finalResult(g *GameRow) *string {
-	if !g.Legal {
-		return nil
-	}
-	var computed, term string
-	if g.Result != nil {
-		computed = *g.Result
-	}
-	if g.Termination != nil {
-		term = *g.Termination
-	}
-	r, _ := replay.ParseResult(computed)
-	t, _ := game.ParseTermination(term)
-	c, _ := replay.ParseResult(g.ClaimedResult)
-	switch game.Final(g.Over, r, t, c) {
-	case replay.LightWins:
-		return &resultLight
-	case replay.DarkWins:
-		return &resultDark
-	case replay.Draw:
-		return &resultDraw
-	}
-	return nil
-}
-
-// parseDate reads a Date tag "YYYY.MM.DD" (as stored; "YYYY-MM-DD" too) as days since
-// 1970-01-01 (a Parquet DATE); false when it is not a whole date of the calendar ("2025.03.??",
-// "2025.02.30", anything else).
-func parseDate(s string) (int32, bool) {
-	if len(s) != 10 || s[4] != s[7] || s[4] != '.' && s[4] != '-' {
-		return 0, false
-	}
-	var n [3]int
-	for i, part := range [3]string{s[:4], s[5:7], s[8:]} {
-		for _, c := range []byte(part) {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n[i] = 10*n[i] + int(c-'0')
-		}
-	}
-	t := time.Date(n[0], time.Month(n[1]), n[2], 0, 0, 0, 0, time.UTC)
-	if n[1] < 1 || n[1] > 12 || t.Day() != n[2] {
-		return 0, false // time.Date normalises 02.30 to 03.02
-	}
-	return int32(t.Unix() / 86400), true // midnight UTC: a whole number of days
+		path, parquet.GamesPerRowGroup, state, progress, gamesBlobs...)
 }
 
 // parquetExtra is the columns the Parquet file of t derives, after t's own.

@@ -213,7 +213,8 @@ func TestDeriveOpening(t *testing.T) {
 	} {
 		g := GameRow{Size: c.size, OpeningA: str(c.a), OpeningB: str(c.b)}
 		got := ""
-		if o := dv.opening(&g); o != nil {
+		if dv.derive(&g, false); g.Opening != nil {
+			o := g.Opening
 			got = *o
 		}
 		if got != c.want {

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/store/parquet"
 )
 
 // parquetStream writes turns.parquet and tags.parquet of a database while an ingest
@@ -20,7 +22,7 @@ import (
 // writer hands each batch's new games over (in), and this goroutine unpacks their turns
 // and tags into the files' rows, which other goroutines encode. The files stay in the
 // folder's new state, unfinished, until WriteParquet, which checks that the database holds
-// the games streamed and no other, and then gives them the database's state (stateKey)
+// the games streamed and no other, and then gives them the database's state (parquet.StateKey)
 // and switches the folder; anything else (an interrupted or failed ingest, a database that does not
 // match) drops them, and the files are exported from the database as before.
 //
@@ -31,8 +33,8 @@ type parquetStream struct {
 	in    chan []streamGame
 	done  chan struct{} // closed when every game handed over is in the files' rows
 	err   error         // the first error, after done
-	turns *turnsFile
-	tags  *rowsFile[TagRow]
+	turns *parquet.Turns
+	tags  *parquet.File[TagRow]
 	games int64 // the games streamed, numbered 1 … games
 	// sw is the new state of the folder dir that the files are written into, which
 	// WriteParquet completes and switches in; abort drops it.
@@ -41,10 +43,10 @@ type parquetStream struct {
 
 // streamGame is what the writer hands over of a game it stores.
 type streamGame struct {
-	id     int64     // games.id
-	gameID string    // games.game_id
-	turns  string    // game_turns.turns, "" for none
-	tags   []tagPair // its tags, in order
+	id     int64        // games.id
+	gameID string       // games.game_id
+	turns  string       // game_turns.turns, "" for none
+	tags   []ingest.Tag // its tags, in order
 }
 
 // streamEncoders bounds the goroutines that encode turns.parquet's row groups during an
@@ -56,13 +58,13 @@ const streamEncoders = 2
 // startParquetStream starts writing turns.parquet and tags.parquet of the folder dir into
 // its new state sw.
 func startParquetStream(dir string, sw *folderSwitch) (*parquetStream, error) {
-	turns, err := newTurnsFile(sw.Path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
+	turns, err := parquet.CreateTurns(sw.Path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
 	if err != nil {
 		return nil, err
 	}
-	tags, err := newRowsFile[TagRow](sw.Path("tags.parquet"), tagsPerRowGroup)
+	tags, err := parquet.Create[TagRow](sw.Path("tags.parquet"), parquet.TagsPerRowGroup)
 	if err != nil {
-		turns.abort()
+		turns.Abort()
 		return nil, err
 	}
 	s := &parquetStream{dir: dir, in: make(chan []streamGame, 4), done: make(chan struct{}), turns: turns, tags: tags, sw: sw}
@@ -95,15 +97,15 @@ func (s *parquetStream) add(g *streamGame) error {
 	}
 	s.games = g.id
 	if g.turns != "" {
-		if err := s.turns.addGame(g.id, g.turns); err != nil {
+		if err := s.turns.AddGame(g.id, g.turns); err != nil {
 			return err
 		}
 	}
 	for i, t := range g.tags {
-		r, _ := s.tags.next()
-		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(i+1), t[0], t[1]
-		if s.tags.full() {
-			if err := s.tags.send(); err != nil {
+		r, _ := s.tags.Next()
+		r.GameID, r.Seq, r.Name, r.Value = g.gameID, int32(i+1), validText(t.Name), validText(t.Value)
+		if s.tags.Full() {
+			if err := s.tags.Send(); err != nil {
 				return err
 			}
 		}
@@ -125,24 +127,24 @@ func (s *parquetStream) close() error {
 // with the file's name. The hand-over must be closed. After finish it only checks.
 func (s *parquetStream) abort() error {
 	<-s.done
-	s.turns.abort()
-	s.tags.abort()
+	s.turns.Abort()
+	s.tags.Abort()
 	s.sw.Abort()
 	switch {
-	case !errors.Is(s.err, errStopped):
+	case !errors.Is(s.err, parquet.ErrStopped):
 		return s.err
-	case s.turns.failure != nil && !errors.Is(s.turns.failure, errStopped):
-		return s.turns.stopped(s.err, s.turns.failure)
+	case s.turns.Failure() != nil && !errors.Is(s.turns.Failure(), parquet.ErrStopped):
+		return s.turns.Stopped(s.err, s.turns.Failure())
 	}
-	return s.tags.stopped(s.err, s.tags.failure)
+	return s.tags.Stopped(s.err, s.tags.Failure())
 }
 
-// startStream starts streaming the Parquet files of an ingest (Options.StreamParquet) when
+// startStream starts streaming the Parquet files of an ingest (WriteOptions.StreamParquet) when
 // the database holds no game, into the folder the database may write to; nil otherwise: a
 // folder the stream cannot use leaves the files to WriteParquet, which says why. A
 // Parquet-only ingest always streams, into its folder, and it is an error if it cannot:
 // its database keeps no turns and tags to export them from.
-func (d *DB) startStream(opts Options) (*parquetStream, error) {
+func (d *DB) startStream(opts WriteOptions) (*parquetStream, error) {
 	d.dropStream()
 	dir := opts.ParquetDir
 	switch {

@@ -264,7 +264,7 @@ func TestParquetStreamFailureSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.turns.fail(errors.New("no space left on device"))
+	s.turns.Fail(errors.New("no space left on device"))
 	var games []streamGame
 	for i := range 200 { // more than a batch of rows: the stream meets the failure
 		games = append(games, streamGame{id: int64(i + 1), gameID: "g", turns: texts[i%len(texts)]})

@@ -395,7 +395,8 @@ func TestHostileCorpus(t *testing.T) {
 		}
 		rows.Close()
 	}
-	// Bounds, in bytes.
+	// Bounds, in bytes (intake's maxRaw, maxMoves and maxMessage).
+	const maxRaw, maxMoves, maxMessage = 64 << 10, 128 << 10, 4 << 10
 	for _, c := range []struct {
 		expr  string
 		limit int

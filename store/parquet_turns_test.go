@@ -1,63 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/parquet-go/parquet-go"
 )
-
-// turns.parquet, its row groups encoded apart on every core and copied into the file, is
-// byte for byte the file one writer makes of the same rows: the sample data's 158,737
-// turns make two row groups, one full.
-func TestTurnsParquetAsOneWriter(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	}
-	d := openTemp(t)
-	defer d.Close()
-	ingestInto(t, d, Options{}, "../sample_data")
-	dir := t.TempDir()
-	st, err := d.WriteParquet(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Turns <= turnsPerRowGroup {
-		t.Fatalf("%d turns: not more than one row group", st.Turns)
-	}
-	path := filepath.Join(dir, "turns.parquet")
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := readParquet[TurnRow](t, path)
-	if int64(len(rows)) != st.Turns {
-		t.Fatalf("%d rows read, %d written", len(rows), st.Turns)
-	}
-	state, ok := parquetState(path)
-	if !ok {
-		t.Fatal("no state in turns.parquet")
-	}
-	var want bytes.Buffer
-	w := parquet.NewGenericWriter[TurnRow](&want, append(turnsWriterOptions(), parquet.KeyValueMetadata(stateKey, state))...)
-	for len(rows) > 0 { // in batches, as the export writes them
-		n := min(len(rows), turnsBatchRows)
-		if _, err := w.Write(rows[:n]); err != nil {
-			t.Fatal(err)
-		}
-		rows = rows[n:]
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want.Bytes()) {
-		t.Errorf("turns.parquet (%d bytes) differs from one writer's file of its rows (%d bytes)", len(got), want.Len())
-	}
-}
 
 // A game whose turns cannot be read stops the export of turns.parquet with where they are,
 // on any core, and leaves no file, whole or partial.

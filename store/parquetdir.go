@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -270,4 +271,41 @@ func (d *DB) markerBytes() ([]byte, error) {
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	return append(b, '\n'), err
+}
+
+// tempName matches the names that WriteParquet of older versions wrote its files under
+// until they were complete: ".games.parquet.0123abcd.tmp", ".turns.parquet.0123abcd.tmp", ".tags.parquet.0123abcd.tmp".
+var tempName = regexp.MustCompile(`^\.(` + strings.Join(parquetFiles, "|") + `)\.[0-9a-f]{8}\.tmp$`)
+
+// RemoveStaleTemps removes from dir the temporary files that WriteParquet left when its
+// run was killed: regular files named exactly as WriteParquet names them while it writes
+// (".games.parquet.XXXXXXXX.tmp", ".turns.parquet.XXXXXXXX.tmp", ".tags.parquet…", X a hex digit) and last
+// modified before the given time, the start of the run that calls it, so that a file
+// being written now (by this run, later, or by a live one: it is modified as it is
+// written) is left alone. Nothing else is touched. It returns the paths removed; a
+// directory that does not exist holds none.
+func RemoveStaleTemps(dir string, before time.Time) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(before) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
 }

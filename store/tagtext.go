@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/jsonstr"
 )
 
@@ -12,18 +13,18 @@ import (
 // unpacks (json_each). One value bound per game instead of four per tag: the tags
 // table's 13 million rows were a seventh of a million-game ingest.
 
-// appendTagsJSON appends tags, each name and value valid UTF-8, as the text of
-// game_tags.tags.
-func appendTagsJSON(b []byte, tags []tagPair) []byte {
+// appendTagsJSON appends tags as the text of game_tags.tags, each name and value as valid
+// UTF-8 (validText).
+func appendTagsJSON(b []byte, tags []ingest.Tag) []byte {
 	b = append(b, '[')
 	for i, t := range tags {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = jsonstr.Append(b, t[0])
+		b = jsonstr.Append(b, validText(t.Name))
 		b = append(b, ',')
-		b = jsonstr.Append(b, t[1])
+		b = jsonstr.Append(b, validText(t.Value))
 		b = append(b, ']')
 	}
 	return append(b, ']')

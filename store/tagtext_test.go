@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/ponte/ponte/ingest"
 )
 
 // The tags text is JSON that encoding/json and SQLite read back to the same pairs, for
@@ -12,7 +14,7 @@ import (
 func TestTagsJSON(t *testing.T) {
 	pairs := []tagPair{{"Event", "Autumn \"league\""}, {"Annotator", `C:\games\x`}, {"Note", "a\nb\tc\x00d\x1f"},
 		{"Light", "Ünal 🎲"}, {"", ""}, {"Event", "twice"}}
-	rows := pairs
+	rows := asTags(pairs)
 	text := string(appendTagsJSON(nil, rows))
 	var viaJSON []tagPair
 	if err := json.Unmarshal([]byte(text), &viaJSON); err != nil || !slices.Equal(viaJSON, pairs) {
@@ -36,7 +38,7 @@ func TestTagsJSON(t *testing.T) {
 func TestTagsJSONInSQLite(t *testing.T) {
 	pairs := []tagPair{{"Event", "Autumn \"league\""}, {"Annotator", `C:\games\x`}, {"Note", "a\nb\tc\x00d\x1f"},
 		{"Light", "Ünal 🎲"}, {"", ""}}
-	rows := pairs
+	rows := asTags(pairs)
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		t.Fatal(err)
@@ -63,4 +65,13 @@ func TestTagsJSONInSQLite(t *testing.T) {
 	if !slices.Equal(got, pairs) {
 		t.Errorf("SQLite reads %q, want %q", got, pairs)
 	}
+}
+
+// asTags is pairs as a record's tags.
+func asTags(pairs []tagPair) []ingest.Tag {
+	tags := make([]ingest.Tag, len(pairs))
+	for i, p := range pairs {
+		tags[i] = ingest.Tag{Name: p[0], Value: p[1]}
+	}
+	return tags
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ponte/ponte/internal/bug"
+	"github.com/ponte/ponte/internal/components"
 	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/replay"
 )
@@ -295,9 +296,9 @@ func fillComponents(ctx context.Context, conn *sql.Conn) error {
 					if comps, j.err = replayStored(&g, j, comps); j.err != nil {
 						continue
 					}
-					text = appendComponents(text[:0], comps[replay.Light])
+					text = components.Append(text[:0], comps[replay.Light])
 					j.light = string(text)
-					text = appendComponents(text[:0], comps[replay.Dark])
+					text = components.Append(text[:0], comps[replay.Dark])
 					j.dark = string(text)
 				}
 			})
@@ -317,7 +318,7 @@ func fillComponents(ctx context.Context, conn *sql.Conn) error {
 }
 
 // replayStored replays the turns of a stored game played legally and returns its final
-// components (finalComponents).
+// components (components.Final).
 func replayStored(g *replay.Game, j *componentsJob, comps [2][]int) ([2][]int, error) {
 	sup, ok := replay.ParseSupply(j.supply)
 	if !ok {
@@ -339,7 +340,7 @@ func replayStored(g *replay.Game, j *componentsJob, comps [2][]int) ([2][]int, e
 	if played < j.turns {
 		return comps, fmt.Errorf("%d turns played legally, but only %d moves stored", j.turns, played)
 	}
-	return finalComponents(g, comps), nil
+	return components.Final(g, comps), nil
 }
 
 // upgradeTo7 brings a database of version 6 (or one of an earlier version on its way) to

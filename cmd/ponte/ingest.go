@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/store"
 )
@@ -78,7 +79,7 @@ type ingestReport struct {
 	DBRemoved bool `json:"db_removed,omitempty"`
 	// ParquetOnly: --parquet-only, no database kept (DB is "").
 	ParquetOnly bool `json:"parquet_only,omitempty"`
-	*store.Summary
+	*intake.Summary
 	Parquet *parquetReport `json:"parquet,omitempty"`
 }
 
@@ -141,10 +142,10 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 
 	ctx := s.ctx
 
-	sopts := store.Options{Workers: opts.workers, Stdin: s.in, Limits: s.limits, CommitGames: commitGames, ParquetDir: outputDir(opts),
-		StreamParquet: parquetDir(opts) != "", Skip: inputs.Skip(opts.paths)}
+	sopts := intake.Options{Workers: opts.workers, Stdin: s.in, Limits: s.limits, Skip: inputs.Skip(opts.paths),
+		Store: store.WriteOptions{CommitGames: commitGames, ParquetDir: outputDir(opts), StreamParquet: parquetDir(opts) != ""}}
 	bar := ingestProgress(s.err, opts.quiet, "ingest", &sopts)
-	sum, err := db.Ingest(ctx, opts.paths, sopts)
+	sum, err := intake.Run(ctx, db, opts.paths, sopts)
 	bar.End(err == nil && !sum.Interrupted)
 	if err != nil {
 		// A path that does not exist, a busy database, a database that cannot be written.

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/store"
 )
@@ -30,10 +31,10 @@ func isTerminal(w io.Writer) bool {
 }
 
 // ingestProgress sets opts.Progress to draw the ingest's bar on w, named name.
-func ingestProgress(w io.Writer, quiet bool, name string, opts *store.Options) *progress.Ingest {
+func ingestProgress(w io.Writer, quiet bool, name string, opts *intake.Options) *progress.Ingest {
 	bar := progress.NewIngest(w, bars(w, quiet), name)
 	if bar != nil {
-		opts.Progress = func(pr store.Progress) { bar.Update(pr.TotalBytes, pr.Files, pr.Bytes, pr.Games, pr.FilesDone) }
+		opts.Progress = func(pr intake.Progress) { bar.Update(pr.TotalBytes, pr.Files, pr.Bytes, pr.Games, pr.FilesDone) }
 	}
 	return bar
 }

@@ -81,7 +81,7 @@ func Own(paths []string) func(path string) (skip bool, source, note string) {
 	}
 }
 
-// Skip is Own for store.Options.Skip: the note names its path.
+// Skip is Own for intake.Options.Skip: the note names its path.
 func Skip(paths []string) func(path string) (bool, string) {
 	own := Own(paths)
 	return func(path string) (bool, string) {

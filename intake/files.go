@@ -1,4 +1,4 @@
-package store
+package intake
 
 import (
 	"crypto/sha256"
@@ -16,7 +16,7 @@ type inputFile struct {
 	stdin bool
 }
 
-// listFiles expands the paths into the files to read with ingest.Inputs, so that the store
+// listFiles expands the paths into the files to read with ingest.Inputs, so that the intake
 // reads exactly what ingest.Open reads, in the same order. A path that does not exist is
 // an error before anything is read; what cannot be looked at during a walk is in errs, and
 // what the walk passes over on purpose (a FIFO or device in a directory) in notices.

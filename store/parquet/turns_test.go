@@ -1,0 +1,114 @@
+package parquet
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/ponte/ponte/internal/turntext"
+)
+
+// games makes n games of perGame turns of random bits in every field, packed as
+// game_turns.turns holds them.
+func games(n, perGame int) []string {
+	rng := rand.New(rand.NewPCG(30, 1))
+	cells := []string{"", "a1", "d4", "j10", "z26"}
+	var out []string
+	for range n {
+		var b turntext.Builder
+		for range perGame {
+			t := turntext.Turn{P1: rng.Int64N(1 << 40), P2: rng.Int64N(1 << 58), P3: rng.Int64N(1 << 54)}
+			if c := cells[rng.IntN(len(cells))]; c != "" {
+				t.A, t.B = c, cells[1+rng.IntN(len(cells)-1)]
+			}
+			if rng.IntN(2) == 0 {
+				t.Think = rng.Int64N(1 << 30)
+			}
+			b.Add(&t)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// turns.parquet, its row groups encoded apart on every core and copied into the file, is
+// byte for byte the file one writer makes of the same rows: 150,000 turns make two row
+// groups, one full.
+func TestTurnsAsOneWriter(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	path := filepath.Join(t.TempDir(), "turns.parquet")
+	tf, err := CreateTurns(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range games(3000, 50) {
+		if err := tf.AddGame(int64(i+1), text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, _, err := tf.Finish("a state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n <= TurnsPerRowGroup {
+		t.Fatalf("%d turns: not more than one row group", n)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := State(path); !ok || s != "a state" {
+		t.Fatalf("state %q, %v", s, ok)
+	}
+	rows, err := pq.Read[TurnRow](bytes.NewReader(got), int64(len(got)))
+	if err != nil || int64(len(rows)) != n {
+		t.Fatalf("%d rows read (%v), %d written", len(rows), err, n)
+	}
+	var want bytes.Buffer
+	w := pq.NewGenericWriter[TurnRow](&want, append(turnsWriterOptions(), pq.KeyValueMetadata(StateKey, "a state"))...)
+	for len(rows) > 0 { // in batches, as the file is given them
+		k := min(len(rows), turnsBatchRows)
+		if _, err := w.Write(rows[:k]); err != nil {
+			t.Fatal(err)
+		}
+		rows = rows[k:]
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("turns.parquet (%d bytes) differs from one writer's file of its rows (%d bytes)", len(got), want.Len())
+	}
+}
+
+// A game whose turns cannot be read stops the file with where they are, and Close leaves
+// no file.
+func TestTurnsBadText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "turns.parquet")
+	tf, err := CreateTurns(path, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := games(3, 10)
+	texts[1] = "[[1,2,3],[x]]"
+	for i, text := range texts {
+		if err = tf.AddGame(int64(i+1), text); err != nil {
+			break
+		}
+	}
+	_, _, err = tf.Close(err, "a state")
+	if err == nil || !strings.Contains(err.Error(), "game_turns.turns of game 2") || !strings.Contains(err.Error(), "turns.parquet") {
+		t.Errorf("Close = %v", err)
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Errorf("turns.parquet left: %v", serr)
+	}
+}
