@@ -14,22 +14,16 @@ import (
 	"github.com/ponte/ponte/internal/turntext"
 )
 
-// games makes n games of perGame turns of random bits in every field, packed as
-// game_turns.turns holds them.
+// games makes n games of perGame turns of random features (turntext.RandomGame), packed
+// as game_turns.turns holds them.
 func games(n, perGame int) []string {
 	rng := rand.New(rand.NewPCG(30, 1))
-	cells := []string{"", "a1", "d4", "j10", "z26"}
 	var out []string
 	for range n {
 		var b turntext.Builder
-		for range perGame {
-			t := turntext.Turn{P1: rng.Int64N(1 << 40), P2: rng.Int64N(1 << 58), P3: rng.Int64N(1 << 54)}
-			if c := cells[rng.IntN(len(cells))]; c != "" {
-				t.A, t.B = c, cells[1+rng.IntN(len(cells)-1)]
-			}
-			if rng.IntN(2) == 0 {
-				t.Think = rng.Int64N(1 << 30)
-			}
+		feats, millis := turntext.RandomGame(rng, perGame, 40)
+		for i := range feats {
+			t := turntext.Pack(&feats[i], millis[i])
 			b.Add(&t)
 		}
 		out = append(out, b.String())
