@@ -64,7 +64,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	opts.size, opts.bot = d.Size, "lore-100"
 	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
-	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms")
+	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms, lore-N, lore-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")
 	opts.first, opts.max, opts.candidates, opts.confirm, opts.panel, opts.panelGames = d.First, d.Max, d.Candidates, d.ConfirmGames, d.PanelSize, d.PanelGames
 	count := func(p *int, name, usage string) {
