@@ -105,8 +105,11 @@ func TestCheckAllocationsPerGame(t *testing.T) {
 		// The batches of 64 verdicts cost 3 allocations each.
 		per := float64(after.Mallocs-before.Mallocs) / (games - warm)
 		t.Logf("%d workers: %.3f allocations per game", workers, per)
-		if per > 0.1 {
-			t.Errorf("%d workers: %.2f allocations per game, want at most 0.1", workers, per)
+		// One allocation a game would count 1 or more. The runtime's own (a goroutine
+		// parked on a channel when the machine is busy) count too: 0.016 to 0.04 alone,
+		// 0.14 once under `go test ./...` on a busy 2-core machine, so the bound is 0.5.
+		if per > 0.5 {
+			t.Errorf("%d workers: %.2f allocations per game, want at most 0.5", workers, per)
 		}
 	}
 }
