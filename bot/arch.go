@@ -230,17 +230,8 @@ func (t *archTree) run(a *Arch, budget int, deadline time.Time) {
 // best returns the root turn with the most visits summed over the trees, then the best
 // mean result.
 func (a *Arch) best() replay.Move {
-	best, bestN, bestQ := -1, -1.0, -1.0
 	stats := a.rootStats()
-	for i, s := range stats {
-		q := 0.0
-		if s.n > 0 {
-			q = s.w / s.n
-		}
-		if s.n > bestN || (s.n == bestN && q > bestQ) {
-			best, bestN, bestQ = i, s.n, q
-		}
-	}
+	best, _, _ := mostVisited(stats)
 	return stats[best].move
 }
 

@@ -45,30 +45,8 @@ func (a *Arch) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 	}
 	before := a.count.Load()
 	a.search(deadline)
-	merged := a.rootStats()
-	best, bestN, bestQ := -1, -1.0, -1.0
-	var w, n float64
-	for i, s := range merged {
-		if s.n <= 0 {
-			continue
-		}
-		w, n = w+s.w, n+s.n
-		if q := s.w / s.n; s.n > bestN || (s.n == bestN && q > bestQ) {
-			best, bestN, bestQ = i, s.n, q
-		}
-	}
-	v := 0.5
-	if n > 0 {
-		v = w / n
-	}
 	done := int(a.count.Load() - before)
-	out := Analysis{Light: v, BestQ: bestQ, BestN: int(max(bestN, 0)), Playouts: done}
-	if best >= 0 {
-		out.Best = merged[best].move
-	}
-	if g.ToMove() != replay.Light {
-		out.Light = 1 - v
-	}
+	out := analysisOf(a.rootStats(), done, g.ToMove())
 	if played == nil {
 		return out
 	}
@@ -102,7 +80,7 @@ func (a *Arch) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 	}
 	out.PlayedQ, out.PlayedN = pw/pn, int(pn)
 	out.Playouts = int(a.count.Load() - before)
-	if best >= 0 && sameTurn(merged[best].move, *played) {
+	if out.BestN > 0 && sameTurn(out.Best, *played) {
 		out.BestQ, out.BestN = out.PlayedQ, out.PlayedN
 	}
 	return out
@@ -149,4 +127,44 @@ func (a *Arch) rootStats() []rootTurn {
 		out = append(out, s)
 	}
 	return out
+}
+
+// analysisOf is the analysis of a root's turns (rootStats) after done playouts, with toMove
+// to play: the mean result over the visited turns, for Light, and the most visited turn.
+func analysisOf(stats []rootTurn, done int, toMove replay.Colour) Analysis {
+	var w, n float64
+	for _, s := range stats {
+		if s.n > 0 {
+			w, n = w+s.w, n+s.n
+		}
+	}
+	v := 0.5
+	if n > 0 {
+		v = w / n
+	}
+	out := Analysis{Light: v, BestQ: -1, Playouts: done}
+	if best, bestN, bestQ := mostVisited(stats); bestN > 0 {
+		out.Best, out.BestN, out.BestQ = stats[best].move, int(bestN), bestQ
+	}
+	if toMove != replay.Light {
+		out.Light = 1 - v
+	}
+	return out
+}
+
+// mostVisited returns the index of the root turn with the most visits, then the best mean
+// result (the first on a tie), with its visits and mean: the first turn, with no visit,
+// when none was visited.
+func mostVisited(stats []rootTurn) (best int, n, q float64) {
+	best, n, q = -1, -1, -1
+	for i, s := range stats {
+		sq := 0.0
+		if s.n > 0 {
+			sq = s.w / s.n
+		}
+		if s.n > n || (s.n == n && sq > q) {
+			best, n, q = i, s.n, sq
+		}
+	}
+	return best, n, q
 }

@@ -424,17 +424,8 @@ func (s *sharedTree) rootStats() []rootTurn {
 
 // best returns the root turn with the most visits, then the best mean result.
 func (s *sharedTree) best() replay.Move {
-	best, bestN, bestQ := -1, -1.0, -1.0
 	stats := s.rootStats()
-	for i, st := range stats {
-		q := 0.0
-		if st.n > 0 {
-			q = st.w / st.n
-		}
-		if st.n > bestN || (st.n == bestN && q > bestQ) {
-			best, bestN, bestQ = i, st.n, q
-		}
-	}
+	best, _, _ := mostVisited(stats)
 	return stats[best].move
 }
 
@@ -563,30 +554,8 @@ func (a *Arch) sharedAnalyse(g *replay.Game, root pos.Position, played *replay.M
 	}
 	before := a.count.Load()
 	a.sharedSearch(deadline)
-	stats := s.rootStats()
-	best, bestN, bestQ := -1, -1.0, -1.0
-	var w, n float64
-	for i, st := range stats {
-		if st.n <= 0 {
-			continue
-		}
-		w, n = w+st.w, n+st.n
-		if q := st.w / st.n; st.n > bestN || (st.n == bestN && q > bestQ) {
-			best, bestN, bestQ = i, st.n, q
-		}
-	}
-	v := 0.5
-	if n > 0 {
-		v = w / n
-	}
 	done := int(a.count.Load() - before)
-	out := Analysis{Light: v, BestQ: bestQ, BestN: int(max(bestN, 0)), Playouts: done}
-	if best >= 0 {
-		out.Best = stats[best].move
-	}
-	if g.ToMove() != replay.Light {
-		out.Light = 1 - v
-	}
+	out := analysisOf(s.rootStats(), done, g.ToMove())
 	if played == nil {
 		return out
 	}
@@ -615,7 +584,7 @@ func (a *Arch) sharedAnalyse(g *replay.Game, root pos.Position, played *replay.M
 	wg.Wait()
 	out.PlayedQ, out.PlayedN = float64(c.w2.Load())/2/float64(c.n.Load()), int(c.n.Load())
 	out.Playouts = int(a.count.Load() - before)
-	if best >= 0 && sameTurn(stats[best].move, *played) {
+	if out.BestN > 0 && sameTurn(out.Best, *played) {
 		out.BestQ, out.BestN = out.PlayedQ, out.PlayedN
 	}
 	return out
