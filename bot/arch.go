@@ -421,19 +421,29 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int) {
 // the pairs of the best cells (the best legal one checked, the others unchecked), the
 // useful bridges, the pass or every legal turn when no pair is legal.
 func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sageCand {
-	if t.lore != nil {
-		return t.listLore(cands, p, cells)
-	}
 	start := len(cands)
 	c := p.ToMove()
+	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
+	// the turns listed for want of a legal pair come last.
+	var m *learn.Model
+	last := 0.0
+	if t.lore != nil {
+		m, last = t.lore.model, math.Inf(-1)
+		t.lore.board.Read(p, c)
+	}
 	if p.Turn() == 1 {
 		cands = append(cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
 	}
-	top := t.topCells(p, c, cells, 0.05)
+	top := t.topCells(p, c, cells, 0.05, m)
 	pairs := 0
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
-			cands = append(cands, sageCand{move: replay.TilesMove(top[i].cell, top[j].cell), prior: top[i].value + top[j].value, child: -1, unchecked: true})
+			a, b := top[i].cell, top[j].cell
+			prior := top[i].value + top[j].value
+			if m != nil {
+				prior += m.Pair(a, b)
+			}
+			cands = append(cands, sageCand{move: replay.TilesMove(a, b), prior: prior, child: -1, unchecked: true})
 		}
 	}
 	byPrior := cands[start:]
@@ -450,27 +460,30 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 		byPrior[k].n = -1
 	}
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
-	for _, m := range t.bridges {
-		if v := p.BridgeValue(m); v > 0 {
-			cands = append(cands, sageCand{move: m, prior: v, child: -1})
+	for _, mv := range t.bridges {
+		if v := p.BridgeValue(mv); v > 0 {
+			if m != nil {
+				v = m.Bridge(mv, v)
+			}
+			cands = append(cands, sageCand{move: mv, prior: v, child: -1})
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			cands = append(cands, sageCand{move: replay.PassMove, child: -1})
+			cands = append(cands, sageCand{move: replay.PassMove, prior: last, child: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
-			for _, m := range t.moves {
-				if m.Kind != replay.Swap {
-					cands = append(cands, sageCand{move: m, child: -1})
+			for _, mv := range t.moves {
+				if mv.Kind != replay.Swap {
+					cands = append(cands, sageCand{move: mv, prior: last, child: -1})
 				}
 			}
 		}
 	}
 	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
-		for _, m := range t.moves {
-			cands = append(cands, sageCand{move: m, child: -1})
+		for _, mv := range t.moves {
+			cands = append(cands, sageCand{move: mv, child: -1})
 		}
 	}
 	t.sortByPrior(cands[start:])
@@ -541,14 +554,19 @@ type priorKey struct {
 	i     int32
 }
 
-// topCells returns up to n of the legal tile cells of c with the best CellValue plus a
+// topCells returns up to n of the legal tile cells of c with the best CellValue (as the
+// model m values it, when set) plus a
 // little noise, best first (ties by cell), as a sort of them all would: one insertion
 // into the n best so far per cell.
-func (t *archTree) topCells(p *pos.Position, c replay.Colour, n int, noise float64) []scoredCell {
+func (t *archTree) topCells(p *pos.Position, c replay.Colour, n int, noise float64, m *learn.Model) []scoredCell {
 	t.cells = p.LegalTileCells(c, t.cells[:0])
 	top := t.buf[:0]
 	for _, cell := range t.cells {
-		sc := scoredCell{cell, p.CellValue(c, cell) + noise*t.rng.Float64()}
+		v := p.CellValue(c, cell)
+		if m != nil {
+			v = m.Cell(&t.lore.board, cell, v)
+		}
+		sc := scoredCell{cell, v + noise*t.rng.Float64()}
 		if len(top) == n && !better(sc, top[n-1]) {
 			continue
 		}
