@@ -41,8 +41,8 @@ func (g *Game) Record(index int, seed uint64) *ingest.Record {
 
 		// The typed values of the tags above (ingest derives them the same way).
 		Size:        g.Size,
-		Supply:      g.Supply.String(),
-		Termination: "normal",
+		Supply:      g.Supply,
+		Termination: game.Normal,
 		Score:       &[2]int{g.Score[0], g.Score[1]},
 	}
 	for i, m := range g.Moves {

@@ -99,13 +99,13 @@ func TestBoardspaceTurns(t *testing.T) {
 		{"Edit and Start are ignored", cat([]string{"P0 Edit", "P0 Start P0"}, p0tiles("E 5", "F 6")), []string{"e5,f6"}, nil},
 		{"resign", cat(p0tiles("E 5", "F 6"), []string{"P1 Resign"}), []string{"e5,f6"},
 			func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "1-0" || r.Termination != "resign" {
+				if r.ClaimedResult() != "1-0" || r.Termination.String() != "resign" {
 					t.Errorf("result %s termination %s", r.ClaimedResult(), r.Termination)
 				}
 			}},
 		{"resign after a swap", cat(p0tiles("E 5", "F 6"), []string{"P1 Swap", "P1 Done", "P0 Pick R", "P0 Resign", "P0 GameOver"}),
 			[]string{"e5,f6", "swap"}, func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "1-0" || r.Termination != "resign" || r.Tag("Light") != "bob" {
+				if r.ClaimedResult() != "1-0" || r.Termination.String() != "resign" || r.Tag("Light") != "bob" {
 					t.Errorf("result %s termination %s light %s", r.ClaimedResult(), r.Termination, r.Tag("Light"))
 				}
 			}},
@@ -119,7 +119,7 @@ func TestBoardspaceTurns(t *testing.T) {
 			[]string{"P0 Pick X_30", "P0 Dropb K 5", "P0 Done"}), []string{"k5,e5", "a1,a2", "k5-i4"}, nil},
 		{"GameOver claims nothing", cat(p0tiles("E 5", "F 6"), []string{"P1 Pick R", "P1 Dropb A 1", "P1 GameOver"}),
 			[]string{"e5,f6"}, func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "*" || r.Termination != "" || r.Tag("Result") != "" {
+				if r.ClaimedResult() != "*" || r.Termination.String() != "" || r.Tag("Result") != "" {
 					t.Errorf("result %s termination %s", r.ClaimedResult(), r.Termination)
 				}
 			}},
@@ -155,7 +155,7 @@ func TestBoardspaceTurns(t *testing.T) {
 					t.Errorf("%s at %d:%d", m.Text, m.Line, m.Col)
 				}
 			}
-			if r.Format != FormatBoardspace || r.Size != 10 || r.Supply != "40/15" || r.Tag("Opener") != "alice" && tt.check == nil {
+			if r.Format != FormatBoardspace || r.Size != 10 || r.Supply.String() != "40/15" || r.Tag("Opener") != "alice" && tt.check == nil {
 				t.Errorf("record %+v", r)
 			}
 			if tt.check != nil {

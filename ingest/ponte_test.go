@@ -44,7 +44,7 @@ func TestPonteTagsAndMoves(t *testing.T) {
 	if r.Source != "t" || r.Format != FormatPonte || r.Index != 1 || r.Line != 1 || r.Result != "1-0" {
 		t.Errorf("record = %+v", r)
 	}
-	if r.Size != 12 || r.Supply != "40/15" || r.Termination != "resign" || r.Score == nil || *r.Score != [2]int{10, 6} {
+	if r.Size != 12 || r.Supply.String() != "40/15" || r.Termination.String() != "resign" || r.Score == nil || *r.Score != [2]int{10, 6} {
 		t.Errorf("typed = %d %q %q %v", r.Size, r.Supply, r.Termination, r.Score)
 	}
 	if r.Tag("Annotator") != "me" || r.Tag("GameId") != "" || r.ClaimedResult() != "1-0" || r.Raw != nil {
@@ -76,7 +76,7 @@ func TestPonteDefaults(t *testing.T) {
 			continue
 		}
 		r := out[0].rec
-		if r.Size != tt.size || r.Supply != tt.supply || r.Termination != tt.termination || r.ClaimedResult() != tt.claimed || r.Score != nil {
+		if r.Size != tt.size || r.Supply.String() != tt.supply || r.Termination.String() != tt.termination || r.ClaimedResult() != tt.claimed || r.Score != nil {
 			t.Errorf("%q: got %d %q %q %q", tt.in, r.Size, r.Supply, r.Termination, r.ClaimedResult())
 		}
 	}
@@ -303,7 +303,7 @@ func TestPonteErrors(t *testing.T) {
 				if !errors.Is(pe, tt.kind) || pe.Line != tt.line || pe.Column != tt.col || pe.Game != 1 || pe.StartLine != r.Line {
 					t.Errorf("got %v (line %d col %d), want %v at %d:%d", pe, pe.Line, pe.Column, tt.kind, tt.line, tt.col)
 				}
-				if r.ClaimedResult() != "*" || r.Score != nil || r.Termination != "" || r.Date() != "" {
+				if r.ClaimedResult() != "*" || r.Score != nil || r.Termination.String() != "" || r.Date() != "" {
 					t.Errorf("a slip claims %s, score %v, termination %q, date %q", r.ClaimedResult(), r.Score, r.Termination, r.Date())
 				}
 				return

@@ -5,6 +5,9 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	gamepkg "github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/replay"
 )
 
 // Tag is one tag of a record, in the order read. Name is as in .ponte
@@ -58,13 +61,13 @@ type Record struct {
 	// error). The writers write Tags, not these fields: change tags with
 	// [Record.SetTag], which keeps both in step.
 
-	Size   int    // board side, 5..26; default 10
-	Supply string // "unlimited" (default) or "40/15"
+	Size   int           // board side, 5..26; default 10
+	Supply replay.Supply // replay.Unlimited (default) or replay.Supply40x15 ("40/15")
 	// Termination is how the game ended, by the record's word: "normal" (over by the
 	// rules, R5), "resign", "time", "abandoned", or "agreement" (a draw agreed by the
-	// players: Abstract Play's "draw" entry; docs/rules.md). Default "normal"
-	// if the claimed result is not "*", else "".
-	Termination string
+	// players: Abstract Play's "draw" entry; docs/rules.md). Default gamepkg.Normal
+	// if the claimed result is not "*", else gamepkg.Unstated.
+	Termination gamepkg.Termination
 	Score       *[2]int // claimed final score [light, dark], or nil
 
 	// TagErrors are the tag values that could not be read in a record that was
@@ -170,11 +173,11 @@ func (p *recordPool) take(source string, f Format) *Record {
 		if text == nil {
 			text = make([]byte, 0, 1<<10)
 		}
-		*r = Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p, self: r,
+		*r = Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited, pool: p, self: r,
 			text: text, tagBuf: r.tagBuf[:0], moveBuf: r.moveBuf[:0], rawBuf: r.rawBuf[:0]}
 		return r
 	}
-	r := &Record{Source: source, Format: f, Size: 10, Supply: "unlimited", pool: p}
+	r := &Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited, pool: p}
 	r.self = r
 	return r
 }
@@ -360,12 +363,12 @@ func isKnownTag(name string) bool {
 
 // newRecord returns a record with the defaults of the typed fields.
 func newRecord(source string, f Format) *Record {
-	return &Record{Source: source, Format: f, Size: 10, Supply: "unlimited"}
+	return &Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited}
 }
 
 // derive recomputes the typed fields from the tags.
 func (r *Record) derive() {
-	r.Size, r.Supply, r.Termination, r.Score = 10, "unlimited", "", nil
+	r.Size, r.Supply, r.Termination, r.Score = 10, replay.Unlimited, gamepkg.Unstated, nil
 	for _, t := range r.Tags {
 		checkTag(r, t.Name, t.Value)
 	}
@@ -374,8 +377,8 @@ func (r *Record) derive() {
 
 // finishTermination gives Termination its default once the tags are read.
 func (r *Record) finishTermination() {
-	if r.Termination == "" && r.ClaimedResult() != "*" {
-		r.Termination = "normal"
+	if r.Termination == gamepkg.Unstated && r.ClaimedResult() != "*" {
+		r.Termination = gamepkg.Normal
 	}
 }
 
@@ -397,7 +400,7 @@ func checkTag(r *Record, name, value string) string {
 			return "Supply " + quote(value) + ": must be \"unlimited\" or \"40/15\""
 		}
 		if r != nil {
-			r.Supply = value
+			r.Supply, _ = replay.ParseSupply(value)
 		}
 	case tagResult:
 		if !isResult(value) {
@@ -410,7 +413,7 @@ func checkTag(r *Record, name, value string) string {
 			return "Termination " + quote(value) + ": must be normal, resign, time, abandoned or agreement"
 		}
 		if r != nil {
-			r.Termination = value
+			r.Termination, _ = gamepkg.ParseTermination(value)
 		}
 	case tagScore:
 		l, d, ok := parseScore(value)

@@ -123,7 +123,7 @@ func TestSamples(t *testing.T) {
 			if rec.Tag("Opener") != opener {
 				t.Errorf("opener %q, want %q", rec.Tag("Opener"), opener)
 			}
-			if rec.Size != e.Size || rec.Supply != e.Supply {
+			if rec.Size != e.Size || rec.Supply.String() != e.Supply {
 				t.Errorf("size %d supply %s, want %d %s", rec.Size, rec.Supply, e.Size, e.Supply)
 			}
 			// boardspace.net's GameOver claims nothing: the replay decides.
@@ -131,7 +131,7 @@ func TestSamples(t *testing.T) {
 			if wantClaim == "" {
 				wantClaim = "*"
 			}
-			if rec.ClaimedResult() != wantClaim || rec.Termination != e.Termination {
+			if rec.ClaimedResult() != wantClaim || rec.Termination.String() != e.Termination {
 				t.Errorf("claims %s, termination %q; want %s, %q", rec.ClaimedResult(), rec.Termination, wantClaim, e.Termination)
 			}
 			if len(rec.TagErrors) > 0 {
@@ -140,7 +140,7 @@ func TestSamples(t *testing.T) {
 			if e.RecordID != "" && rec.Tag("GameId") != e.RecordID {
 				t.Errorf("GameId %q, want %q", rec.Tag("GameId"), e.RecordID)
 			}
-			supply, _ := replay.ParseSupply(rec.Supply)
+			supply, _ := replay.ParseSupply(rec.Supply.String())
 			g, err := replay.NewGame(rec.Size, supply)
 			if err != nil {
 				t.Fatal(err)
@@ -162,7 +162,7 @@ func TestSamples(t *testing.T) {
 			// The verdict on the claims (R8), where the file gives one.
 			if e.Legal != nil {
 				result, _ := replay.ParseResult(rec.ClaimedResult())
-				err := g.CheckClaim(replay.Claim{Result: result, Termination: rec.Termination, Score: rec.Score})
+				err := g.CheckClaim(replay.Claim{Result: result, Termination: rec.Termination.String(), Score: rec.Score})
 				rule := ""
 				if re, ok := err.(*replay.RuleError); ok {
 					rule = string(re.Rule)

@@ -159,7 +159,7 @@ func TestSetTag(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r.Size != 14 || r.Termination != "normal" || *r.Score != [2]int{3, 4} || len(r.Tags) != 4 || r.ClaimedResult() != "0-1" {
+	if r.Size != 14 || r.Termination.String() != "normal" || *r.Score != [2]int{3, 4} || len(r.Tags) != 4 || r.ClaimedResult() != "0-1" {
 		t.Errorf("got %+v", r)
 	}
 }

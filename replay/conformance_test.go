@@ -78,7 +78,7 @@ func readRecords(t *testing.T, path string) []*ingest.Record {
 
 // replayRecord plays a record to its end or its first illegal turn, then checks its claims.
 func replayRecord(rec *ingest.Record) (*replay.Game, *replay.RuleError) {
-	supply, _ := replay.ParseSupply(rec.Supply)
+	supply, _ := replay.ParseSupply(rec.Supply.String())
 	g, err := replay.NewGame(rec.Size, supply)
 	if err != nil {
 		return nil, &replay.RuleError{Rule: "size", Message: err.Error()}
@@ -89,7 +89,7 @@ func replayRecord(rec *ingest.Record) (*replay.Game, *replay.RuleError) {
 		}
 	}
 	result, _ := replay.ParseResult(rec.ClaimedResult())
-	if err := g.CheckClaim(replay.Claim{Result: result, Termination: rec.Termination, Score: rec.Score}); err != nil {
+	if err := g.CheckClaim(replay.Claim{Result: result, Termination: rec.Termination.String(), Score: rec.Score}); err != nil {
 		return g, err.(*replay.RuleError)
 	}
 	return g, nil
@@ -200,7 +200,7 @@ func TestConformanceFeatures(t *testing.T) {
 	checked := 0
 	for _, want := range all {
 		rec := recs[want.Index-1]
-		supply, _ := replay.ParseSupply(rec.Supply)
+		supply, _ := replay.ParseSupply(rec.Supply.String())
 		g, _ := replay.NewGame(rec.Size, supply)
 		var tracker replay.FeatureTracker
 		if len(want.Turns) != len(rec.Moves) {

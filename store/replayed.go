@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ponte/ponte/ingest"
+	"github.com/ponte/ponte/replay"
 )
 
 // Replayed is a record as the intake hands it to the store: read, replayed and judged, with
@@ -24,7 +25,7 @@ type Replayed struct {
 	Event, Site, Date, Round, RecordID, Light, Dark, Opener *string
 	Swapped                                                 bool
 	Size                                                    int
-	Supply                                                  string
+	Supply                                                  replay.Supply
 	ClaimedResult                                           string
 	Termination                                             *string
 	ClaimedScore                                            *[2]int // [light, dark]
@@ -88,7 +89,7 @@ func (p *Preparer) Prepare(g *Replayed) {
 	r = append(r, int64(0), validText(g.GameID), int64(0), p.source, num(g.FileIndex), num(g.Line), word(g.Format))
 	r = append(r, optPtr(g.Event), optPtr(g.Site), optPtr(g.Date), optPtr(g.Round), optPtr(g.RecordID),
 		optPtr(g.Light), optPtr(g.Dark), optPtr(g.Opener))
-	r = append(r, g.Swapped, num(g.Size), word(g.Supply), word(g.ClaimedResult), ptrWord(g.Termination))
+	r = append(r, g.Swapped, num(g.Size), word(g.Supply.String()), word(g.ClaimedResult), ptrWord(g.Termination))
 	if s := g.ClaimedScore; s != nil {
 		r = append(r, num(s[0]), num(s[1]))
 	} else {

@@ -13,7 +13,7 @@ func TestPrepareValidText(t *testing.T) {
 	bad := "caf\xe9"
 	turn := 3
 	g := Replayed{GameID: bad, Source: bad, Format: bad, Event: &bad, Site: &bad, Date: &bad, Round: &bad, RecordID: &bad,
-		Light: &bad, Dark: &bad, Opener: &bad, Supply: bad, ClaimedResult: bad, Termination: &bad,
+		Light: &bad, Dark: &bad, Opener: &bad, ClaimedResult: bad, Termination: &bad,
 		Error: &FirstError{Rule: bad, Turn: &turn, Message: bad}, TagErrors: bad, Result: &bad, Winner: bad, TieBreak: bad,
 		Scored: true, Score: [2]int{3, 5000}, OpeningA: bad, OpeningB: "d4", Moves: bad, Raw: &bad,
 		ComponentsLight: bad, ComponentsDark: bad, MoveNumbers: bad, Tags: []ingest.Tag{{Name: bad, Value: bad}}}

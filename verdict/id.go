@@ -46,7 +46,7 @@ func appendGameHead(b []byte, rec *ingest.Record) []byte {
 	b = append(b, "ponte game\x00"...)
 	b = strconv.AppendInt(b, int64(rec.Size), 10)
 	b = append(b, 0)
-	return append(b, rec.Supply...)
+	return append(b, rec.Supply.String()...)
 }
 
 // appendTokenHead appends what comes before the canonical form of move i: a separator and

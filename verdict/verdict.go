@@ -5,6 +5,7 @@ package verdict
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unsafe"
 
@@ -82,15 +83,6 @@ func keepRecordID(v *Verdict, vals *values, id string) {
 	v.RecordID = &vals.recordID
 }
 
-// termination returns a record's Termination as a constant when it is one of the words
-// a reader accepts (it always is), so that the verdict holds nothing of the record.
-func termination(t string) string {
-	if term, ok := game.ParseTermination(t); ok && term != game.Unstated {
-		return term.String()
-	}
-	return strings.Clone(t)
-}
-
 // Error is the first thing wrong with a record: the rule it breaks, the turn (nil for a
 // disagreement about the whole game, R8, and for a record that cannot be read), and where.
 type Error struct {
@@ -137,8 +129,8 @@ func head(rec *ingest.Record, vals *values) Verdict {
 			break
 		}
 	}
-	if rec.Termination != "" {
-		vals.termination = termination(rec.Termination)
+	if rec.Termination != game.Unstated {
+		vals.termination = rec.Termination.String()
 		v.Termination = &vals.termination
 	}
 	if len(rec.TagErrors) > 0 {
@@ -160,10 +152,10 @@ func causeOf(pe *ingest.ParseError) string {
 
 func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features, vals *values) (v Verdict, _ []replay.Features) {
 	v = head(rec, vals)
-	supply, ok := replay.ParseSupply(rec.Supply)
-	if !ok {
+	supply := rec.Supply
+	if supply != replay.Unlimited && supply != replay.Supply40x15 {
 		keepRecordGameID(&v, vals, rec)
-		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: "unknown supply " + rec.Supply}
+		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: fmt.Sprintf("unknown supply %d", supply)}
 		return v, turns
 	}
 	if err := g.Reset(rec.Size, supply); err != nil || rec.Raw != nil {
@@ -229,7 +221,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 		return v, turns
 	}
 	result, _ := replay.ParseResult(rec.ClaimedResult())
-	claim := replay.Claim{Result: result, Termination: rec.Termination, Score: rec.Score}
+	claim := replay.Claim{Result: result, Termination: rec.Termination.String(), Score: rec.Score}
 	if err := g.CheckClaim(claim); err != nil {
 		re := err.(*replay.RuleError)
 		v.Error = &Error{Rule: string(re.Rule), Line: rec.Line, Col: 1, Message: re.Message}
@@ -278,6 +270,6 @@ func unreadable(rec *ingest.Record, pe *ingest.ParseError, vals *values) Verdict
 // returned none: the default board, where pe says, and the error's text as its Raw text
 // (so that its GameID is that of the text).
 func UnreadableRecord(pe *ingest.ParseError) *ingest.Record {
-	return &ingest.Record{Size: 10, Supply: "unlimited", Source: pe.Source, Index: pe.Game, Line: pe.StartLine,
+	return &ingest.Record{Size: 10, Supply: replay.Unlimited, Source: pe.Source, Index: pe.Game, Line: pe.StartLine,
 		Raw: []byte(pe.Error())}
 }

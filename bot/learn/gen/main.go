@@ -54,11 +54,7 @@ func run(paths []string, out string, l2 float64, from string) error {
 			}
 			return err
 		}
-		supply, ok := replay.ParseSupply(rec.Supply)
-		if !ok {
-			return fmt.Errorf("%s: game %d: supply %q", rec.Source, rec.Index, rec.Supply)
-		}
-		g, err := replay.NewGame(rec.Size, supply)
+		g, err := replay.NewGame(rec.Size, rec.Supply)
 		if err != nil {
 			return err
 		}
@@ -76,7 +72,7 @@ func run(paths []string, out string, l2 float64, from string) error {
 		}
 		games++
 		who := [2]bool{strings.HasPrefix(rec.Tag("Light"), from), strings.HasPrefix(rec.Tag("Dark"), from)}
-		if err := d.AddGame(rec.Size, supply, moves, who); err != nil {
+		if err := d.AddGame(rec.Size, rec.Supply, moves, who); err != nil {
 			return fmt.Errorf("%s: game %d: %v", rec.Source, rec.Index, err)
 		}
 		return nil
