@@ -70,7 +70,7 @@ func parseName(s string) (name, error) {
 		}
 		return name{kind: "mcts", playouts: n, budget: true}, nil
 	}
-	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)", s, strings.Join(Names, ", "))
+	return name{}, fmt.Errorf("unknown bot %q (known: %s, or mcts-N, sage-N, arch-N and lore-N for a budget of N playouts, sage-Nms, arch-Nms and lore-Nms for N milliseconds a turn, arch-…-tK for K threads with a tree each, arch-…-sK for K threads on one tree)", s, strings.Join(Names, ", "))
 }
 
 // parseBudget reads a budget: N playouts (1 to MaxPlayouts) or Nms, N milliseconds a turn

@@ -276,7 +276,7 @@ func TestSelfplayUsage(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"unknown light bot", []string{"--light", "alphazero"}, `--light: unknown bot "alphazero" (known: random, greedy, mcts, sage, arch, or mcts-N, sage-N and arch-N for a budget of N playouts, sage-Nms and arch-Nms for N milliseconds a turn, arch-…-tK for K threads)`},
+		{"unknown light bot", []string{"--light", "alphazero"}, `--light: unknown bot "alphazero" (known: random, greedy, mcts, sage, arch, or mcts-N, sage-N, arch-N and lore-N for a budget of N playouts, sage-Nms, arch-Nms and lore-Nms for N milliseconds a turn, arch-…-tK for K threads with a tree each, arch-…-sK for K threads on one tree)`},
 		{"unknown dark bot", []string{"--dark", "Random"}, `--dark: unknown bot "Random"`},
 		{"size too small", []string{"--size", "4"}, "--size must be from 5 to 26, not 4"},
 		{"size too large", []string{"--size", "27"}, "--size must be from 5 to 26, not 27"},
