@@ -24,12 +24,10 @@ type analyzeOptions struct {
 func newAnalyzeCmd(s *streams) *cobra.Command {
 	opts := &analyzeOptions{}
 	cmd := &cobra.Command{
-		Use:   "analyze [flags] [PATH...]",
-		Short: "Ingest, compute the statistics and write the HTML report, in one command",
-		Long:  help("analyze"),
-		Example: `  ponte analyze
-  ponte analyze --db club.db --out club-report club/*.ponte
-  ponte analyze --no-parquet archive.jsonl.zst`,
+		Use:     "analyze [flags] [PATH...]",
+		Short:   "Ingest, compute the statistics and write the HTML report, in one command",
+		Long:    help("analyze"),
+		Example: `  ponte analyze`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				// The README's first command, run in the repository. Elsewhere there

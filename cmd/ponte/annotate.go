@@ -35,13 +35,11 @@ type annotateOptions struct {
 func newAnnotateCmd(s *streams) *cobra.Command {
 	opts := &annotateOptions{}
 	cmd := &cobra.Command{
-		Use:   "annotate [flags]",
-		Short: "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
-		Long:  help("annotate"),
-		Example: `  ponte annotate --population people
-  ponte annotate --budget 400 --player Anna
-  ponte annotate --shard 1/2 --db copy1.db; ponte annotate --merge copy2.parquet/turn_evals.parquet`,
-		Args: cobra.NoArgs,
+		Use:     "annotate [flags]",
+		Short:   "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
+		Long:    help("annotate"),
+		Example: `  ponte annotate --population people`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAnnotate(s, opts)
 		},

@@ -51,14 +51,11 @@ const defaultLadderBots = "random,greedy,mcts-30,mcts-100,mcts-400"
 func newBotsCmd(s *streams) *cobra.Command {
 	opts := &botsOptions{}
 	cmd := &cobra.Command{
-		Use:   "bots [flags]",
-		Short: "List the bots with their budget and rating from the ladder",
-		Long:  help("bots"),
-		Example: `  ponte bots
-  ponte bots --json
-  ponte bots --time --positions 20 --rounds 3
-  ponte bots --play --ladder match/ladder.jsonl --games 200`,
-		Args: cobra.NoArgs,
+		Use:     "bots [flags]",
+		Short:   "List the bots with their budget and rating from the ladder",
+		Long:    help("bots"),
+		Example: `  ponte bots`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.botsSet = cmd.Flags().Changed("bots")
 			if opts.play {

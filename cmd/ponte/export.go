@@ -36,12 +36,10 @@ type exportOptions struct {
 func newExportCmd(s *streams) *cobra.Command {
 	opts := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export [flags] [PATH...]",
-		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
-		Long:  help("export"),
-		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
-  ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
-  ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
+		Use:     "export [flags] [PATH...]",
+		Short:   "Write games, read from files or stored in the database, as .ponte or JSON Lines",
+		Long:    help("export"),
+		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			opts.formatSet = cmd.Flags().Changed("format")

@@ -41,14 +41,11 @@ func (o *ingestOptions) command() string {
 func newIngestCmd(s *streams) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [flags] PATH...",
-		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
-		Long:  help("ingest"),
-		Example: `  ponte ingest sample_data
-  ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
-  ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst
-  zcat export.jsonl.gz | ponte ingest -`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "ingest [flags] PATH...",
+		Short:   "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
+		Long:    help("ingest"),
+		Example: `  ponte ingest sample_data`,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			opts.dbGiven = cmd.Flags().Changed("db")

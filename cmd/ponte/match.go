@@ -40,14 +40,11 @@ type matchOptions struct {
 func newMatchCmd(s *streams) *cobra.Command {
 	opts := &matchOptions{}
 	cmd := &cobra.Command{
-		Use:   "match A B [flags]",
-		Short: "Play bot A against bot B in game pairs and say which is stronger",
-		Long:  help("match"),
-		Example: `  ponte match mcts-400 greedy --games 200
-  ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
-  ponte match greedy random --games 40 --size 8 --json
-  ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,
-		Args: cobra.ExactArgs(2),
+		Use:     "match A B [flags]",
+		Short:   "Play bot A against bot B in game pairs and say which is stronger",
+		Long:    help("match"),
+		Example: `  ponte match mcts-400 greedy --games 200`,
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMatch(s, opts, args[0], args[1])
 		},

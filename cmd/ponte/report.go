@@ -33,13 +33,11 @@ type reportOptions struct {
 func newReportCmd(s *streams) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
-		Use:   "report [flags]",
-		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
-		Long:  help("report"),
-		Example: `  ponte report
-  ponte report --db club.db --out club-report --games 2000
-  ponte report --size 12 --player mcts --out mcts-12`,
-		Args: cobra.NoArgs,
+		Use:     "report [flags]",
+		Short:   "Write a static HTML report of the stored games: statistics, charts and game pages",
+		Long:    help("report"),
+		Example: `  ponte report`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(s, opts)
 		},

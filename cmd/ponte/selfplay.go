@@ -34,13 +34,11 @@ type selfplayOptions struct {
 func newSelfplayCmd(s *streams) *cobra.Command {
 	opts := &selfplayOptions{}
 	cmd := &cobra.Command{
-		Use:   "selfplay [flags]",
-		Short: "Play games between two bots and write them as an archive",
-		Long:  help("selfplay"),
-		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
-  ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
-  ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,
-		Args: cobra.NoArgs,
+		Use:     "selfplay [flags]",
+		Short:   "Play games between two bots and write them as an archive",
+		Long:    help("selfplay"),
+		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.formatSet = cmd.Flags().Changed("format")
 			return runSelfplay(s, opts)

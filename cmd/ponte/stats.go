@@ -22,15 +22,11 @@ type statsOptions struct {
 func newStatsCmd(s *streams) *cobra.Command {
 	opts := &statsOptions{}
 	cmd := &cobra.Command{
-		Use:   "stats [flags]",
-		Short: "Swap balance, openings, scoring and by-turn statistics of the stored games",
-		Long:  help("stats"),
-		Example: `  ponte stats
-  ponte stats --population bots --ratings
-  ponte stats --bots "Deep Ponte,ponte-bot" --population all
-  ponte stats --size 12 --player mcts
-  ponte stats --from 2025-01-01 --to 2025-12-31 --json | jq .cards`,
-		Args: cobra.NoArgs,
+		Use:     "stats [flags]",
+		Short:   "Swap balance, openings, scoring and by-turn statistics of the stored games",
+		Long:    help("stats"),
+		Example: `  ponte stats`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(s, opts)
 		},

@@ -28,13 +28,11 @@ type verifyOptions struct {
 func newVerifyCmd(s *streams) *cobra.Command {
 	opts := &verifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "verify [flags] PATH...",
-		Short: "Replay every game and report the illegal and unreadable ones",
-		Long:  help("verify"),
-		Example: `  ponte verify sample_data
-  ponte verify --json league.ponte.gz > verdicts.jsonl
-  zcat archive.jsonl.gz | ponte verify -`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "verify [flags] PATH...",
+		Short:   "Replay every game and report the illegal and unreadable ones",
+		Long:    help("verify"),
+		Example: `  ponte verify sample_data`,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			return runVerify(s, opts)
