@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,14 +20,13 @@ import (
 
 // exportOptions are the flags and arguments of `ponte export`.
 type exportOptions struct {
-	paths     []string
-	db        string
-	dbSet     bool
-	out       string
-	format    string
-	formatSet bool
-	quiet     bool
-	filter    stats.Filter
+	paths  []string
+	db     string
+	dbSet  bool
+	out    string
+	format ingest.Format // ingest.FormatUnknown: the name of --out chooses
+	quiet  bool
+	filter stats.Filter
 	// only is "legal" or "illegal": the games written; "" writes both.
 	only string
 	// keepDuplicates writes a game each time the paths hold it, not once.
@@ -42,7 +42,6 @@ func newExportCmd(s *streams) *cobra.Command {
 		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
-			opts.formatSet = cmd.Flags().Changed("format")
 			opts.dbSet = cmd.Flags().Changed("db")
 			return runExport(s, opts)
 		},
@@ -50,7 +49,7 @@ func newExportCmd(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the database to export from when no path is given")
 	f.StringVarP(&opts.out, "out", "o", "-", `the file to write ("-" for standard output); .gz or .zst compresses`)
-	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.Var(formatFlag(&opts.format), "format", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
 	f.StringVar(&opts.only, "only", "", `"legal" or "illegal": write only the games of that verdict (default both)`)
 	f.BoolVar(&opts.keepDuplicates, "keep-duplicates", false, "with paths, write a game as often as the paths hold it (default: once, as ingest stores it)")
@@ -63,14 +62,7 @@ func newExportCmd(s *streams) *cobra.Command {
 }
 
 func runExport(s *streams, opts *exportOptions) error {
-	format := archive.FormatOf(opts.out)
-	if opts.formatSet {
-		f, err := ingest.ParseFormat(opts.format)
-		if err != nil || !f.Writable() {
-			return fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
-		}
-		format = f
-	}
+	format := cmp.Or(opts.format, archive.FormatOf(opts.out))
 	if err := archive.CheckName(opts.out); err != nil {
 		return err
 	}

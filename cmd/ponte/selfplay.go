@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -23,8 +24,7 @@ type selfplayOptions struct {
 	supply      replay.Supply
 	seed        uint64
 	out         string
-	format      string
-	formatSet   bool // --format was given; else the format comes from the name of --out
+	format      ingest.Format // ingest.FormatUnknown: the name of --out chooses
 	playouts    int
 	threads     int
 	workers     int
@@ -40,7 +40,6 @@ func newSelfplayCmd(s *streams) *cobra.Command {
 		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.formatSet = cmd.Flags().Changed("format")
 			return runSelfplay(s, opts)
 		},
 	}
@@ -54,7 +53,7 @@ func newSelfplayCmd(s *streams) *cobra.Command {
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed: the same seed gives the same archive")
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
-	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.Var(formatFlag(&opts.format), "format", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	opts.playouts = 400
 	f.Var(countFlag(&opts.playouts, 1, bot.MaxPlayouts), "playouts", "the mcts bot's simulated games per turn")
 	opts.threads = 1
@@ -80,15 +79,7 @@ func checkSelfplay(opts *selfplayOptions) (*match.SelfPlay, ingest.Format, error
 	if err := archive.CheckName(opts.out); err != nil {
 		return nil, 0, err
 	}
-	format := archive.FormatOf(opts.out)
-	if opts.formatSet {
-		f, err := ingest.ParseFormat(opts.format)
-		if err != nil || !f.Writable() {
-			return nil, 0, fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
-		}
-		format = f
-	}
-	return sp, format, nil
+	return sp, cmp.Or(opts.format, archive.FormatOf(opts.out)), nil
 }
 
 func runSelfplay(s *streams, opts *selfplayOptions) error {
