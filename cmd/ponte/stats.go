@@ -71,10 +71,10 @@ func runStats(s *streams, opts *statsOptions) error {
 	if err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
+	if r.Accuracy, err = annotate.Accuracy(s.ctx, db, opts.filter, r.Population); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if r.SkippedReadings, err = warnBadReadings(s, "stats", opts.db, db, annotate.AccuracyFilter(opts.filter, r.Population)); err != nil {
+	if r.SkippedReadings, err = annotate.WarnBadReadings(s.ctx, s.err, "ponte stats", opts.db, db, annotate.AccuracyFilter(opts.filter, r.Population)); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if opts.json {
@@ -85,7 +85,3 @@ func runStats(s *streams, opts *statsOptions) error {
 	r.WriteText(s.out, opts.db, opts.openings, opts.ratings)
 	return nil
 }
-
-// maxNameColumn is the most characters of a player's name in a text table
-// (stats.MaxNameColumn).
-const maxNameColumn = stats.MaxNameColumn
