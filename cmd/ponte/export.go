@@ -12,7 +12,6 @@ import (
 	"github.com/ponte/ponte/internal/archive"
 	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/pipeline"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 	"github.com/ponte/ponte/verdict"
@@ -89,7 +88,8 @@ func runExport(s *streams, opts *exportOptions) error {
 	}
 	w := ingest.NewWriter(out.W, format)
 
-	var written, skipped, badPaths, duplicates, unselected int
+	var written, skipped, badPaths int
+	sel := verdict.Selection{Only: opts.only, KeepDuplicates: opts.keepDuplicates}
 	var writeErr error
 	write := func(rec *ingest.Record) {
 		if err := w.Write(rec); err != nil {
@@ -104,8 +104,6 @@ func runExport(s *streams, opts *exportOptions) error {
 		written++
 	}
 	if len(opts.paths) > 0 {
-		seen := map[string]bool{} // the games written, by game_id: a few dozen bytes each
-		var g replay.Game
 		step := func(rec *ingest.Record, err error) error {
 			switch {
 			case err != nil && errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
@@ -122,19 +120,9 @@ func runExport(s *streams, opts *exportOptions) error {
 				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %s\n", safeErr(err))
 				return nil
 			}
-			if !opts.keepDuplicates {
-				id := verdict.GameID(rec)
-				if seen[id] {
-					duplicates++
-					return nil
-				}
-				seen[id] = true
+			if sel.Keep(rec) {
+				write(rec)
 			}
-			if opts.only != "" && verdict.Of(rec, &g).Legal != (opts.only == "legal") {
-				unselected++
-				return nil
-			}
-			write(rec)
 			return writeErr
 		}
 		var d pipeline.Detached // stops at once when interrupted, even on an input that waits for ever
@@ -191,11 +179,11 @@ func runExport(s *streams, opts *exportOptions) error {
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
 		}
-		if duplicates > 0 {
-			fmt.Fprintf(s.err, "; %d %s of a game written before left out (--keep-duplicates writes them)", duplicates, plural(duplicates, "copy", "copies"))
+		if n := sel.Duplicates; n > 0 {
+			fmt.Fprintf(s.err, "; %d %s of a game written before left out (--keep-duplicates writes them)", n, plural(n, "copy", "copies"))
 		}
-		if unselected > 0 {
-			fmt.Fprintf(s.err, "; %d %s left out (--only %s)", unselected, plural(unselected, "game", "games"), opts.only)
+		if n := sel.Unselected; n > 0 {
+			fmt.Fprintf(s.err, "; %d %s left out (--only %s)", n, plural(n, "game", "games"), opts.only)
 		}
 		fmt.Fprintln(s.err)
 	}
