@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/atlas"
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/report"
 	"github.com/ponte/ponte/stats"
 )
@@ -24,12 +26,10 @@ type analyzeOptions struct {
 func newAnalyzeCmd(s *streams) *cobra.Command {
 	opts := &analyzeOptions{}
 	cmd := &cobra.Command{
-		Use:   "analyze [flags] [PATH...]",
-		Short: "Ingest, compute the statistics and write the HTML report, in one command",
-		Long:  help("analyze"),
-		Example: `  ponte analyze
-  ponte analyze --db club.db --out club-report club/*.ponte
-  ponte analyze --no-parquet archive.jsonl.zst`,
+		Use:     "analyze [flags] [PATH...]",
+		Short:   "Ingest, compute the statistics and write the HTML report, in one command",
+		Long:    help("analyze"),
+		Example: `  ponte analyze`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				// The README's first command, run in the repository. Elsewhere there
@@ -72,15 +72,15 @@ func newAnalyzeCmd(s *streams) *cobra.Command {
 // analyzeResult is what ponte analyze prints with --json: the ingest's summary, what the
 // report holds, and the verdicts on the pie rule that the text output ends with.
 type analyzeResult struct {
-	Ingest *ingestReport `json:"ingest"`
-	Report *reportResult `json:"report"`
+	Ingest *intake.Report `json:"ingest"`
+	Report *reportResult  `json:"report"`
 	// Population is the population the report and the cards cover; Populations counts the
 	// legal games of each by format and site (stats.Report).
 	Population  string                  `json:"population"`
 	Populations []stats.PopulationCount `json:"populations"`
 	Cards       []stats.Card            `json:"cards"`
 	// Atlases summarise the opening atlases shown (--atlas), without their classes.
-	Atlases []*atlasResult `json:"atlases"`
+	Atlases []*atlas.Result `json:"atlases"`
 }
 
 func runAnalyze(s *streams, opts *analyzeOptions) error {
@@ -110,7 +110,7 @@ func runAnalyze(s *streams, opts *analyzeOptions) error {
 		return err
 	}
 	if opts.report.json {
-		atlases := []*atlasResult{}
+		atlases := []*atlas.Result{}
 		for _, a := range opts.report.loaded {
 			atlases = append(atlases, a.JSON(false))
 		}

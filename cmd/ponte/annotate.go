@@ -35,13 +35,11 @@ type annotateOptions struct {
 func newAnnotateCmd(s *streams) *cobra.Command {
 	opts := &annotateOptions{}
 	cmd := &cobra.Command{
-		Use:   "annotate [flags]",
-		Short: "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
-		Long:  help("annotate"),
-		Example: `  ponte annotate --population people
-  ponte annotate --budget 400 --player Anna
-  ponte annotate --shard 1/2 --db copy1.db; ponte annotate --merge copy2.parquet/turn_evals.parquet`,
-		Args: cobra.NoArgs,
+		Use:     "annotate [flags]",
+		Short:   "Read every turn of the stored games with the engine: win chances, best turns, mistakes",
+		Long:    help("annotate"),
+		Example: `  ponte annotate --population people`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAnnotate(s, opts)
 		},
@@ -62,9 +60,6 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	addFilterFlags(cmd, &opts.filter)
 	return cmd
 }
-
-// annotateResult is the summary of ponte annotate (--json).
-type annotateResult = annotate.Result
 
 func runAnnotate(s *streams, opts *annotateOptions) error {
 	if err := opts.filter.Validate(); err != nil {
@@ -100,7 +95,7 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 }
 
 // annotateGames runs annotate.Run with the options' settings and a progress bar.
-func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shards int) (*annotateResult, error) {
+func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shards int) (*annotate.Result, error) {
 	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Budget: opts.budget, Workers: opts.workers,
 		Games: opts.games, Shard: shard, Shards: shards, Merge: opts.merge, MergeOnly: opts.mergeOnly,
 		Recalibrate: opts.recal, Filter: opts.filter, Parquet: opts.parquet, NoParquet: opts.noParquet,
@@ -115,32 +110,6 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 			bar := progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), "annotate", positions, "positions", nil)
 			return bar.Set, bar.End
 		}})
-}
-
-// playerAccuracy is annotate.Accuracy; evalSource what it reads.
-var playerAccuracy = annotate.Accuracy
-
-type evalSource = annotate.EvalSource
-
-// maxNamedReadings is how many skipped readings a command names, one a line.
-const maxNamedReadings = 10
-
-// warnBadReadings names on standard error, as warnings of command, the stored readings
-// of the games f selects that every reader leaves out (store.Reader.BadEvals: NaN, a
-// chance outside [0, 1], a word outside the vocabulary), and returns how many there are.
-func warnBadReadings(s *streams, command, dbPath string, db *store.Reader, f stats.Filter) (int, error) {
-	n := 0
-	err := db.BadEvals(s.ctx, f, func(e *store.EvalError) error {
-		n++
-		if n <= maxNamedReadings {
-			fmt.Fprintf(s.err, "ponte %s: warning: %s: %s; reading skipped\n", command, safe(dbPath), safeErr(e))
-		}
-		return nil
-	})
-	if n > maxNamedReadings {
-		fmt.Fprintf(s.err, "ponte %s: warning: %s: %s more readings skipped, %s in all\n", command, safe(dbPath), thousands(int64(n-maxNamedReadings)), thousands(int64(n)))
-	}
-	return n, err
 }
 
 // sampleEvals is the engine's reading of the sample data's games, which ponte analyze

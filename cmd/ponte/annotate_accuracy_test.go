@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -41,7 +42,7 @@ func TestAccuracyMemoryFlat(t *testing.T) {
 	ctx := context.Background()
 	// The old way (c9535bc's playerAccuracy), for comparison: every reading kept, then the
 	// table made.
-	old := func(db evalSource) []stats.Accuracy {
+	old := func(db annotate.EvalSource) []stats.Accuracy {
 		var rows []stats.TurnLoss
 		err := db.EachEval(ctx, stats.Filter{Population: stats.PopulationAll}, func(e store.TurnEval) error {
 			mark := ""
@@ -63,7 +64,7 @@ func TestAccuracyMemoryFlat(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := newHeapMeter()
-		now, err := playerAccuracy(ctx, meteredEvals{r, m}, stats.Filter{Population: stats.PopulationAll}, stats.PopulationAll)
+		now, err := annotate.Accuracy(ctx, meteredEvals{r, m}, stats.Filter{Population: stats.PopulationAll}, stats.PopulationAll)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ponte/ponte/annotate"
 )
 
 // annotateDB ingests the club archive into a new database with its Parquet folder.
@@ -18,13 +20,13 @@ func annotateDB(t *testing.T, dir, name string) string {
 	return db
 }
 
-func annotateJSON(t *testing.T, args ...string) annotateResult {
+func annotateJSON(t *testing.T, args ...string) annotate.Result {
 	t.Helper()
 	out, errOut, status := runPonte(t, "", append([]string{"annotate", "--json", "--budget", "8"}, args...)...)
 	if status != exitOK {
 		t.Fatalf("annotate %v: exit status %d: %s", args, status, errOut)
 	}
-	var r annotateResult
+	var r annotate.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("annotate %v: %v: %s", args, err, out)
 	}

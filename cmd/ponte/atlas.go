@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -371,12 +370,6 @@ func newAtlasExportCmd(s *streams, opts *atlasOptions) *cobra.Command {
 		},
 	}
 }
-
-// atlasResult is the --json output of ponte atlas run, merge and show.
-type atlasResult = atlas.Result
-
-// printAtlas prints the atlas: --json as one object, else its summary and every class by p̂.
-func printAtlas(w io.Writer, a *atlas.Atlas, asJSON bool) error { return a.Print(w, asJSON) }
 
 // addAtlasFlag adds --atlas to report and analyze.
 func addAtlasFlag(cmd *cobra.Command, paths *[]string) {

@@ -95,7 +95,7 @@ func TestAtlasShardsAgree(t *testing.T) {
 			t.Errorf("%s: 1 shard and 2 shards differ (%d and %d bytes)", name, len(a), len(b))
 		}
 	}
-	var res atlasResult
+	var res atlas.Result
 	if err := json.Unmarshal([]byte(shows[0]), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestAtlasJSONUndefinedRank(t *testing.T) {
 	a := &atlas.Atlas{Config: atlas.DefaultConfig(), V: math.NaN(), VLo: math.NaN(), VHi: math.NaN(),
 		Stable: &atlas.Stableness{Bot: "sage-100", Spearman: math.NaN()}}
 	var out bytes.Buffer
-	if err := printAtlas(&out, a, true); err != nil {
+	if err := a.Print(&out, true); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -51,14 +50,11 @@ const defaultLadderBots = "random,greedy,mcts-30,mcts-100,mcts-400"
 func newBotsCmd(s *streams) *cobra.Command {
 	opts := &botsOptions{}
 	cmd := &cobra.Command{
-		Use:   "bots [flags]",
-		Short: "List the bots with their budget and rating from the ladder",
-		Long:  help("bots"),
-		Example: `  ponte bots
-  ponte bots --json
-  ponte bots --time --positions 20 --rounds 3
-  ponte bots --play --ladder match/ladder.jsonl --games 200`,
-		Args: cobra.NoArgs,
+		Use:     "bots [flags]",
+		Short:   "List the bots with their budget and rating from the ladder",
+		Long:    help("bots"),
+		Example: `  ponte bots`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.botsSet = cmd.Flags().Changed("bots")
 			if opts.play {
@@ -97,24 +93,11 @@ func newBotsCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// readLadder reads --ladder, or the ladder ponte holds.
-func readLadder(path string) ([]match.Block, error) {
-	if path == "" {
-		return match.Ladder()
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return match.ReadLadder(f, path)
-}
-
 // fitLadder is match.FitLadder (a seam for the tests).
 var fitLadder = match.FitLadder
 
 func runBots(s *streams, opts *botsOptions) error {
-	blocks, err := readLadder(opts.ladder)
+	blocks, err := match.ReadLadderFile(opts.ladder)
 	if err != nil {
 		return usage(err)
 	}
@@ -191,13 +174,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 	if err := l.Check(); err != nil {
 		return err
 	}
-	var blocks []match.Block
-	if _, err := os.Stat(opts.ladder); err == nil {
-		if blocks, err = readLadder(opts.ladder); err != nil {
-			return usage(err)
-		}
-	}
-	f, err := os.OpenFile(opts.ladder, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	f, blocks, err := match.OpenLadder(opts.ladder)
 	if err != nil {
 		return usage(err)
 	}
@@ -207,10 +184,7 @@ func runLadder(s *streams, opts *botsOptions) error {
 	played, err := l.Play(s.ctx, blocks, func() { games++; bar.Set(games) }, func(b match.Block, cfg *match.Config) error {
 		err := match.AppendBlock(f, b)
 		if err == nil && !opts.quiet && !isTerminal(s.err) {
-			e := b.Pentanomial.Elo()
-			fmt.Fprintf(s.err, "%s %s vs %s seed %d: %d games, score %.3f, Elo %s [%s, %s]\n",
-				time.Now().UTC().Format("15:04:05"), cfg.A, cfg.B, cfg.Seed, b.Games, b.Pentanomial.Score(),
-				match.SignedElo(e.Value), match.SignedElo(e.Lo), match.SignedElo(e.Hi))
+			fmt.Fprintln(s.err, b.Line(cfg, time.Now()))
 		}
 		return err
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/internal/flagvalue"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -49,11 +50,11 @@ func TestCountsBounded(t *testing.T) {
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--workers", 1, maxWorkers},
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--size", replay.MinSize, replay.MaxSize},
 		{[]string{"verify", in}, "--workers", 1, maxWorkers},
-		{[]string{"verify", in}, "--max-turns", 1, maxTurnsFlag},
-		{[]string{"verify", in}, "--max-tags", 1, maxTagsFlag},
+		{[]string{"verify", in}, "--max-turns", 1, flagvalue.MaxTurns},
+		{[]string{"verify", in}, "--max-tags", 1, flagvalue.MaxTags},
 		{[]string{"ingest", "--db", filepath.Join(dir, "i.db"), in}, "--workers", 1, maxWorkers},
 		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), in}, "--workers", 1, maxWorkers},
-		{[]string{"export", "--out", filepath.Join(dir, "e.ponte"), in}, "--max-tags", 1, maxTagsFlag},
+		{[]string{"export", "--out", filepath.Join(dir, "e.ponte"), in}, "--max-tags", 1, flagvalue.MaxTags},
 		{[]string{"gtp"}, "--size", replay.MinSize, replay.MaxSize},
 	} {
 		for _, v := range []int{c.lo - 1, c.hi + 1, 1_000_000_000_000, -1} {
@@ -75,7 +76,7 @@ func TestCountsBounded(t *testing.T) {
 }
 
 // Issue 31 finding 11: no whole-number flag of these commands is left unbounded: each is
-// a countValue (countFlag, sizeFlag), which refuses a value out of its bounds when parsed.
+// a flagvalue.Count (countFlag, sizeFlag), which refuses a value out of its bounds when parsed.
 // Seeds (uint64) take any value. The commands of the other files (atlas, annotate, stats,
 // report) bound theirs in their own files and are listed here until they do.
 func TestCountFlagsAreBounded(t *testing.T) {
@@ -94,7 +95,7 @@ func TestCountFlagsAreBounded(t *testing.T) {
 				default:
 					return
 				}
-				if _, ok := f.Value.(countValue); !ok && !otherFilesFlag(c, f) {
+				if _, ok := f.Value.(flagvalue.Count); !ok && !otherFilesFlag(c, f) {
 					t.Errorf("%s --%s: an unbounded %s (%s)", c.CommandPath(), f.Name, f.Value.Type(), reflect.TypeOf(f.Value))
 				}
 				checked++

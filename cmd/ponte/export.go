@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"github.com/ponte/ponte/internal/archive"
 	"github.com/ponte/ponte/internal/inputs"
 	"github.com/ponte/ponte/pipeline"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 	"github.com/ponte/ponte/verdict"
@@ -19,14 +19,13 @@ import (
 
 // exportOptions are the flags and arguments of `ponte export`.
 type exportOptions struct {
-	paths     []string
-	db        string
-	dbSet     bool
-	out       string
-	format    string
-	formatSet bool
-	quiet     bool
-	filter    stats.Filter
+	paths  []string
+	db     string
+	dbSet  bool
+	out    string
+	format ingest.Format // ingest.FormatUnknown: the name of --out chooses
+	quiet  bool
+	filter stats.Filter
 	// only is "legal" or "illegal": the games written; "" writes both.
 	only string
 	// keepDuplicates writes a game each time the paths hold it, not once.
@@ -36,15 +35,12 @@ type exportOptions struct {
 func newExportCmd(s *streams) *cobra.Command {
 	opts := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export [flags] [PATH...]",
-		Short: "Write games, read from files or stored in the database, as .ponte or JSON Lines",
-		Long:  help("export"),
-		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip
-  ponte export --format jsonl ingest/testdata/samples/abstractplay > ap.jsonl
-  ponte export --db ponte.db --player mcts --out mcts.jsonl.zst`,
+		Use:     "export [flags] [PATH...]",
+		Short:   "Write games, read from files or stored in the database, as .ponte or JSON Lines",
+		Long:    help("export"),
+		Example: `  ponte export --out boardspace.ponte archive/boardspace.zip`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
-			opts.formatSet = cmd.Flags().Changed("format")
 			opts.dbSet = cmd.Flags().Changed("db")
 			return runExport(s, opts)
 		},
@@ -52,7 +48,7 @@ func newExportCmd(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.db, "db", "ponte.db", "the database to export from when no path is given")
 	f.StringVarP(&opts.out, "out", "o", "-", `the file to write ("-" for standard output); .gz or .zst compresses`)
-	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.Var(formatFlag(&opts.format), "format", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing on standard error but errors")
 	f.StringVar(&opts.only, "only", "", `"legal" or "illegal": write only the games of that verdict (default both)`)
 	f.BoolVar(&opts.keepDuplicates, "keep-duplicates", false, "with paths, write a game as often as the paths hold it (default: once, as ingest stores it)")
@@ -65,14 +61,7 @@ func newExportCmd(s *streams) *cobra.Command {
 }
 
 func runExport(s *streams, opts *exportOptions) error {
-	format := archive.FormatOf(opts.out)
-	if opts.formatSet {
-		f, err := ingest.ParseFormat(opts.format)
-		if err != nil || !f.Writable() {
-			return fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
-		}
-		format = f
-	}
+	format := cmp.Or(opts.format, archive.FormatOf(opts.out))
 	if err := archive.CheckName(opts.out); err != nil {
 		return err
 	}
@@ -99,7 +88,8 @@ func runExport(s *streams, opts *exportOptions) error {
 	}
 	w := ingest.NewWriter(out.W, format)
 
-	var written, skipped, badPaths, duplicates, unselected int
+	var written, skipped, badPaths int
+	sel := verdict.Selection{Only: opts.only, KeepDuplicates: opts.keepDuplicates}
 	var writeErr error
 	write := func(rec *ingest.Record) {
 		if err := w.Write(rec); err != nil {
@@ -114,8 +104,6 @@ func runExport(s *streams, opts *exportOptions) error {
 		written++
 	}
 	if len(opts.paths) > 0 {
-		seen := map[string]bool{} // the games written, by game_id: a few dozen bytes each
-		var g replay.Game
 		step := func(rec *ingest.Record, err error) error {
 			switch {
 			case err != nil && errors.Is(err, context.Canceled) && s.ctx.Err() != nil:
@@ -132,19 +120,9 @@ func runExport(s *streams, opts *exportOptions) error {
 				fmt.Fprintf(s.err, "ponte export: not written, cannot be read: %s\n", safeErr(err))
 				return nil
 			}
-			if !opts.keepDuplicates {
-				id := verdict.GameID(rec)
-				if seen[id] {
-					duplicates++
-					return nil
-				}
-				seen[id] = true
+			if sel.Keep(rec) {
+				write(rec)
 			}
-			if opts.only != "" && verdict.Of(rec, &g).Legal != (opts.only == "legal") {
-				unselected++
-				return nil
-			}
-			write(rec)
 			return writeErr
 		}
 		var d pipeline.Detached // stops at once when interrupted, even on an input that waits for ever
@@ -201,11 +179,11 @@ func runExport(s *streams, opts *exportOptions) error {
 		if skipped > 0 {
 			fmt.Fprintf(s.err, "; %d not written", skipped)
 		}
-		if duplicates > 0 {
-			fmt.Fprintf(s.err, "; %d %s of a game written before left out (--keep-duplicates writes them)", duplicates, plural(duplicates, "copy", "copies"))
+		if n := sel.Duplicates; n > 0 {
+			fmt.Fprintf(s.err, "; %d %s of a game written before left out (--keep-duplicates writes them)", n, plural(n, "copy", "copies"))
 		}
-		if unselected > 0 {
-			fmt.Fprintf(s.err, "; %d %s left out (--only %s)", unselected, plural(unselected, "game", "games"), opts.only)
+		if n := sel.Unselected; n > 0 {
+			fmt.Fprintf(s.err, "; %d %s left out (--only %s)", n, plural(n, "game", "games"), opts.only)
 		}
 		fmt.Fprintln(s.err)
 	}

@@ -1,49 +1,35 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ponte/ponte/internal/flagvalue"
 )
 
 // The flag types that validate themselves (internal/flagvalue).
-type countValue = flagvalue.Count
-
 var (
 	countFlag  = flagvalue.NewCount
 	sizeFlag   = flagvalue.Size
 	supplyFlag = flagvalue.Supply
 	botFlag    = flagvalue.Bot
 	botsFlag   = flagvalue.Bots
+	formatFlag = flagvalue.Format
 )
 
 // maxCount is the largest value a count flag takes (flagvalue.MaxCount).
 const maxCount = flagvalue.MaxCount
 
-// flagError is the root's flag error function: a count flag's value out of bounds is said
-// with the flag's name and bounds, "--games must be from 1 to 1048576, not 0"; any other
-// flag error is cobra's.
-func flagError(_ *cobra.Command, err error) error {
-	ive, ok := errors.AsType[*pflag.InvalidValueError](err)
-	if !ok {
+// flagError is the root's flag error function: a bad value is said with the flag's name
+// and what it takes (flagvalue.Explain).
+func flagError(_ *cobra.Command, err error) error { return flagvalue.Explain(err) }
+
+// addLimitFlags adds the limit flags of a record (docs/limits.md) to cmd, a command that
+// reads records, and sets s.limits from them before it runs (a command without them reads
+// within the defaults).
+func addLimitFlags(cmd *cobra.Command, s *streams) {
+	f := flagvalue.AddLimits(cmd.Flags())
+	cmd.PreRunE = func(*cobra.Command, []string) (err error) {
+		s.limits, err = f.Limits()
 		return err
 	}
-	if ve, ok := errors.AsType[*flagvalue.ValueError](err); ok && ve.Quote {
-		return fmt.Errorf("--%s %q: %w", ive.GetFlag().Name, ive.GetValue(), ve.Err)
-	} else if ok {
-		return fmt.Errorf("--%s: %w", ive.GetFlag().Name, ve.Err)
-	}
-	be, ok := errors.AsType[*flagvalue.BoundsError](err)
-	if !ok {
-		return err
-	}
-	name := "--" + ive.GetFlag().Name
-	if be.NotWhole {
-		return fmt.Errorf("%s must be a whole number from %d to %d, not %q", name, be.Lo, be.Hi, ive.GetValue())
-	}
-	return fmt.Errorf("%s must be from %d to %d, not %s", name, be.Lo, be.Hi, ive.GetValue())
 }

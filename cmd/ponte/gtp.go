@@ -22,13 +22,11 @@ type gtpOptions struct {
 func newGTPCmd(s *streams) *cobra.Command {
 	opts := &gtpOptions{}
 	cmd := &cobra.Command{
-		Use:   "gtp [flags]",
-		Short: "Serve a bot over the Go Text Protocol on standard input and output",
-		Long:  help("gtp"),
-		Example: `  ponte gtp --bot sage-100
-  printf 'boardsize 8\ngenmove light\nshowboard\n' | ponte gtp --bot greedy
-  ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,
-		Args: cobra.NoArgs,
+		Use:     "gtp [flags]",
+		Short:   "Serve a bot over the Go Text Protocol on standard input and output",
+		Long:    help("gtp"),
+		Example: `  ponte gtp --bot sage-100`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGTP(s, opts)
 		},

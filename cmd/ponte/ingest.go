@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,14 +40,11 @@ func (o *ingestOptions) command() string {
 func newIngestCmd(s *streams) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [flags] PATH...",
-		Short: "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
-		Long:  help("ingest"),
-		Example: `  ponte ingest sample_data
-  ponte ingest --db games.db --parquet games-parquet/ archive.ponte.zst club/
-  ponte ingest --parquet-only --parquet shards/03 archive-03.ponte.zst
-  zcat export.jsonl.gz | ponte ingest -`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "ingest [flags] PATH...",
+		Short:   "Replay every game and store it, with its verdict and per-turn features, in SQLite (and Parquet)",
+		Long:    help("ingest"),
+		Example: `  ponte ingest sample_data`,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			opts.dbGiven = cmd.Flags().Changed("db")
@@ -72,25 +68,6 @@ func newIngestCmd(s *streams) *cobra.Command {
 // killed ingests lower it (TestMain).
 var commitGames int
 
-// ingestReport is the summary, as --json prints it.
-type ingestReport struct {
-	DB string `json:"db"`
-	// DBRemoved: the run made the database and stored nothing in it, so it was removed.
-	DBRemoved bool `json:"db_removed,omitempty"`
-	// ParquetOnly: --parquet-only, no database kept (DB is "").
-	ParquetOnly bool `json:"parquet_only,omitempty"`
-	*intake.Summary
-	Parquet *parquetReport `json:"parquet,omitempty"`
-}
-
-type parquetReport struct {
-	Dir string `json:"dir"`
-	*store.ParquetStats
-	// UpToDate: nothing was stored since the files were written, so they were left alone
-	// (ParquetStats is then nil).
-	UpToDate bool `json:"up_to_date,omitempty"`
-}
-
 func runIngest(s *streams, opts *ingestOptions) error {
 	report, err := ingestAndReport(s, opts)
 	if err != nil {
@@ -109,7 +86,7 @@ func runIngest(s *streams, opts *ingestOptions) error {
 // ingestAndReport runs the ingest, prints its errors and its summary (or the JSON report),
 // and returns the report; the error is an exitError when the ingest could not run.
 // ponte analyze shares it.
-func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
+func ingestAndReport(s *streams, opts *ingestOptions) (*intake.Report, error) {
 	if err := checkWorkers(opts.workers); err != nil {
 		return nil, err
 	}
@@ -158,7 +135,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safe(e))
 	}
 
-	report := ingestReport{DB: opts.db, Summary: sum}
+	report := intake.Report{DB: opts.db, Summary: sum}
 	nothing := false // the run made the database and stored nothing in it
 	if db.Created() {
 		if empty, err := db.Empty(); err == nil && empty {
@@ -171,30 +148,13 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		report.DBRemoved = nothing
 	}
 	if dir := parquetDir(opts); dir != "" && !nothing {
-		// A killed run leaves its half-written files behind, under hidden temporary names.
-		removed, err := store.RemoveStaleTemps(dir, runStart)
-		for _, p := range removed {
+		report.Parquet, err = intake.UpdateParquet(db, dir, sum, runStart, func(p string) {
 			fmt.Fprintf(s.err, "ponte %s: note: %s: removed, a temporary file left by a run that was stopped\n", opts.command(), safe(p))
-		}
-		if err != nil {
-			fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err))
-		}
-	}
-	if dir := parquetDir(opts); dir != "" && !sum.Interrupted && !nothing {
-		// A run that read nothing leaves files that are already current alone: rewriting
-		// 100,000 games takes longer than ingesting them.
-		current, err := false, error(nil)
-		if sum.Games == 0 && sum.Resumed == 0 {
-			current, err = db.ParquetCurrent(dir)
-		}
-		var st *store.ParquetStats
-		if err == nil && !current {
-			st, err = writeParquet(s.err, opts.quiet, db, dir)
-		}
+		}, func(err error) { fmt.Fprintf(s.err, "ponte %s: %s\n", opts.command(), safeErr(err)) },
+			func() (*store.ParquetStats, error) { return writeParquet(s.err, opts.quiet, db, dir) })
 		if err != nil {
 			return nil, usage(err)
 		}
-		report.Parquet = &parquetReport{Dir: dir, ParquetStats: st, UpToDate: current}
 	}
 
 	if opts.json {
@@ -202,7 +162,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 			return nil, err
 		}
 	} else if !opts.quiet {
-		fmt.Fprintln(s.err, ingestSummary(&report))
+		fmt.Fprintln(s.err, report.Text())
 	}
 	switch {
 	case sum.Interrupted && opts.parquetOnly:
@@ -218,38 +178,6 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 		fmt.Fprintf(s.err, "ponte %s: note: nothing was stored, so no Parquet files are written to %s\n", opts.command(), safe(opts.parquet))
 	}
 	return &report, nil
-}
-
-// ingestSummary is the summary printed at the end of a run.
-func ingestSummary(r *ingestReport) string {
-	s := r.Summary
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s: %d new, %d %s; %d legal, %d illegal, %d unreadable",
-		s.Games, plural(s.Games, "game", "games"), s.New, s.Duplicates, plural(s.Duplicates, "duplicate", "duplicates"),
-		s.Legal, s.Illegal, s.Unreadable)
-	fmt.Fprintf(&b, "\n%d %s", s.Files, plural(s.Files, "file", "files"))
-	if s.Skipped > 0 {
-		fmt.Fprintf(&b, " (%d already ingested, skipped)", s.Skipped)
-	}
-	if s.Resumed > 0 {
-		fmt.Fprintf(&b, " (%d taken up where an interrupted ingest stopped)", s.Resumed)
-	}
-	where := safe(r.DB)
-	if r.ParquetOnly {
-		where = "a temporary database (--parquet-only)"
-	}
-	fmt.Fprintf(&b, "; %s rows stored in %s; %s", thousands(s.Rows), where, seconds(s.Seconds))
-	if s.Games > 0 {
-		secs := max(s.Seconds, 1e-9)
-		fmt.Fprintf(&b, " (%s games/s, %s rows/s)", formatRate(float64(s.Games)/secs), thousands(int64(float64(s.Rows)/secs)))
-	}
-	if p := r.Parquet; p != nil && p.UpToDate {
-		fmt.Fprintf(&b, "\nparquet: %s is up to date (nothing stored since it was written)", safe(p.Dir))
-	} else if p != nil {
-		fmt.Fprintf(&b, "\nparquet: %s games, %s turns and %s tags written to %s; %s",
-			thousands(p.Games), thousands(p.Turns), thousands(p.Tags), safe(p.Dir), seconds(p.Seconds))
-	}
-	return b.String()
 }
 
 // outputDir is the directory of this database's Parquet files, --no-parquet or not (its

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ponte/ponte/stats"
 )
 
 // The names of compressions that are not written are refused; "" and a folder too.
@@ -125,7 +127,7 @@ func TestRatingsLongName(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("stats: %d %s", status, errOut)
 	}
-	if !strings.Contains(out, strings.Repeat("Ω", maxNameColumn-1)+"…") {
+	if !strings.Contains(out, strings.Repeat("Ω", stats.MaxNameColumn-1)+"…") {
 		t.Errorf("the long name is not shown cut:\n%s", out)
 	}
 	for _, line := range strings.Split(out, "\n") {

@@ -3,8 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"github.com/ponte/ponte/ingest"
 )
 
 // TestLimitFlags checks the limit flags: a value out of bounds is a usage error, a limit
@@ -38,10 +36,5 @@ func TestLimitFlags(t *testing.T) {
 	// The limits are the command's values: the next command has the defaults.
 	if _, _, status := runPonte(t, game, "verify", "-"); status != exitOK {
 		t.Errorf("status %d", status)
-	}
-	f := limitFlags{recordBytes: ingest.DefaultMaxRecordBytes, commentBytes: ingest.DefaultMaxCommentBytes,
-		inFlight: byteSize(ingest.DefaultMaxInFlight), turns: ingest.DefaultMaxTurns, tags: ingest.DefaultMaxTags}
-	if lim, err := f.limits(); err != nil || lim != ingest.DefaultLimits() {
-		t.Errorf("the flags' defaults give %+v, %v; want ingest.DefaultLimits()", lim, err)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -40,14 +38,11 @@ type matchOptions struct {
 func newMatchCmd(s *streams) *cobra.Command {
 	opts := &matchOptions{}
 	cmd := &cobra.Command{
-		Use:   "match A B [flags]",
-		Short: "Play bot A against bot B in game pairs and say which is stronger",
-		Long:  help("match"),
-		Example: `  ponte match mcts-400 greedy --games 200
-  ponte match mcts-400 mcts-100 --sprt 0,50 --games 2000 --out match.ponte.gz
-  ponte match greedy random --games 40 --size 8 --json
-  ponte match 'gtp:ponte gtp --bot sage-50' sage-50 --games 100 --size 8`,
-		Args: cobra.ExactArgs(2),
+		Use:     "match A B [flags]",
+		Short:   "Play bot A against bot B in game pairs and say which is stronger",
+		Long:    help("match"),
+		Example: `  ponte match mcts-400 greedy --games 200`,
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMatch(s, opts, args[0], args[1])
 		},
@@ -87,29 +82,9 @@ func checkMatch(opts *matchOptions, a, b string) (*match.Config, error) {
 		return nil, fmt.Errorf("--games must be an even number from 2, the games of whole pairs, not %d", opts.games)
 	}
 	cfg.Pairs = opts.games / 2
-	if t := (match.SPRT{Elo0: 0, Elo1: 1, Alpha: opts.alpha, Beta: opts.beta}); t.Check() != nil {
-		return nil, fmt.Errorf("--alpha and --beta must be above 0 and below 0.5, not %g and %g", opts.alpha, opts.beta)
-	}
 	var err error
-	if opts.sprt != "" {
-		cfg.SPRT, err = parseSPRT(opts.sprt, opts.alpha, opts.beta)
-	}
+	cfg.SPRT, err = match.ParseSPRT(opts.sprt, opts.alpha, opts.beta)
 	return cfg, err
-}
-
-// parseSPRT reads --sprt "ELO0,ELO1".
-func parseSPRT(s string, alpha, beta float64) (*match.SPRT, error) {
-	lo, hi, ok := strings.Cut(s, ",")
-	e0, err0 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-	e1, err1 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-	if !ok || err0 != nil || err1 != nil {
-		return nil, fmt.Errorf("--sprt %q: must be two Elo differences, \"ELO0,ELO1\" (such as 0,50)", s)
-	}
-	t := &match.SPRT{Elo0: e0, Elo1: e1, Alpha: alpha, Beta: beta}
-	if err := t.Check(); err != nil {
-		return nil, fmt.Errorf("--sprt %q: %w", s, err)
-	}
-	return t, nil
 }
 
 func runMatch(s *streams, opts *matchOptions, a, b string) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/report"
@@ -33,13 +34,11 @@ type reportOptions struct {
 func newReportCmd(s *streams) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
-		Use:   "report [flags]",
-		Short: "Write a static HTML report of the stored games: statistics, charts and game pages",
-		Long:  help("report"),
-		Example: `  ponte report
-  ponte report --db club.db --out club-report --games 2000
-  ponte report --size 12 --player mcts --out mcts-12`,
-		Args: cobra.NoArgs,
+		Use:     "report [flags]",
+		Short:   "Write a static HTML report of the stored games: statistics, charts and game pages",
+		Long:    help("report"),
+		Example: `  ponte report`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(s, opts)
 		},
@@ -117,7 +116,7 @@ func writeReport(s *streams, command string, opts *reportOptions) (*reportResult
 	if err != nil {
 		return nil, usage(err)
 	}
-	skipped, err := warnBadReadings(s, command, opts.db, db, opts.filter)
+	skipped, err := annotate.WarnBadReadings(s.ctx, s.err, "ponte "+command, opts.db, db, opts.filter)
 	if err != nil {
 		return nil, usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
@@ -137,7 +136,7 @@ func pagesBar(w io.Writer, quiet bool, total int) *progress.Stage {
 type reportResult struct {
 	*report.Written
 	Seconds float64 `json:"seconds"`
-	// SkippedReadings are the stored readings left out of the report (warnBadReadings).
+	// SkippedReadings are the stored readings left out of the report (annotate.WarnBadReadings).
 	SkippedReadings int           `json:"skipped_readings,omitempty"`
 	stats           *stats.Report // for analyze's summary
 }

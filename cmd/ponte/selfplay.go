@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -23,8 +24,7 @@ type selfplayOptions struct {
 	supply      replay.Supply
 	seed        uint64
 	out         string
-	format      string
-	formatSet   bool // --format was given; else the format comes from the name of --out
+	format      ingest.Format // ingest.FormatUnknown: the name of --out chooses
 	playouts    int
 	threads     int
 	workers     int
@@ -34,15 +34,12 @@ type selfplayOptions struct {
 func newSelfplayCmd(s *streams) *cobra.Command {
 	opts := &selfplayOptions{}
 	cmd := &cobra.Command{
-		Use:   "selfplay [flags]",
-		Short: "Play games between two bots and write them as an archive",
-		Long:  help("selfplay"),
-		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7
-  ponte selfplay --games 1000 --light mcts --dark greedy --out mcts-greedy.jsonl.zst
-  ponte selfplay --games 200 --size 12 --supply 40/15 --out games.ponte.gz`,
-		Args: cobra.NoArgs,
+		Use:     "selfplay [flags]",
+		Short:   "Play games between two bots and write them as an archive",
+		Long:    help("selfplay"),
+		Example: `  ponte selfplay --games 5 --light random --dark random --seed 7`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.formatSet = cmd.Flags().Changed("format")
 			return runSelfplay(s, opts)
 		},
 	}
@@ -56,7 +53,7 @@ func newSelfplayCmd(s *streams) *cobra.Command {
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed: the same seed gives the same archive")
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)
-	f.StringVar(&opts.format, "format", "", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
+	f.Var(formatFlag(&opts.format), "format", `"ponte" or "jsonl" (default: jsonl when --out ends in .jsonl[.gz|.zst], else ponte)`)
 	opts.playouts = 400
 	f.Var(countFlag(&opts.playouts, 1, bot.MaxPlayouts), "playouts", "the mcts bot's simulated games per turn")
 	opts.threads = 1
@@ -82,15 +79,7 @@ func checkSelfplay(opts *selfplayOptions) (*match.SelfPlay, ingest.Format, error
 	if err := archive.CheckName(opts.out); err != nil {
 		return nil, 0, err
 	}
-	format := archive.FormatOf(opts.out)
-	if opts.formatSet {
-		f, err := ingest.ParseFormat(opts.format)
-		if err != nil || !f.Writable() {
-			return nil, 0, fmt.Errorf("--format %q: must be \"ponte\" or \"jsonl\"", opts.format)
-		}
-		format = f
-	}
-	return sp, format, nil
+	return sp, cmp.Or(opts.format, archive.FormatOf(opts.out)), nil
 }
 
 func runSelfplay(s *streams, opts *selfplayOptions) error {

@@ -22,15 +22,11 @@ type statsOptions struct {
 func newStatsCmd(s *streams) *cobra.Command {
 	opts := &statsOptions{}
 	cmd := &cobra.Command{
-		Use:   "stats [flags]",
-		Short: "Swap balance, openings, scoring and by-turn statistics of the stored games",
-		Long:  help("stats"),
-		Example: `  ponte stats
-  ponte stats --population bots --ratings
-  ponte stats --bots "Deep Ponte,ponte-bot" --population all
-  ponte stats --size 12 --player mcts
-  ponte stats --from 2025-01-01 --to 2025-12-31 --json | jq .cards`,
-		Args: cobra.NoArgs,
+		Use:     "stats [flags]",
+		Short:   "Swap balance, openings, scoring and by-turn statistics of the stored games",
+		Long:    help("stats"),
+		Example: `  ponte stats`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runStats(s, opts)
 		},
@@ -75,10 +71,10 @@ func runStats(s *streams, opts *statsOptions) error {
 	if err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if r.Accuracy, err = playerAccuracy(s.ctx, db, opts.filter, r.Population); err != nil {
+	if r.Accuracy, err = annotate.Accuracy(s.ctx, db, opts.filter, r.Population); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
-	if r.SkippedReadings, err = warnBadReadings(s, "stats", opts.db, db, annotate.AccuracyFilter(opts.filter, r.Population)); err != nil {
+	if r.SkippedReadings, err = annotate.WarnBadReadings(s.ctx, s.err, "ponte stats", opts.db, db, annotate.AccuracyFilter(opts.filter, r.Population)); err != nil {
 		return usagef("%s: %s", safe(opts.db), safeErr(err))
 	}
 	if opts.json {
@@ -89,7 +85,3 @@ func runStats(s *streams, opts *statsOptions) error {
 	r.WriteText(s.out, opts.db, opts.openings, opts.ratings)
 	return nil
 }
-
-// maxNameColumn is the most characters of a player's name in a text table
-// (stats.MaxNameColumn).
-const maxNameColumn = stats.MaxNameColumn

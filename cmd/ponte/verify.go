@@ -28,13 +28,11 @@ type verifyOptions struct {
 func newVerifyCmd(s *streams) *cobra.Command {
 	opts := &verifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "verify [flags] PATH...",
-		Short: "Replay every game and report the illegal and unreadable ones",
-		Long:  help("verify"),
-		Example: `  ponte verify sample_data
-  ponte verify --json league.ponte.gz > verdicts.jsonl
-  zcat archive.jsonl.gz | ponte verify -`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "verify [flags] PATH...",
+		Short:   "Replay every game and report the illegal and unreadable ones",
+		Long:    help("verify"),
+		Example: `  ponte verify sample_data`,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			return runVerify(s, opts)
@@ -48,17 +46,12 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// verifyCounts is the run's summary.
-type verifyCounts struct {
-	games, legal, illegal, unreadable, badPaths int
-}
-
 func runVerify(s *streams, opts *verifyOptions) error {
 	bar := progress.NewVerify(s.err, bars(s.err, opts.quiet), inputs.Size(opts.paths))
 	stdout, stderr := bar.Writers(s.out, s.err, isTerminal(s.out)) // above the bar while it is drawn
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	enc := json.NewEncoder(out)
-	var n verifyCounts
+	var n verdict.Counts
 	var line []byte
 	records := inputs.Records(s.ctx, opts.paths, s.in, bar.Counter(), s.limits)
 	emitVerdict := func(v verdict.Verdict, err error) error {
@@ -73,23 +66,15 @@ func runVerify(s *streams, opts *verifyOptions) error {
 			return err // standard input, interrupted while it waited
 		}
 		if err != nil { // a path that cannot be read: said at once, counted, the run goes on
-			n.badPaths++
+			n.BadPaths++
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
 			fmt.Fprintln(stderr, "ponte verify:", safeErr(err))
 			return nil
 		}
-		n.games++
-		bar.Game(n.games)
-		switch {
-		case v.Legal:
-			n.legal++
-		case v.Unreadable:
-			n.unreadable++
-		default:
-			n.illegal++
-		}
+		n.Add(&v)
+		bar.Game(n.Games)
 		if opts.json {
 			return enc.Encode(v)
 		}
@@ -118,22 +103,18 @@ func runVerify(s *streams, opts *verifyOptions) error {
 		fmt.Fprint(s.err, "ponte verify: interrupted; verified so far: ")
 	}
 	if !opts.quiet || stopped {
-		fmt.Fprintf(s.err, "%d %s: %d legal, %d illegal, %d unreadable", n.games, plural(n.games, "game", "games"), n.legal, n.illegal, n.unreadable)
-		if n.badPaths > 0 {
-			fmt.Fprintf(s.err, "; %d %s could not be read", n.badPaths, plural(n.badPaths, "path", "paths"))
-		}
-		fmt.Fprintln(s.err)
+		fmt.Fprintln(s.err, n)
 	}
 	switch {
 	case stopped:
 		return interrupted
-	case n.badPaths > 0:
+	case n.BadPaths > 0:
 		return unreadPaths
-	case n.games == 0:
+	case n.Games == 0:
 		// Nothing to verify is not "every game legal": a wrong folder, or files of
 		// another kind, must not pass a script's check.
 		return usagef("no game record in %s: nothing verified", strings.Join(opts.paths, ", "))
-	case n.illegal > 0 || n.unreadable > 0:
+	case n.Illegal > 0 || n.Unreadable > 0:
 		return findings
 	}
 	return nil

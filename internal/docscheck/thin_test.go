@@ -11,15 +11,18 @@ import (
 	"testing"
 )
 
-// maxCommandLines bounds cmd/ponte's non-test Go lines (issue 30 item 3): a command parses
-// its flags, calls one function of a package and renders; work that grows belongs in a
-// package.
+// maxCommandLines bounds cmd/ponte's lines, counted honestly: its non-test Go files and
+// the help texts they embed (help/*.txt), issue 30 item 3. A command parses its flags,
+// calls one function of a package and renders; work that grows belongs in a package, and
+// reference text in docs/commands.md.
 const maxCommandLines = 3000
 
 // issue 30 item 3: cmd/ponte had 6,113 non-test lines, with worker pools, resume rules,
 // the ladder's scheduling and the self-play runner of its own. It stays under 3,000 lines
-// and starts no goroutine: a `go` statement there fails here, naming its file and line
-// (a command that must stop waiting on something uses pipeline.Detached).
+// and starts no goroutine: a `go` statement there fails here, naming its file and line (a
+// command that must stop waiting on something uses pipeline.Detached). Session 9 moved 388
+// lines of help out of the Go files into help/*.txt, which this count missed until session
+// 10: it counts them now (3,327 lines then).
 func TestThinCommandLayer(t *testing.T) {
 	dir := filepath.Join("..", "..", "cmd", "ponte")
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -48,8 +51,21 @@ func TestThinCommandLayer(t *testing.T) {
 			return true
 		})
 	}
-	if lines >= maxCommandLines {
-		t.Errorf("cmd/ponte has %d non-test lines, the bound is under %d: move the work to a package", lines, maxCommandLines)
+	helps, err := filepath.Glob(filepath.Join(dir, "help", "*.txt"))
+	if err != nil || len(helps) == 0 {
+		t.Fatalf("no help texts in %s/help: %v", dir, err)
 	}
-	t.Logf("cmd/ponte: %d non-test lines", lines)
+	helpLines := 0
+	for _, path := range helps {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		helpLines += bytes.Count(src, []byte("\n"))
+	}
+	if lines+helpLines >= maxCommandLines {
+		t.Errorf("cmd/ponte has %d non-test Go lines and %d lines of help, %d; the bound is under %d: move the work to a package, the reference to docs/commands.md",
+			lines, helpLines, lines+helpLines, maxCommandLines)
+	}
+	t.Logf("cmd/ponte: %d non-test Go lines + %d lines of help = %d", lines, helpLines, lines+helpLines)
 }
