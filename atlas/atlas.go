@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -44,8 +45,11 @@ type Config struct {
 	Margin   float64
 	Spending Spending
 	// Candidates is how many of the best openings for the opener the confirmation run
-	// plays again on fresh seeds, ConfirmGames games each.
+	// plays again on fresh seeds, ConfirmGames games each (CandidateGames).
 	Candidates, ConfirmGames int
+	// VWidth, when above 0, is the width of V's interval asked: the confirmation plays
+	// VGames games a candidate instead of ConfirmGames. 0 in the atlases made before it.
+	VWidth float64 `json:",omitempty"`
 	// StabilityBot, when not "", re-estimates a panel of PanelSize classes (half the
 	// nearest ½, half drawn from the seed) with PanelGames games each.
 	StabilityBot          string
@@ -92,10 +96,37 @@ func (c *Config) Check() error {
 		return fmt.Errorf("error rate %g with share %g after the first look: must be in (0, 1) and [0, 1)", c.Spending.Alpha, c.Spending.Rest)
 	case c.Candidates < 1 || c.ConfirmGames < 1:
 		return fmt.Errorf("the confirmation needs at least 1 candidate and 1 game")
+	case !(c.VWidth >= 0 && c.VWidth <= 1):
+		return fmt.Errorf("--v-width %g: must be from 0 (none: --confirm games a candidate) to 1", c.VWidth)
+	case c.VWidth > 0 && VGames(c.VWidth, c.Spending.Alpha, c.Candidates) > MaxCount:
+		return fmt.Errorf("--v-width %g: asks for more than %d games a candidate", c.VWidth, MaxCount)
 	case c.StabilityBot != "" && (c.PanelSize < 1 || c.PanelGames < 1):
 		return fmt.Errorf("the stability check needs at least 1 class and 1 game")
 	}
 	return nil
+}
+
+// CandidateGames is the games a candidate for V gets in the confirmation: VGames of the
+// width asked, else ConfirmGames.
+func (c *Config) CandidateGames() int {
+	if c.VWidth > 0 {
+		return VGames(c.VWidth, c.Spending.Alpha, c.Candidates)
+	}
+	return c.ConfirmGames
+}
+
+// VGames is the games a candidate needs for its interval at error rate alpha/candidates
+// to be at most width wide whatever its score: Wilson's interval at p̂ = ½ is the widest,
+// z/√(n + z²), so n = ⌈z²·(1/width² − 1)⌉ with z = Φ⁻¹(1 − alpha/(2·candidates)): 3,577
+// for ±2 points (width 0.04) with 3 candidates at 95 %, 2,398 with one. At least 1; more
+// than MaxCount for a width so small that it would ask that many (Check refuses it).
+func VGames(width, alpha float64, candidates int) int {
+	z := zOf(alpha / float64(max(candidates, 1)))
+	n := math.Ceil(z * z * (1/(width*width) - 1))
+	if !(n < MaxCount+1) {
+		return MaxCount + 1
+	}
+	return max(int(n), 1)
 }
 
 // Target is the games a class has after look j (from 1): First·2^(j−1), at most Max.

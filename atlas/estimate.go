@@ -45,6 +45,9 @@ type Atlas struct {
 	// Strength says what is known of the bot's strength (its ladder rating); the caller
 	// sets it, "" when it is not known.
 	Strength string
+	// Rating is the bot's ladder rating in Elo over greedy, NaN when it is not known; the
+	// caller sets it with Strength.
+	Rating float64
 }
 
 // Stableness compares the panel's estimates at the larger budget with the main ones.
@@ -60,7 +63,7 @@ type Stableness struct {
 
 // Estimate computes the atlas from the games counted.
 func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
-	a := &Atlas{Config: *c, V: math.NaN(), VLo: math.NaN(), VHi: math.NaN()}
+	a := &Atlas{Config: *c, V: math.NaN(), VLo: math.NaN(), VHi: math.NaN(), Rating: math.NaN()}
 	for _, dk := range sortedKeys(d) {
 		n := d.prefix(dk.stage, dk.class)
 		if dk.stage == Main {
@@ -92,11 +95,11 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		alpha := c.Spending.Alpha / float64(len(ids))
 		best := -1.0
 		for _, id := range ids {
-			t := d.Tally(Confirm, id, c.ConfirmGames)
+			t := d.Tally(Confirm, id, c.CandidateGames())
 			e := estimateOf(byID[id], t, zOf(alpha), c.Margin)
 			e.Rounds = 1
 			a.Confirmed = append(a.Confirmed, e)
-			if t.Games() < c.ConfirmGames {
+			if t.Games() < c.CandidateGames() {
 				continue
 			}
 			lo, hi := openerRange(e.Lo, e.Hi)

@@ -217,7 +217,7 @@ func (c *Config) NextPlan(classes []Class, d *Data) *Plan {
 		}
 		return &Plan{Stage: Main, Round: round, Tasks: tasks}
 	}
-	if p := stagePlan(d, Confirm, c.candidates(classes, d), c.ConfirmGames); p != nil {
+	if p := stagePlan(d, Confirm, c.candidates(classes, d), c.CandidateGames()); p != nil {
 		return p
 	}
 	if c.StabilityBot != "" {
