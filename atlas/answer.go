@@ -22,7 +22,7 @@ func (c *Config) VTarget() float64 {
 
 // VKnown says whether V's interval is known and at most the width asked.
 func (a *Atlas) VKnown() bool {
-	return !math.IsNaN(a.V) && a.VHi-a.VLo <= a.Config.VTarget()+1e-12
+	return !math.IsNaN(a.V) && a.VHi-a.VLo <= a.Config.VTarget()
 }
 
 // Answer is the designer's answer in one sentence: what the opener secures under the pie
@@ -38,7 +38,7 @@ func (a *Atlas) Answer() string {
 		return fmt.Sprintf("Under the pie rule the opener secures: not yet known %s; the confirmation of V's candidates is not complete.", who)
 	}
 	s := fmt.Sprintf("Under the pie rule the opener secures %.3f [%.3f, %.3f] %s, by opening %s (class %d, %s fresh games)",
-		a.V, a.VLo, a.VHi, who, a.vOpening(), a.VClass, numtext.Thousands(int64(c.CandidateGames())))
+		a.V, a.VLo, a.VHi, who, a.vOpening(), a.VClass, numtext.Thousands(int64(a.VGames())))
 	width := 100 * (a.VHi - a.VLo)
 	if a.VKnown() {
 		return s + fmt.Sprintf(": V is known to within %.1f points.", width)
@@ -54,6 +54,16 @@ func (a *Atlas) vOpening() string {
 		}
 	}
 	return "?"
+}
+
+// VGames is the games on fresh seeds that V's candidate was confirmed on (0 before V).
+func (a *Atlas) VGames() int {
+	for _, e := range a.Confirmed {
+		if e.ID == a.VClass && !math.IsNaN(a.V) {
+			return min(e.Games(), a.Config.ConfirmLooks()[max(e.Rounds, 1)-1])
+		}
+	}
+	return 0
 }
 
 // LadderRating is bot's rating in Elo over greedy on the ladder ponte holds for the board

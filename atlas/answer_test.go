@@ -3,39 +3,47 @@ package atlas
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ponte/ponte/store"
 )
 
-// VGames is the fewest games whose Wilson interval at α/candidates is at most the width
-// asked whatever the score: one game fewer is wider at p̂ = ½.
+// VGames is the fewest games, a multiple of 4, whose Wilson interval at the third look
+// of the confirmation is at most the width asked whatever the score: 4 games fewer are
+// wider at p̂ = ½. The looks are at a quarter, a half and all of them.
 func TestVGames(t *testing.T) {
 	for _, tc := range []struct {
 		width, alpha float64
 		candidates   int
 		want         int
 	}{
-		{0.04, 0.05, 3, 3577}, // ±2 points, the defaults' 3 candidates
-		{0.04, 0.05, 1, 2398}, // the issue's "about 2,400"
-		{0.06, 0.05, 3, 1587},
-		{0.04, 0.01, 3, 5377},
-		{0.3, 0.05, 3, 58},
-		{1, 0.05, 1, 1},
+		{0.04, 0.05, 3, 5764}, // ±2 points, the defaults' 3 candidates
+		{0.04, 0.05, 1, 4380},
+		{0.06, 0.05, 3, 2556},
+		{0.04, 0.01, 3, 7752},
+		{0.3, 0.05, 3, 96},
+		{1, 0.05, 1, 4},
 	} {
-		n := VGames(tc.width, tc.alpha, tc.candidates)
+		c := DefaultConfig()
+		c.Spending.Alpha, c.Candidates, c.VWidth = tc.alpha, tc.candidates, tc.width
+		n := VGames(tc.width, c.Spending, tc.candidates)
 		if n != tc.want {
 			t.Errorf("VGames(%g, %g, %d) = %d, want %d", tc.width, tc.alpha, tc.candidates, n, tc.want)
 		}
-		z := zOf(tc.alpha / float64(tc.candidates))
-		if lo, hi := WilsonZ(float64(n)/2, n, z); hi-lo > tc.width+1e-12 {
+		if looks := c.ConfirmLooks(); !slices.Equal(looks, []int{n / 4, n / 2, n}) {
+			t.Errorf("width %g: looks %v", tc.width, looks)
+		}
+		z := c.confirmZ(3, tc.candidates)
+		if lo, hi := WilsonZ(float64(n)/2, n, z); hi-lo > tc.width {
 			t.Errorf("width %g: %d games give an interval %.5f wide", tc.width, n, hi-lo)
 		}
-		if lo, hi := WilsonZ(float64(n-1)/2, n-1, z); n > 1 && hi-lo <= tc.width {
-			t.Errorf("width %g: %d games already give %.5f", tc.width, n-1, hi-lo)
+		if lo, hi := WilsonZ(float64(n-4)/2, n-4, z); n > 4 && hi-lo <= tc.width {
+			t.Errorf("width %g: %d games already give %.5f", tc.width, n-4, hi-lo)
 		}
 	}
 }
@@ -61,8 +69,8 @@ func TestVWidthSettings(t *testing.T) {
 		}
 	}
 	c.VWidth = 0.04
-	if got := c.CandidateGames(); got != 3577 {
-		t.Errorf("--v-width 0.04: %d games a candidate, want 3577", got)
+	if got := c.CandidateGames(); got != 5764 {
+		t.Errorf("--v-width 0.04: %d games a candidate, want 5764", got)
 	}
 	o := c
 	o.VWidth = 0.06
@@ -146,8 +154,8 @@ func TestAnswer(t *testing.T) {
 			[]string{"not yet known with sage-4 on both sides (not on the 5×5 ladder)", "not complete"}, true},
 		{"wider than asked", played(c, 256), 650,
 			[]string{"secures 0.500 [0.", ", 0.500] at +650 Elo over greedy (sage-4 on both sides, 5×5 ladder), by opening a1 b1 (class 1, 256 fresh games). Not yet: V is known to within", "not the 4 asked."}, true},
-		{"as narrow as asked", played(wide, VGames(0.3, 0.05, 1)), -20,
-			[]string{"at -20 Elo over greedy", "(class 1, 39 fresh games): V is known to within 16.1 points."}, false},
+		{"as narrow as asked", played(wide, VGames(0.3, DefaultSpending, 1)), -20,
+			[]string{"at -20 Elo over greedy", "(class 1, 18 fresh games): V is known to within 21.8 points."}, false},
 	} {
 		tc.a.Rating = tc.rating
 		got := tc.a.Answer()
@@ -164,10 +172,10 @@ func TestAnswer(t *testing.T) {
 			t.Errorf("%s: show does not lead with the answer:\n%.300s", tc.name, text.String())
 		}
 	}
-	a := played(wide, VGames(0.3, 0.05, 1))
+	a := played(wide, VGames(0.3, DefaultSpending, 1))
 	r := a.JSON(false)
 	text, _ := json.Marshal(r)
-	if r.VWidth == nil || *r.VWidth != 0.3 || r.VGames != 39 || r.VKnown == nil || !*r.VKnown || r.Answer != a.Answer() ||
+	if r.VWidth == nil || *r.VWidth != 0.3 || !slices.Equal(r.VLooks, a.Config.ConfirmLooks()) || r.VKnown == nil || !*r.VKnown || r.Answer != a.Answer() ||
 		!strings.Contains(string(text), `"rating":null`) {
 		t.Errorf("--json of an atlas with --v-width: %s", text)
 	}
@@ -197,6 +205,18 @@ var vScenarios = []vScenario{
 		}
 		return out
 	}, 256},
+	// Ten fair classes among lopsided ones: V = ½, the confirmation may stop early.
+	{"½ among lopsided", func(rng *rand.Rand) []Planted {
+		out := make([]Planted, 100)
+		for i := range out {
+			p := 0.5
+			if i >= 10 {
+				p = 0.55 + 0.15*rng.Float64()
+			}
+			out[i] = Planted{P: mirrored(rng, p), Draw: 0.02}
+		}
+		return out
+	}, 1024},
 	// Ten classes at 0.47 among lopsided ones: V = 0.47.
 	{"0.47 among lopsided", func(rng *rand.Rand) []Planted {
 		out := make([]Planted, 100)
@@ -209,14 +229,14 @@ var vScenarios = []vScenario{
 		}
 		return out
 	}, 1024},
-	// Every class lopsided, V = 0.40: the main intervals leave ½, so V's upper end is
-	// their own and can miss.
+	// Every class lopsided, one at 0.40 and the rest beyond 0.35: the main intervals
+	// leave ½, so V's upper end is that one class's and misses when its interval does.
 	{"every class lopsided", func(rng *rand.Rand) []Planted {
 		out := make([]Planted, 100)
 		for i := range out {
 			p := 0.40
-			if i >= 5 {
-				p = 0.62 + 0.2*rng.Float64()
+			if i >= 1 {
+				p = 0.65 + 0.2*rng.Float64()
 			}
 			out[i] = Planted{P: mirrored(rng, p), Draw: 0.02}
 		}
@@ -242,25 +262,156 @@ func TestVCoverage(t *testing.T) {
 	for _, sc := range vScenarios {
 		c := c
 		c.Max = sc.max
-		var covered, low, high, naive, narrow, games int
+		var covered, low, high, naive, narrow, games, confirm int
 		for run := range runs {
 			truth := sc.truth(rand.New(rand.NewPCG(uint64(run), 2)))
 			r := c.Simulate(truth, uint64(run)+1_000_000)
 			games += r.Games
+			confirm += r.Games - r.MainGames
 			for _, x := range []struct {
 				ok bool
 				n  *int
-			}{{r.VCovered, &covered}, {r.VLow, &low}, {r.VHigh, &high}, {r.NaiveCovered, &naive}, {r.VHi-r.VLo <= c.VWidth+1e-12, &narrow}} {
+			}{{r.VCovered, &covered}, {r.VLow, &low}, {r.VHigh, &high}, {r.NaiveCovered, &naive}, {r.VHi-r.VLo <= c.VWidth, &narrow}} {
 				if x.ok {
 					*x.n++
 				}
 			}
 		}
 		rate := float64(covered) / float64(runs)
-		t.Logf("%s (100 classes, --max %d, --v-width 0.04, %d games a candidate): V's interval holds the planted V in %d of %d runs (%.1f%%; VLo above it %d, VHi below it %d), at most 4 points wide in %d; without the confirmation %d of %d; %d games a run",
-			sc.name, sc.max, c.CandidateGames(), covered, runs, 100*rate, low, high, narrow, naive, runs, games/runs)
+		t.Logf("%s (100 classes, --max %d, --v-width 0.04, looks at %v games a candidate): V's interval holds the planted V in %d of %d runs (%.1f%%; VLo above it %d, VHi below it %d), at most 4 points wide in %d; without the confirmation %d of %d; %d games a run, %d a candidate in the confirmation",
+			sc.name, sc.max, c.ConfirmLooks(), covered, runs, 100*rate, low, high, narrow, naive, runs, games/runs, confirm/runs/c.Candidates)
 		if floor := 0.95 - 3*math.Sqrt(0.95*0.05/float64(runs)); rate < floor {
 			t.Errorf("%s: V covered in %d of %d runs, below %.1f%%", sc.name, covered, runs, 100*floor)
+		}
+	}
+}
+
+// With --v-width the confirmation plays its looks in rounds and stops at the first whose
+// V interval is as narrow as asked: at once when the candidates score ½, after the third
+// look when they score 45 % (V's interval then reaches from below 0.43 to ½). Between
+// the looks V is stated from the last complete one, and every game's index is checked
+// against the last look's games.
+func TestConfirmLooks(t *testing.T) {
+	c := DefaultConfig()
+	c.Size, c.Bot, c.First, c.Max, c.VWidth = 5, "sage-4", 4, 4, 0.04
+	classes, err := Classes(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	looks := c.ConfirmLooks()
+	for _, tc := range []struct {
+		name   string
+		points func(k int) int // Light's points in game k of a candidate
+		rounds []int           // the confirmation's rounds played
+		v      float64
+	}{
+		{"½", func(k int) int { return 2 * (k % 2) }, []int{1}, 0.5},
+		{"45 %", func(k int) int { return 2 * b2i(k%20 < 9) }, []int{1, 2, 3}, 0.45},
+	} {
+		d := NewData()
+		for _, cl := range classes {
+			for k := range 4 {
+				d.Add(Game{Stage: Main, Class: cl.ID, Index: k, Points: 2 * (k % 2)})
+			}
+		}
+		var rounds []int
+		for {
+			p := c.NextPlan(classes, d)
+			if p.Done {
+				break
+			}
+			if p.Stage != Confirm || len(p.Tasks) != 3 || p.Tasks[0].To != looks[p.Round-1] || len(rounds) > 3 {
+				t.Fatalf("%s: plan %+v after rounds %v", tc.name, p, rounds)
+			}
+			rounds = append(rounds, p.Round)
+			units, _ := p.Shard(d, 1, 1)
+			for u := range units {
+				d.Add(Game{Stage: Confirm, Class: u.Class, Index: u.Index, Points: tc.points(u.Index)})
+			}
+			if a := c.Estimate(classes, d); math.Abs(a.V-tc.v) > 0.001 || a.VGames() != looks[p.Round-1] || a.Confirmed[0].Rounds != p.Round {
+				t.Errorf("%s: after round %d: V %.4f [%.4f, %.4f] on %d games, rounds %d", tc.name, p.Round, a.V, a.VLo, a.VHi, a.VGames(), a.Confirmed[0].Rounds)
+			}
+		}
+		if !slices.Equal(rounds, tc.rounds) {
+			t.Errorf("%s: rounds %v, want %v", tc.name, rounds, tc.rounds)
+		}
+		a := c.Estimate(classes, d)
+		if known := a.VHi-a.VLo <= c.VWidth; known != (tc.v == 0.5) || !a.Done {
+			t.Errorf("%s: V %.4f [%.4f, %.4f], done %v", tc.name, a.V, a.VLo, a.VHi, a.Done)
+		}
+		id := a.Confirmed[0].ID
+		g := Game{Stage: Confirm, Class: id, Index: looks[2], Seed: GameSeed(c.Seed, Confirm, id, looks[2]), Bot: c.Bot, Points: 2, Turns: 1, Moves: "x"}
+		var ge *GameError
+		if err := c.CheckGame(classes, g); !errors.As(err, &ge) || ge.Column != "idx" {
+			t.Errorf("game %d of a candidate: %v, want refused by its idx", looks[2], err)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestConfirmCost compares the confirmation's looks with one look of the fixed size that
+// gives the same width (n = ⌈z²(1/W² − 1)⌉ at z = Φ⁻¹(1 − α/(2k))): three candidates at
+// V, V − 0.01 and V − 0.02, V's upper end at ½ (as when any class's interval holds ½),
+// --v-width 0.04. The looks must cost less where the width can be reached (V ≥ 0.49)
+// and reach it at least as often there. 500 confirmations a V; -atlas.full 4,000.
+func TestConfirmCost(t *testing.T) {
+	reps := 500
+	if *full {
+		reps = 4000
+	}
+	c := DefaultConfig()
+	c.Bot, c.VWidth = "sim", 0.04
+	k := c.Candidates
+	looks := c.ConfirmLooks()
+	zf := zOf(c.Spending.Alpha / float64(k))
+	fixed := int(math.Ceil(zf * zf * (1/(c.VWidth*c.VWidth) - 1)))
+	for _, v := range []float64{0.50, 0.495, 0.49, 0.485, 0.48, 0.47} {
+		rng := rand.New(rand.NewPCG(uint64(1000*v), 3))
+		sums := make([][]float64, k)
+		for i := range sums {
+			sums[i] = make([]float64, looks[2]+1)
+		}
+		vLo := func(n int, z float64) float64 {
+			best := 0.0
+			for i := range sums {
+				lo, _ := openerRange(WilsonZ(sums[i][n], n, z))
+				best = max(best, lo)
+			}
+			return best
+		}
+		var fixedOK, seqOK, seqGames int
+		for range reps {
+			for i := range sums {
+				p := v - 0.01*float64(i)
+				for n := 1; n <= looks[2]; n++ {
+					sums[i][n] = sums[i][n-1] + float64(b2i(rng.Float64() < p))
+				}
+			}
+			if 0.5-vLo(fixed, zf) <= c.VWidth {
+				fixedOK++
+			}
+			for j, n := range looks {
+				if 0.5-vLo(n, c.confirmZ(j+1, k)) <= c.VWidth || j == len(looks)-1 {
+					seqGames += n
+					if 0.5-vLo(n, c.confirmZ(j+1, k)) <= c.VWidth {
+						seqOK++
+					}
+					break
+				}
+			}
+		}
+		mean := float64(seqGames) / float64(reps)
+		fixedRate, seqRate := float64(fixedOK)/float64(reps), float64(seqOK)/float64(reps)
+		t.Logf("V %.3f: looks at %v: %.0f games a candidate on average, width ≤ %g in %.1f%%; one look of %d: in %.1f%% (%d confirmations)",
+			v, looks, mean, c.VWidth, 100*seqRate, fixed, 100*fixedRate, reps)
+		if v >= 0.49 && (mean >= float64(fixed) || seqRate < fixedRate-0.02) {
+			t.Errorf("V %.3f: the looks cost %.0f games a candidate and reach the width in %.1f%%, one look %d in %.1f%%", v, mean, 100*seqRate, fixed, 100*fixedRate)
 		}
 	}
 }

@@ -30,11 +30,11 @@ type Result struct {
 	VHi       *float64       `json:"v_hi"`
 	VClass    int            `json:"v_class,omitempty"`
 	// The answer's fields, in the atlases run with --v-width (absent in those before it,
-	// whose JSON stays as it was): the width asked, the games a candidate, whether V's
-	// interval is that narrow, the bot's ladder rating (null off the ladder) and the
-	// answer as a sentence.
+	// whose JSON stays as it was): the width asked, the games a candidate has after each
+	// look of the confirmation, whether V's interval is that narrow, the bot's ladder
+	// rating (null off the ladder) and the answer as a sentence.
 	VWidth    *float64       `json:"v_width,omitempty"`
-	VGames    int            `json:"v_games,omitempty"`
+	VLooks    []int          `json:"v_looks,omitempty"`
 	VKnown    *bool          `json:"v_known,omitempty"`
 	Rating    *rating        `json:"rating,omitempty"`
 	Answer    string         `json:"answer,omitempty"`
@@ -99,7 +99,7 @@ func (a *Atlas) JSON(all bool) *Result {
 	}
 	if a.Config.VWidth > 0 {
 		known := a.VKnown()
-		r.VWidth, r.VGames, r.VKnown = &a.Config.VWidth, a.Config.CandidateGames(), &known
+		r.VWidth, r.VLooks, r.VKnown = &a.Config.VWidth, a.Config.ConfirmLooks(), &known
 		r.Rating, r.Answer = &rating{match.Finite(a.Rating)}, a.Answer()
 	}
 	fair, even := a.Fair()
@@ -146,7 +146,7 @@ func (a *Atlas) Print(w io.Writer, asJSON bool) error {
 	} else {
 		e := a.Estimates[slices.IndexFunc(a.Estimates, func(e Estimate) bool { return e.ID == a.VClass })]
 		fmt.Fprintf(w, "V = %.3f [%.3f, %.3f]: the opener's value under the pie rule, from class %d (%s,%s) on %d fresh games\n",
-			a.V, a.VLo, a.VHi, a.VClass, e.A, e.B, c.CandidateGames())
+			a.V, a.VLo, a.VHi, a.VClass, e.A, e.B, a.VGames())
 	}
 	fair, even := a.Fair()
 	fmt.Fprintf(w, "fair within ±%g%%: %s\n", 100*c.Margin, classList(fair))

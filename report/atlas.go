@@ -64,7 +64,7 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 	} else {
 		e := a.Estimates[slices.IndexFunc(a.Estimates, func(e atlas.Estimate) bool { return e.ID == a.VClass })]
 		d.V = fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%]: the opener's score under the pie rule with the best opening, class %d (%s %s), re-estimated on %d fresh games.",
-			100*a.V, 100*a.VLo, 100*a.VHi, a.VClass, e.A, e.B, c.CandidateGames())
+			100*a.V, 100*a.VLo, 100*a.VHi, a.VClass, e.A, e.B, a.VGames())
 	}
 	fair, even := a.Fair()
 	d.Fair = estimateList(fair, 20)
