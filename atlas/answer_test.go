@@ -229,14 +229,24 @@ var vScenarios = []vScenario{
 		}
 		return out
 	}, 1024},
-	// Every class lopsided, one at 0.40 and the rest beyond 0.35: the main intervals
-	// leave ½, so V's upper end is that one class's and misses when its interval does.
+	// Every class at 0.45 (or 0.55), none decided at 64 games: the best of 100 equal
+	// classes by their main games is a winner's curse, which the confirmation must undo.
+	{"every class at 0.45", func(rng *rand.Rand) []Planted {
+		out := make([]Planted, 100)
+		for i := range out {
+			out[i] = Planted{P: mirrored(rng, 0.45), Draw: 0.02}
+		}
+		return out
+	}, 64},
+	// Every class lopsided, one at 0.40 and the rest beyond 0.85: the main intervals
+	// leave ½, and V's upper end is mostly the one class's, which misses when its interval
+	// does.
 	{"every class lopsided", func(rng *rand.Rand) []Planted {
 		out := make([]Planted, 100)
 		for i := range out {
 			p := 0.40
 			if i >= 1 {
-				p = 0.65 + 0.2*rng.Float64()
+				p = 0.85 + 0.13*rng.Float64()
 			}
 			out[i] = Planted{P: mirrored(rng, p), Draw: 0.02}
 		}
@@ -260,14 +270,23 @@ func TestVCoverage(t *testing.T) {
 	c := DefaultConfig()
 	c.Bot, c.VWidth = "sim", 0.04
 	for _, sc := range vScenarios {
-		c := c
+		t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) { vCoverage(t, c, sc, runs) })
+	}
+}
+
+func vCoverage(t *testing.T, c Config, sc vScenario, runs int) {
+	{
 		c.Max = sc.max
 		var covered, low, high, naive, narrow, games, confirm int
+		var above, bias, naiveBias float64 // VHi − the planted V, V̂ − it, and the main rounds' V̂ − it, summed
 		for run := range runs {
 			truth := sc.truth(rand.New(rand.NewPCG(uint64(run), 2)))
 			r := c.Simulate(truth, uint64(run)+1_000_000)
 			games += r.Games
 			confirm += r.Games - r.MainGames
+			above += r.VHi - r.PlantedV
+			bias += r.V - r.PlantedV
+			naiveBias += r.NaiveV - r.PlantedV
 			for _, x := range []struct {
 				ok bool
 				n  *int
@@ -278,8 +297,8 @@ func TestVCoverage(t *testing.T) {
 			}
 		}
 		rate := float64(covered) / float64(runs)
-		t.Logf("%s (100 classes, --max %d, --v-width 0.04, looks at %v games a candidate): V's interval holds the planted V in %d of %d runs (%.1f%%; VLo above it %d, VHi below it %d), at most 4 points wide in %d; without the confirmation %d of %d; %d games a run, %d a candidate in the confirmation",
-			sc.name, sc.max, c.ConfirmLooks(), covered, runs, 100*rate, low, high, narrow, naive, runs, games/runs, confirm/runs/c.Candidates)
+		t.Logf("%s (100 classes, --max %d, --v-width 0.04, looks at %v games a candidate): V's interval holds the planted V in %d of %d runs (%.1f%%; VLo above it %d, VHi below it %d; VHi %.1f points above it on average), at most 4 points wide in %d; V̂ %+.2f points off on average, the best main estimate %+.2f (its fixed-n interval holds V in %d of %d); %d games a run, %d a candidate in the confirmation",
+			sc.name, sc.max, c.ConfirmLooks(), covered, runs, 100*rate, low, high, 100*above/float64(runs), narrow, 100*bias/float64(runs), 100*naiveBias/float64(runs), naive, runs, games/runs, confirm/runs/c.Candidates)
 		if floor := 0.95 - 3*math.Sqrt(0.95*0.05/float64(runs)); rate < floor {
 			t.Errorf("%s: V covered in %d of %d runs, below %.1f%%", sc.name, covered, runs, 100*floor)
 		}

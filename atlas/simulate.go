@@ -51,6 +51,8 @@ type SimResult struct {
 	// best class by the main rounds, its fixed-n interval folded to min(p, 1−p)) holds the
 	// planted V: the winner's curse that the confirmation is there for.
 	NaiveCovered bool
+	// NaiveV is that best class's main min(p̂, 1−p̂): V as the main rounds alone put it.
+	NaiveV float64
 }
 
 // Simulate runs the atlas c on classes with the planted truth, every game a draw from it
@@ -112,7 +114,7 @@ func (c *Config) Simulate(truth []Planted, seed uint64) SimResult {
 	for _, e := range a.Estimates {
 		if v := math.Min(e.P, 1-e.P); v > best {
 			lo, hi := openerRange(e.FixedLo, e.FixedHi)
-			best, r.NaiveCovered = v, lo <= r.PlantedV && r.PlantedV <= hi
+			best, r.NaiveV, r.NaiveCovered = v, v, lo <= r.PlantedV && r.PlantedV <= hi
 		}
 	}
 	return r
