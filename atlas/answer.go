@@ -43,7 +43,7 @@ func (a *Atlas) Answer() string {
 	if a.VKnown() {
 		return s + fmt.Sprintf(": V is known to within %.1f points.", width)
 	}
-	return s + fmt.Sprintf(". Not yet: V is known to within %.1f points, not the %.0f asked.", width, 100*c.VTarget())
+	return s + fmt.Sprintf(". Not yet: V is known to within %.1f points, not the %.3g points asked.", width, 100*c.VTarget())
 }
 
 // vOpening is the opening of V's class as a turn is written ("a1 g1").

@@ -153,7 +153,7 @@ func TestAnswer(t *testing.T) {
 		{"before the confirmation", played(c, 0), math.NaN(),
 			[]string{"not yet known with sage-4 on both sides (not on the 5×5 ladder)", "not complete"}, true},
 		{"wider than asked", played(c, 256), 650,
-			[]string{"secures 0.500 [0.", ", 0.500] at +650 Elo over greedy (sage-4 on both sides, 5×5 ladder), by opening a1 b1 (class 1, 256 fresh games). Not yet: V is known to within", "not the 4 asked."}, true},
+			[]string{"secures 0.500 [0.", ", 0.500] at +650 Elo over greedy (sage-4 on both sides, 5×5 ladder), by opening a1 b1 (class 1, 256 fresh games). Not yet: V is known to within", "not the 4 points asked."}, true},
 		{"as narrow as asked", played(wide, VGames(0.3, DefaultSpending, 1)), -20,
 			[]string{"at -20 Elo over greedy", "(class 1, 18 fresh games): V is known to within 21.8 points."}, false},
 	} {
