@@ -2,6 +2,7 @@ package atlas
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -44,8 +45,13 @@ type Config struct {
 	Margin   float64
 	Spending Spending
 	// Candidates is how many of the best openings for the opener the confirmation run
-	// plays again on fresh seeds, ConfirmGames games each.
+	// plays again on fresh seeds, ConfirmGames games each (CandidateGames).
 	Candidates, ConfirmGames int
+	// VWidth, when above 0, is the width of V's interval asked: the confirmation plays up
+	// to VGames games a candidate in three looks (ConfirmLooks) instead of ConfirmGames
+	// in one, and stops at the first look whose V interval is that narrow. 0 in the
+	// atlases made before it.
+	VWidth float64 `json:",omitempty"`
 	// StabilityBot, when not "", re-estimates a panel of PanelSize classes (half the
 	// nearest ½, half drawn from the seed) with PanelGames games each.
 	StabilityBot          string
@@ -92,10 +98,62 @@ func (c *Config) Check() error {
 		return fmt.Errorf("error rate %g with share %g after the first look: must be in (0, 1) and [0, 1)", c.Spending.Alpha, c.Spending.Rest)
 	case c.Candidates < 1 || c.ConfirmGames < 1:
 		return fmt.Errorf("the confirmation needs at least 1 candidate and 1 game")
+	case !(c.VWidth >= 0 && c.VWidth <= 1):
+		return fmt.Errorf("--v-width %g: must be from 0 (none: --confirm games a candidate) to 1", c.VWidth)
+	case c.VWidth > 0 && VGames(c.VWidth, c.Spending, c.Candidates) > MaxCount:
+		return fmt.Errorf("--v-width %g: asks for more than %d games a candidate", c.VWidth, MaxCount)
 	case c.StabilityBot != "" && (c.PanelSize < 1 || c.PanelGames < 1):
 		return fmt.Errorf("the stability check needs at least 1 class and 1 game")
 	}
 	return nil
+}
+
+// CandidateGames is the most games a candidate for V gets in the confirmation: the last
+// of ConfirmLooks.
+func (c *Config) CandidateGames() int {
+	n := c.ConfirmLooks()
+	return n[len(n)-1]
+}
+
+// ConfirmLooks are the games a candidate has after each look of the confirmation: with
+// VWidth, n/4, n/2 and n for n = VGames; else ConfirmGames in one look.
+func (c *Config) ConfirmLooks() []int {
+	if c.VWidth <= 0 {
+		return []int{c.ConfirmGames}
+	}
+	n := VGames(c.VWidth, c.Spending, c.Candidates)
+	return []int{n / 4, n / 2, n}
+}
+
+// confirmZ is the critical value of the interval of each of k candidates at look j (from
+// 1) of the confirmation: each spends α/k over ConfirmLooks as a class of the main rounds
+// spends α over its looks (Spending.Bounds), so that its intervals at every look hold its
+// p together; in one look, the fixed-n value Φ⁻¹(1 − α/(2k)).
+func (c *Config) confirmZ(j, k int) float64 {
+	s := c.Spending
+	s.Alpha /= float64(max(k, 1))
+	if c.VWidth <= 0 {
+		return zOf(s.Alpha)
+	}
+	looks := c.ConfirmLooks()
+	return s.Bounds(looks)[min(max(j, 1), len(looks))-1]
+}
+
+// VGames is the most games a candidate gets when V's interval is asked to be width wide:
+// at the last of the looks at n/4, n/2 and n, Wilson's interval is at most width wide
+// whatever the score. It is widest at p̂ = ½, z/√(n + z²), so n = ⌈z²·(1/width² − 1)⌉
+// rounded up to a multiple of 4, with z the critical value of the third look when each
+// candidate spends α/candidates over the three looks as s spends α (Spending.Bounds):
+// z = 3.04 and n = 5,760 for ±2 points (width 0.04) with 3 candidates at 95 %. More
+// than MaxCount when it would ask for that many (Check refuses it).
+func VGames(width float64, s Spending, candidates int) int {
+	s.Alpha /= float64(max(candidates, 1))
+	z := s.Bounds([]int{1, 2, 4})[2]
+	n := 4 * math.Ceil(z*z*(1/(width*width)-1)/4)
+	if !(n < MaxCount+1) {
+		return MaxCount + 1
+	}
+	return max(int(n), 4)
 }
 
 // Target is the games a class has after look j (from 1): First·2^(j−1), at most Max.

@@ -57,7 +57,7 @@ func (c *Config) CheckGame(classes []Class, g Game) error {
 	case Main:
 		games = c.Max
 	case Confirm:
-		games = c.ConfirmGames
+		games = c.CandidateGames()
 	case Stability:
 		if c.StabilityBot == "" {
 			return fail("stage", strconv.Quote(g.Stage.String()), "this atlas has no stability check")
@@ -125,6 +125,7 @@ func (c *Config) Differences(o *Config) []Difference {
 	add("rest", false, c.Spending.Rest, o.Spending.Rest)
 	add("candidates", false, c.Candidates, o.Candidates)
 	add("confirm", false, c.ConfirmGames, o.ConfirmGames)
+	add("v-width", false, c.VWidth, o.VWidth)
 	add("panel", false, c.PanelSize, o.PanelSize)
 	add("panel-games", false, c.PanelGames, o.PanelGames)
 	return out

@@ -121,6 +121,7 @@ func Read(ctx context.Context, adb *store.AtlasDB, c *Config) (*Atlas, error) {
 	}
 	a := c.Estimate(classes, d)
 	a.Strength = match.Strength(c.Bot, c.Size, c.Supply.String())
+	a.Rating = LadderRating(c.Bot, c.Size, c.Supply.String())
 	return a, nil
 }
 

@@ -45,6 +45,9 @@ type Atlas struct {
 	// Strength says what is known of the bot's strength (its ladder rating); the caller
 	// sets it, "" when it is not known.
 	Strength string
+	// Rating is the bot's ladder rating in Elo over greedy, NaN when it is not known; the
+	// caller sets it with Strength.
+	Rating float64
 }
 
 // Stableness compares the panel's estimates at the larger budget with the main ones.
@@ -60,7 +63,7 @@ type Stableness struct {
 
 // Estimate computes the atlas from the games counted.
 func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
-	a := &Atlas{Config: *c, V: math.NaN(), VLo: math.NaN(), VHi: math.NaN()}
+	a := &Atlas{Config: *c, V: math.NaN(), VLo: math.NaN(), VHi: math.NaN(), Rating: math.NaN()}
 	for _, dk := range sortedKeys(d) {
 		n := d.prefix(dk.stage, dk.class)
 		if dk.stage == Main {
@@ -71,14 +74,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 	a.Done = c.NextPlan(classes, d).Done
 	vHi := 0.0
 	for _, cl := range classes {
-		j, _ := c.look(d, cl.ID)
-		e := estimateOf(cl, d.Tally(Main, cl.ID, c.Target(max(j, 1))), c.Z(j), c.Margin)
-		if j == 0 {
-			// The first round is not complete: the games so far, at the first look's level.
-			e = estimateOf(cl, d.Tally(Main, cl.ID, d.prefix(Main, cl.ID)), c.Z(1), c.Margin)
-		}
-		e.Rounds = j
-		e.FixedLo, e.FixedHi = Wilson(e.Sum(), e.Games(), c.Spending.Alpha)
+		e := c.mainEstimate(cl, d)
 		a.Estimates = append(a.Estimates, e)
 		_, hi := openerRange(e.Lo, e.Hi)
 		vHi = math.Max(vHi, hi)
@@ -88,27 +84,12 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		byID[cl.ID] = cl
 	}
 	if c.NextPlan(classes, d).Stage != Main || a.Done {
+		j := 1 // one look of ConfirmGames, whose games are counted as they come
+		if c.VWidth > 0 {
+			j, _ = c.confirmLook(classes, d)
+		}
 		ids := c.candidates(classes, d)
-		alpha := c.Spending.Alpha / float64(len(ids))
-		best := -1.0
-		for _, id := range ids {
-			t := d.Tally(Confirm, id, c.ConfirmGames)
-			e := estimateOf(byID[id], t, zOf(alpha), c.Margin)
-			e.Rounds = 1
-			a.Confirmed = append(a.Confirmed, e)
-			if t.Games() < c.ConfirmGames {
-				continue
-			}
-			lo, hi := openerRange(e.Lo, e.Hi)
-			if lo > best {
-				best = lo
-				a.V, a.VLo, a.VClass = min(e.P, 1-e.P), lo, id
-			}
-			vHi = math.Max(vHi, hi)
-		}
-		if best >= 0 {
-			a.VHi = vHi
-		}
+		a.Confirmed, a.V, a.VLo, a.VHi, a.VClass = c.confirmation(byID, ids, d, j, vHi)
 	}
 	if c.StabilityBot != "" && (a.Done || c.NextPlan(classes, d).Stage != Main) {
 		ids := c.panel(classes, d)
@@ -136,6 +117,65 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		a.Stable = s
 	}
 	return a
+}
+
+// mainEstimate is a class's estimate of the main rounds at the look where it stopped, or
+// at its last complete one; before the first, of the games so far at the first look's
+// level.
+func (c *Config) mainEstimate(cl Class, d *Data) Estimate {
+	j, _ := c.look(d, cl.ID)
+	e := estimateOf(cl, d.Tally(Main, cl.ID, c.Target(max(j, 1))), c.Z(j), c.Margin)
+	if j == 0 {
+		e = estimateOf(cl, d.Tally(Main, cl.ID, d.prefix(Main, cl.ID)), c.Z(1), c.Margin)
+	}
+	e.Rounds = j
+	e.FixedLo, e.FixedHi = Wilson(e.Sum(), e.Games(), c.Spending.Alpha)
+	return e
+}
+
+// confirmation is the candidates' estimates at look j of the confirmation (from 1; 0
+// before the first is complete: the first look's games so far) and V from them: the
+// value of the candidate whose interval's lower end of min(p, 1−p) is the highest, that
+// end, and as upper end the highest of vHi (the main rounds') and the candidates'. V is
+// NaN while no candidate has the look's games.
+func (c *Config) confirmation(byID map[int]Class, ids []int, d *Data, j int, vHi float64) (conf []Estimate, v, lo, hi float64, class int) {
+	v, lo, hi = math.NaN(), math.NaN(), math.NaN()
+	n, z := c.ConfirmLooks()[max(j, 1)-1], c.confirmZ(max(j, 1), len(ids))
+	best := -1.0
+	for _, id := range ids {
+		t := d.Tally(Confirm, id, n)
+		e := estimateOf(byID[id], t, z, c.Margin)
+		e.Rounds = max(j, 1)
+		if c.VWidth > 0 {
+			e.Rounds = j
+		}
+		conf = append(conf, e)
+		if t.Games() < n {
+			continue
+		}
+		elo, ehi := openerRange(e.Lo, e.Hi)
+		if elo > best {
+			best = elo
+			v, lo, class = min(e.P, 1-e.P), elo, id
+		}
+		vHi = math.Max(vHi, ehi)
+	}
+	if best >= 0 {
+		hi = vHi
+	}
+	return conf, v, lo, hi, class
+}
+
+// mainVHi is the upper end of V from the main rounds: the highest upper end of
+// min(p, 1−p) over every class's interval.
+func (c *Config) mainVHi(classes []Class, d *Data) float64 {
+	vHi := 0.0
+	for _, cl := range classes {
+		e := c.mainEstimate(cl, d)
+		_, hi := openerRange(e.Lo, e.Hi)
+		vHi = math.Max(vHi, hi)
+	}
+	return vHi
 }
 
 func indexOf(classes []Class, id int) int {

@@ -3,6 +3,7 @@ package atlas
 import (
 	"cmp"
 	"iter"
+	"math"
 	"math/rand/v2"
 	"slices"
 )
@@ -217,7 +218,14 @@ func (c *Config) NextPlan(classes []Class, d *Data) *Plan {
 		}
 		return &Plan{Stage: Main, Round: round, Tasks: tasks}
 	}
-	if p := stagePlan(d, Confirm, c.candidates(classes, d), c.ConfirmGames); p != nil {
+	if j, more := c.confirmLook(classes, d); more {
+		n := c.ConfirmLooks()[j]
+		p := &Plan{Stage: Confirm, Round: j + 1}
+		for _, id := range c.candidates(classes, d) {
+			if k := d.prefix(Confirm, id); k < n {
+				p.Tasks = append(p.Tasks, Task{id, k, n})
+			}
+		}
 		return p
 	}
 	if c.StabilityBot != "" {
@@ -226,6 +234,33 @@ func (c *Config) NextPlan(classes []Class, d *Data) *Plan {
 		}
 	}
 	return &Plan{Done: true}
+}
+
+// confirmLook is the confirmation's state once the main rounds are over: the look at which
+// it stopped, or its last complete one (0 before the first), and whether it needs
+// another. A look is complete when every candidate has its games; the confirmation stops
+// at the first complete look whose V interval is at most VWidth wide, or at its last.
+func (c *Config) confirmLook(classes []Class, d *Data) (j int, more bool) {
+	looks := c.ConfirmLooks()
+	ids := c.candidates(classes, d)
+	vHi := math.NaN()
+	for j = 1; j <= len(looks); j++ {
+		for _, id := range ids {
+			if d.prefix(Confirm, id) < looks[j-1] {
+				return j - 1, true
+			}
+		}
+		if j == len(looks) {
+			break
+		}
+		if math.IsNaN(vHi) {
+			vHi = c.mainVHi(classes, d)
+		}
+		if _, _, lo, hi, _ := c.confirmation(nil, ids, d, j, vHi); hi-lo <= c.VWidth {
+			return j, false
+		}
+	}
+	return len(looks), false
 }
 
 func stagePlan(d *Data, s Stage, ids []int, games int) *Plan {

@@ -24,7 +24,7 @@ func (c Config) Resume(given *Config, db string, changed func(flag string) bool)
 		"margin": func() { c.Margin = given.Margin }, "alpha": func() { c.Spending.Alpha = given.Spending.Alpha },
 		"rest": func() { c.Spending.Rest = given.Spending.Rest }, "candidates": func() { c.Candidates = given.Candidates },
 		"confirm": func() { c.ConfirmGames = given.ConfirmGames }, "panel": func() { c.PanelSize = given.PanelSize },
-		"panel-games": func() { c.PanelGames = given.PanelGames },
+		"panel-games": func() { c.PanelGames = given.PanelGames }, "v-width": func() { c.VWidth = given.VWidth },
 	} {
 		if changed(name) {
 			set()

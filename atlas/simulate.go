@@ -44,6 +44,15 @@ type SimResult struct {
 	PlantedV      float64
 	V, VLo, VHi   float64
 	VCovered      bool
+	// VLow and VHigh say which end of V's interval missed the planted V: VLo above it, VHi
+	// below it.
+	VLow, VHigh bool
+	// NaiveCovered says whether the interval V would have without the confirmation (the
+	// best class by the main rounds, its fixed-n interval folded to min(p, 1−p)) holds the
+	// planted V: the winner's curse that the confirmation is there for.
+	NaiveCovered bool
+	// NaiveV is that best class's main min(p̂, 1−p̂): V as the main rounds alone put it.
+	NaiveV float64
 }
 
 // Simulate runs the atlas c on classes with the planted truth, every game a draw from it
@@ -100,6 +109,14 @@ func (c *Config) Simulate(truth []Planted, seed uint64) SimResult {
 		}
 	}
 	r.VCovered = r.VLo <= r.PlantedV && r.PlantedV <= r.VHi
+	r.VLow, r.VHigh = r.VLo > r.PlantedV, r.VHi < r.PlantedV
+	best := -1.0
+	for _, e := range a.Estimates {
+		if v := math.Min(e.P, 1-e.P); v > best {
+			lo, hi := openerRange(e.FixedLo, e.FixedHi)
+			best, r.NaiveV, r.NaiveCovered = v, v, lo <= r.PlantedV && r.PlantedV <= hi
+		}
+	}
 	return r
 }
 

@@ -29,6 +29,15 @@ type Result struct {
 	VLo       *float64       `json:"v_lo"`
 	VHi       *float64       `json:"v_hi"`
 	VClass    int            `json:"v_class,omitempty"`
+	// The answer's fields, in the atlases run with --v-width (absent in those before it,
+	// whose JSON stays as it was): the width asked, the games a candidate has after each
+	// look of the confirmation, whether V's interval is that narrow, the bot's ladder
+	// rating (null off the ladder) and the answer as a sentence.
+	VWidth    *float64       `json:"v_width,omitempty"`
+	VLooks    []int          `json:"v_looks,omitempty"`
+	VKnown    *bool          `json:"v_known,omitempty"`
+	Rating    *rating        `json:"rating,omitempty"`
+	Answer    string         `json:"answer,omitempty"`
 	Fair      []int          `json:"fair"`
 	Even      []int          `json:"even"`
 	Confirmed []ClassJSON    `json:"confirmed"`
@@ -67,6 +76,12 @@ type StabilityJSON struct {
 	Panel     []ClassJSON `json:"panel"`
 }
 
+// rating is a rating that --json writes as a number, or null when it is not known
+// (omitempty leaves out only the field without one).
+type rating struct{ elo *float64 }
+
+func (r *rating) MarshalJSON() ([]byte, error) { return json.Marshal(r.elo) }
+
 func classOf(e Estimate) ClassJSON {
 	return ClassJSON{Class: e.ID, A: e.A.String(), B: e.B.String(), Edge: e.Edge, Apart: e.Apart, Members: e.Size,
 		Games: e.Games(), Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, P: e.P, Lo: e.Lo, Hi: e.Hi,
@@ -81,6 +96,11 @@ func (a *Atlas) JSON(all bool) *Result {
 		VHi: match.Finite(a.VHi), VClass: a.VClass, Fair: []int{}, Even: []int{}, Confirmed: []ClassJSON{}}
 	for _, v := range []Verdict{Swap, Keep, Fair, Open} {
 		r.Verdicts[v.String()] = a.Counts()[v]
+	}
+	if a.Config.VWidth > 0 {
+		known := a.VKnown()
+		r.VWidth, r.VLooks, r.VKnown = &a.Config.VWidth, a.Config.ConfirmLooks(), &known
+		r.Rating, r.Answer = &rating{match.Finite(a.Rating)}, a.Answer()
 	}
 	fair, even := a.Fair()
 	for _, e := range fair {
@@ -112,6 +132,7 @@ func (a *Atlas) Print(w io.Writer, asJSON bool) error {
 		return json.NewEncoder(w).Encode(a.JSON(true))
 	}
 	c := a.Config
+	fmt.Fprintln(w, a.Answer())
 	fmt.Fprintf(w, "opening atlas %d×%d, supply %s, bot %s, seed %d: %d classes, %d games (%d in the main rounds), %s\n",
 		c.Size, c.Size, c.Supply, c.Bot, c.Seed, len(a.Estimates), a.Games, a.MainGames, a.state())
 	if a.Strength != "" {
@@ -125,7 +146,7 @@ func (a *Atlas) Print(w io.Writer, asJSON bool) error {
 	} else {
 		e := a.Estimates[slices.IndexFunc(a.Estimates, func(e Estimate) bool { return e.ID == a.VClass })]
 		fmt.Fprintf(w, "V = %.3f [%.3f, %.3f]: the opener's value under the pie rule, from class %d (%s,%s) on %d fresh games\n",
-			a.V, a.VLo, a.VHi, a.VClass, e.A, e.B, c.ConfirmGames)
+			a.V, a.VLo, a.VHi, a.VClass, e.A, e.B, a.VGames())
 	}
 	fair, even := a.Fair()
 	fmt.Fprintf(w, "fair within ±%g%%: %s\n", 100*c.Margin, classList(fair))

@@ -22,6 +22,7 @@ import (
 type atlasData struct {
 	Key      string
 	Title    string
+	Answer   string // the designer's answer in a sentence (atlas.Atlas.Answer), the section's lead
 	Strength string // the bot, its budget, the games
 	V        string
 	Fair     string
@@ -50,7 +51,7 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 		state = "not complete: the rounds are still open (the figures are those of the games played)"
 	}
 	n := a.Counts()
-	d := atlasData{Key: key, Title: fmt.Sprintf("Opening atlas, %d×%d", c.Size, c.Size),
+	d := atlasData{Key: key, Title: fmt.Sprintf("Opening atlas, %d×%d", c.Size, c.Size), Answer: a.Answer(),
 		Strength: fmt.Sprintf("Every game played by the bot %s against itself (%s), from the position after the opening, %d×%d, supply %s, seed %d: %s games (%s in the main rounds); %s.",
 			c.Bot, budgetWords(c.Bot), c.Size, c.Size, c.Supply, c.Seed, thousands(a.Games), thousands(a.MainGames), state),
 		Counts: fmt.Sprintf("%d classes of openings (two tiles, folded by the board's 8 symmetries): swap %d, keep %d, fair within ±%g%% %d, open %d. Intervals: %g%% confidence sequences, valid whatever round a class stopped at.",
@@ -63,7 +64,7 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 	} else {
 		e := a.Estimates[slices.IndexFunc(a.Estimates, func(e atlas.Estimate) bool { return e.ID == a.VClass })]
 		d.V = fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%]: the opener's score under the pie rule with the best opening, class %d (%s %s), re-estimated on %d fresh games.",
-			100*a.V, 100*a.VLo, 100*a.VHi, a.VClass, e.A, e.B, c.ConfirmGames)
+			100*a.V, 100*a.VLo, 100*a.VHi, a.VClass, e.A, e.B, a.VGames())
 	}
 	fair, even := a.Fair()
 	d.Fair = estimateList(fair, 20)

@@ -59,6 +59,9 @@ func TestAtlasSection(t *testing.T) {
 	if !strings.Contains(s.V, "not yet") {
 		t.Errorf("V before the confirmation: %q", s.V)
 	}
+	if s.Answer != a.Answer() || !strings.HasPrefix(s.Answer, "Under the pie rule the opener secures: not yet known") {
+		t.Errorf("the section's answer: %q", s.Answer)
+	}
 }
 
 // A cell with no opening is drawn grey with a dash, not as a value.

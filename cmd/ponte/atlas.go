@@ -32,6 +32,7 @@ type atlasOptions struct {
 	alpha, rest  float64
 	candidates   int
 	confirm      int
+	vWidth       float64
 	stability    bool
 	stabilityBot string
 	panel        int
@@ -76,6 +77,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	f.Float64Var(&opts.rest, "rest", d.Spending.Rest, "the share of --alpha spent on the looks after the first round")
 	count(&opts.candidates, "candidates", "the best openings for the opener that the confirmation plays again")
 	count(&opts.confirm, "confirm", "games per candidate in the confirmation, on fresh seeds")
+	f.Float64Var(&opts.vWidth, "v-width", 0, "the width of V's interval asked (0.04: ±2 points): sets the confirmation's games per candidate instead of --confirm")
 	f.BoolVar(&opts.stability, "stability", false, "re-estimate a panel of classes at 4× the budget (--stability-bot)")
 	f.Var(botFlag(&opts.stabilityBot), "stability-bot", "the stability check's bot (default: --bot with 4× its budget)")
 	count(&opts.panel, "panel", "classes in the stability check's panel (half nearest ½, half at random)")
@@ -93,7 +95,7 @@ func atlasSettings(s *streams, opts *atlasOptions, adb *store.AtlasDB) (*atlas.C
 func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
 	c := &atlas.Config{Size: opts.size, Supply: opts.supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
 		Margin: opts.margin, Spending: atlas.Spending{Alpha: opts.alpha, Rest: opts.rest}, Candidates: opts.candidates,
-		ConfirmGames: opts.confirm, PanelSize: opts.panel, PanelGames: opts.panelGames}
+		ConfirmGames: opts.confirm, VWidth: opts.vWidth, PanelSize: opts.panel, PanelGames: opts.panelGames}
 	if opts.stability {
 		c.StabilityBot = opts.stabilityBot
 		if c.StabilityBot == "" {
