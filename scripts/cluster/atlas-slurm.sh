@@ -35,7 +35,7 @@ submit() {
   done
   if [ ${#missing[@]} -gt 0 ]; then
     arr=$(IFS=,; sbatch --parsable --job-name="atlas-r$r" --array="${missing[*]}" --cpus-per-task="$cpus" \
-      "${sbatch_opts[@]}" --output="$dir/log/round-$r-task-%a.out" \
+      "${sbatch_opts[@]}" --output="$dir/log/round-$r-task-%a.out" --open-mode=append \
       --wrap="exec bash '$self' task '$dir' $r")
     arr=${arr%%;*}
     merge=$(sbatch --parsable --job-name="atlas-r$r-merge" --dependency="afterok:$arr" --kill-on-invalid-dep=yes \
