@@ -28,23 +28,21 @@ load() {
 
 # submit submits round r: the array of the tasks without their mark, and the merge job.
 submit() {
-  local r=$1 missing=() i arr merge
+  local r=$1 missing=() i arr= merge
   mkdir -p "$dir/round-$r" "$dir/log"
   for ((i = 1; i <= shards; i++)); do
     [ -e "$dir/round-$r/ok-$i" ] || missing+=("$i")
   done
+  local after=()
   if [ ${#missing[@]} -gt 0 ]; then
     arr=$(IFS=,; sbatch --parsable --job-name="atlas-r$r" --array="${missing[*]}" --cpus-per-task="$cpus" \
       "${sbatch_opts[@]}" --output="$dir/log/round-$r-task-%a.out" --open-mode=append \
       --wrap="exec bash '$self' task '$dir' $r")
     arr=${arr%%;*}
-    merge=$(sbatch --parsable --job-name="atlas-r$r-merge" --dependency="afterok:$arr" --kill-on-invalid-dep=yes \
-      "${sbatch_opts[@]}" --output="$dir/log/round-$r-merge.out" --wrap="exec bash '$self' merge '$dir' $r")
-  else
-    merge=$(sbatch --parsable --job-name="atlas-r$r-merge" "${sbatch_opts[@]}" \
-      --output="$dir/log/round-$r-merge.out" --wrap="exec bash '$self' merge '$dir' $r")
-    arr=
+    after=(--dependency="afterok:$arr" --kill-on-invalid-dep=yes)
   fi
+  merge=$(sbatch --parsable --job-name="atlas-r$r-merge" "${after[@]}" "${sbatch_opts[@]}" \
+    --output="$dir/log/round-$r-merge.out" --open-mode=append --wrap="exec bash '$self' merge '$dir' $r")
   merge=${merge%%;*}
   echo "$r" > "$dir/round.tmp" && mv "$dir/round.tmp" "$dir/round"
   echo "$arr $merge" > "$dir/jobs.tmp" && mv "$dir/jobs.tmp" "$dir/jobs"

@@ -4,8 +4,9 @@
 # run by atlas-slurm.sh as a 4-task job array over all its rounds, with task 2 of round 2
 # killed (SIGKILL) once in the middle of its share and resubmitted, and the merged atlas
 # compared byte for byte (show --json, atlas.parquet, atlas_games.parquet) with a 1-shard run.
-# A task run again after the end must change nothing either. The daemons are stopped by their
-# pids on exit. Runs as root (apt-get and the daemons); `.ci/run` calls it.
+# A task run again after the end must change nothing either. Then `ponte annotate` of the
+# sample data's people's games by annotate-slurm.sh, 4 tasks and a merge job, against one
+# run. The daemons are stopped by their pids on exit. Runs as root (apt-get and the daemons); `.ci/run` calls it.
 #
 #   ci-slurm.sh [PONTE]      PONTE: a built ponte (else one is built from this checkout)
 set -euo pipefail
@@ -159,4 +160,14 @@ grep -q "^$tmp/run/shard-3.db: 0 games stored by this run" "$tmp/run/log/again-3
 "$ponte" atlas show --db "$tmp/run/atlas.db" --json --parquet "$tmp/pq-again" > "$tmp/again.json"
 cmp "$tmp/one.json" "$tmp/again.json"
 cmp "$tmp/pq-one/atlas_games.parquet" "$tmp/pq-again/atlas_games.parquet"
+echo "== slurm: ponte annotate as a 4-task array and a merge job = 1 shard"
+"$ponte" ingest --db "$tmp/games.db" --no-parquet sample_data 2> /dev/null
+annotate=(--budget 10 --population people)
+cp "$tmp/games.db" "$tmp/games-one.db"
+mkdir "$tmp/pq-annotate-one" "$tmp/pq-annotate-run"
+"$ponte" annotate --db "$tmp/games-one.db" --parquet "$tmp/pq-annotate-one" --workers 1 --quiet "${annotate[@]}"
+scripts/cluster/annotate-slurm.sh --dir "$tmp/annotate" --shards 4 --db "$tmp/games.db" --ponte "$ponte" --wait -- "${annotate[@]}"
+"$ponte" annotate --db "$tmp/games.db" --parquet "$tmp/pq-annotate-run" --quiet "${annotate[@]}"
+cmp "$tmp/pq-annotate-one/turn_evals.parquet" "$tmp/pq-annotate-run/turn_evals.parquet"
+echo "4 shards on Slurm = 1 shard: turn_evals.parquet byte for byte ($(wc -c < "$tmp/pq-annotate-one/turn_evals.parquet") bytes)"
 echo "the Slurm test passed in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
