@@ -54,7 +54,8 @@ type Cost struct {
 // The atlas to its end is simulated reps times, each class's games drawn from its main
 // estimate so far (½ for a class without games, which the rounds stop last); the last
 // target is the fixed-n count z²·p(1−p)/gap² of each class's estimate, gap its distance to
-// the edge of the fair band, z the last look's critical value, at most MaxCount a class.
+// the edge of the fair band, z the last look's critical value; a class that needs MaxCount
+// games or more is left out and counted in the note.
 func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost {
 	var out []Cost
 	p := c.NextPlan(classes, d)
@@ -108,7 +109,8 @@ func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost
 			need = math.Ceil(zLast * zLast * math.Max(pv, 1/float64(4*MaxCount)) / (gap * gap))
 		}
 		if need >= MaxCount {
-			need, capped = MaxCount, capped+1
+			capped++
+			continue
 		}
 		decided.Games += math.Max(0, need-float64(t.Games()))
 	}
@@ -120,7 +122,7 @@ func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost
 	default:
 		decided.Note = fmt.Sprintf("z²·p(1−p)/gap² a class, z %.2f", zLast)
 		if capped > 0 {
-			decided.Note += fmt.Sprintf("; %d at the edge of the band, counted at %d", capped, MaxCount)
+			decided.Note += fmt.Sprintf("; %d left out: so near the band's edge that each needs over %d games", capped, MaxCount)
 		}
 		if unknown > 0 {
 			decided.Note += fmt.Sprintf("; %d without games left out", unknown)
@@ -197,9 +199,11 @@ func (c *Config) MeasureRate(ctx context.Context, classes []Class, d *Data, newB
 			i++
 		}
 	}
-	for i := 0; len(units) == 0 && i < min(sample, len(classes)); i++ {
-		cl := classes[i*len(classes)/min(sample, len(classes))]
-		units = append(units, Unit{Main, cl.ID, MaxCount - 1})
+	if len(units) == 0 { // a done atlas: main-stage games past its indices, spread over the classes
+		n := min(sample, len(classes))
+		for i := range n {
+			units = append(units, Unit{Main, classes[i*len(classes)/n].ID, MaxCount - 1})
+		}
 	}
 	rand.New(rand.NewPCG(c.Seed, 0x72617465)).Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] }) // "rate"
 	byID := map[int]Class{}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -224,7 +226,8 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.changed = func(name string) bool { return cmd.Flags().Changed(name) }
-			adb, cfg, err := openAtlas(s, opts, opts.db, opts.cost) // --cost prices a new atlas too
+			_, statErr := os.Stat(opts.db) // --cost prices a new atlas too, and writes to no other
+			adb, cfg, err := openAtlas(s, opts, opts.db, opts.cost && errors.Is(statErr, fs.ErrNotExist))
 			if err != nil {
 				return err
 			}
