@@ -91,7 +91,7 @@ func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost
 	}
 	v := all[Main] + confirm
 	out = append(out, Cost{Target: fmt.Sprintf("V to ±%.3g points", 100*vHalf), Games: v, Weighted: v,
-		Note: fmt.Sprintf("the main rounds, then %.0f games for each of %d candidates (z %.2f, p ½)", per, c.Candidates, z)})
+		Note: fmt.Sprintf("the main rounds, then %.0f games for each of %d %s (z %.2f, p ½)", per, c.Candidates, costPlural(c.Candidates, "candidate", "candidates"), z)})
 
 	decided := Cost{Target: fmt.Sprintf("every class decided at m = %.3g", c.Margin)}
 	zLast := c.Z(c.Looks())
@@ -282,4 +282,11 @@ func costCommas(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+func costPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -100,6 +100,7 @@ NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF=$tmp/slurm.conf
+grep -v '^#' "$SLURM_CONF"
 slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
 for _ in $(seq 150); do
