@@ -6,7 +6,8 @@
 # compared byte for byte (show --json, atlas.parquet, atlas_games.parquet) with a 1-shard run.
 # A task run again after the end must change nothing either. Then `ponte annotate` of the
 # sample data's people's games by annotate-slurm.sh, 4 tasks and a merge job, against one
-# run. The daemons are stopped by their pids on exit. Runs as root (apt-get and the daemons); `.ci/run` calls it.
+# run. The daemons are stopped by their pids on exit. Runs as root (apt-get and the daemons;
+# through sudo when it is not); `.ci/run` calls it.
 #
 #   ci-slurm.sh [PONTE]      PONTE: a built ponte (else one is built from this checkout)
 set -euo pipefail
@@ -14,9 +15,14 @@ cd "$(dirname "$0")/../.."
 repo=$(pwd)
 start=$(date +%s.%N)
 if [ "$(id -u)" -ne 0 ]; then
-  echo "ci-slurm.sh: runs as root (it installs packages and starts the daemons): sudo $0" >&2
-  exit 2
+  # It installs packages and starts the daemons: as root.
+  if [ -z "${1:-}" ]; then
+    go build -o /tmp/ponte-ci-slurm ./cmd/ponte
+    set -- /tmp/ponte-ci-slurm
+  fi
+  exec sudo --preserve-env=PATH,PONTE_SLURM_PORT "$0" "$(realpath "$1")"
 fi
+since() { awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f s", b - a }'; }
 
 echo "== slurm: install slurm-wlm and munge"
 if ! command -v slurmctld > /dev/null || ! command -v slurmd > /dev/null || ! command -v munged > /dev/null; then
@@ -96,6 +102,8 @@ JobCompType=jobcomp/none
 MpiDefault=none
 ReturnToService=2
 KillWait=5
+# Jobs start as soon as they can (by default batch jobs wait up to 3 s to be started together).
+SchedulerParameters=batch_sched_delay=0
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -111,7 +119,7 @@ sinfo
 [ "$(sinfo -h -o %t)" = idle ] || { echo "the node is not idle"; exit 1; }
 echo "the cluster is up after $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 
-echo "== slurm: a 5×5 atlas as a 4-task array per round, task 2 of round 2 killed once"
+echo "== slurm: a 5×5 atlas as a 4-task array per round, task 2 of round 2 killed once ($(since))"
 flags=(--size 5 --bot sage-10 --first 4 --max 16 --confirm 8 --candidates 2)
 "$ponte" atlas run --db "$tmp/one.db" --workers 1 --quiet "${flags[@]}" > /dev/null 2>&1
 # The tasks' ponte: the first `atlas run --shard 2/4` of round 2 is killed with SIGKILL once
@@ -151,7 +159,7 @@ for f in one.json pq-one/atlas.parquet pq-one/atlas_games.parquet; do
 done
 echo "4 shards on Slurm, a task killed and resubmitted = 1 shard: byte for byte ($(wc -c < "$tmp/one.json") bytes of JSON)"
 
-echo "== slurm: a task of the last round run again, and merged again, changes nothing"
+echo "== slurm: a task of the last round run again, and merged again, changes nothing ($(since))"
 r=$(cat "$tmp/run/round")
 job=$(sbatch --parsable --array=3 --output="$tmp/run/log/again-%a.out" \
   --wrap="bash '$repo/scripts/cluster/atlas-slurm.sh' task '$tmp/run' $r && '$ponte' atlas merge --db '$tmp/run/atlas.db' '$tmp'/run/shard-*.db > /dev/null")
@@ -161,7 +169,7 @@ grep -q "^$tmp/run/shard-3.db: 0 games stored by this run" "$tmp/run/log/again-3
 "$ponte" atlas show --db "$tmp/run/atlas.db" --json --parquet "$tmp/pq-again" > "$tmp/again.json"
 cmp "$tmp/one.json" "$tmp/again.json"
 cmp "$tmp/pq-one/atlas_games.parquet" "$tmp/pq-again/atlas_games.parquet"
-echo "== slurm: ponte annotate as a 4-task array and a merge job = 1 shard"
+echo "== slurm: ponte annotate as a 4-task array and a merge job = 1 shard ($(since))"
 "$ponte" ingest --db "$tmp/games.db" --no-parquet sample_data 2> /dev/null
 annotate=(--budget 10 --population people)
 cp "$tmp/games.db" "$tmp/games-one.db"
@@ -171,4 +179,4 @@ scripts/cluster/annotate-slurm.sh --dir "$tmp/annotate" --shards 4 --db "$tmp/ga
 "$ponte" annotate --db "$tmp/games.db" --parquet "$tmp/pq-annotate-run" --quiet "${annotate[@]}"
 cmp "$tmp/pq-annotate-one/turn_evals.parquet" "$tmp/pq-annotate-run/turn_evals.parquet"
 echo "4 shards on Slurm = 1 shard: turn_evals.parquet byte for byte ($(wc -c < "$tmp/pq-annotate-one/turn_evals.parquet") bytes)"
-echo "the Slurm test passed in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s"
+echo "the Slurm test passed in $(since)"
