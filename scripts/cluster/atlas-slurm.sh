@@ -146,11 +146,12 @@ else
   elif [ -n "$(queued)" ]; then
     echo "round $r: its jobs are still in the queue ($(queued | paste -sd, -)): not submitted again"
   elif [ -e "$dir/round-$r/merged" ]; then
-    merge_next=$((r + 1))
     if "$ponte" atlas plan --db "$dir/atlas.db" | grep -q '"done":true'; then
+      "$ponte" atlas show --db "$dir/atlas.db" > "$dir/atlas.txt"
       touch "$dir/done"
+      echo "the atlas is done: $dir/atlas.txt"
     else
-      submit "$merge_next"
+      submit $((r + 1))
     fi
   else
     submit "$r"
