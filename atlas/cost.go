@@ -41,7 +41,7 @@ func (r Rate) CoreHours(games float64) float64 {
 
 // Cost is what a target still needs: its games (a mean when they are simulated) and, in
 // Weighted, the same counted in games of the atlas's bot (the stability bot's at four
-// times the time, its budget being four times as large).
+// times the time when its budget is four times as large).
 type Cost struct {
 	Target   string
 	Games    float64
@@ -65,18 +65,21 @@ func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost
 		_, n := p.Shard(d, 1, 1)
 		w := float64(n)
 		if p.Stage == Stability {
-			w *= 4
+			w *= c.stabilityWeight()
 		}
 		out = append(out, Cost{Target: fmt.Sprintf("the next round (%s round %d)", p.Stage, p.Round), Games: float64(n), Weighted: w})
 	}
 	all, mainGames := c.simulate(classes, d, reps)
 	end := Cost{Target: "the atlas to its end", Games: all[Main] + all[Confirm] + all[Stability],
-		Weighted: all[Main] + all[Confirm] + 4*all[Stability], Note: fmt.Sprintf("simulated %d times from the estimates so far", reps)}
+		Weighted: all[Main] + all[Confirm] + c.stabilityWeight()*all[Stability], Note: fmt.Sprintf("simulated %d times from the estimates so far", reps)}
 	if mainGames == 0 {
 		end.Note = "no game yet: every class taken at p = ½, the most a class can cost"
 	}
-	if all[Stability] > 0 {
-		end.Note += fmt.Sprintf("; %.0f stability games at 4× the time", all[Stability])
+	switch {
+	case all[Stability] > 0 && c.stabilityWeight() > 1:
+		end.Note += fmt.Sprintf("; %.0f games of %s counted at 4× the time (its budget)", all[Stability], c.StabilityBot)
+	case all[Stability] > 0:
+		end.Note += fmt.Sprintf("; %.0f games of %s counted at %s's time (not timed)", all[Stability], c.StabilityBot, c.Bot)
 	}
 	out = append(out, end)
 
@@ -129,6 +132,15 @@ func (c *Config) Costs(classes []Class, d *Data, vHalf float64, reps int) []Cost
 		}
 	}
 	return append(out, decided)
+}
+
+// stabilityWeight is the time of a stability game in games of the atlas's bot: 4 when its
+// bot is the atlas's with four times the budget, else 1 (not known).
+func (c *Config) stabilityWeight() float64 {
+	if c.StabilityBot != "" && c.StabilityBot == FourTimes(c.Bot) {
+		return 4
+	}
+	return 1
 }
 
 // simulate plays the rest of the atlas reps times with each game drawn from its class's

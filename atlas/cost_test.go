@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,6 +179,36 @@ func TestMeasureRate(t *testing.T) {
 	for _, want := range []string{`greedy on 5×5: [0-9.e+]+ games per core-second \([0-9]+ games in`, `\nthe next round \(main round 1\) +98 +[0-9.]+ +[0-9.]+\n`, "needs a first round"} {
 		if !regexp.MustCompile(want).MatchString(out.String()) {
 			t.Errorf("the costs lack %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestCostsStability: the stability check's games are counted at four times the time when
+// its bot has four times the budget, and at the atlas's bot's time otherwise.
+func TestCostsStability(t *testing.T) {
+	c := DefaultConfig()
+	c.Bot, c.First, c.Max, c.Candidates, c.ConfirmGames, c.PanelSize, c.PanelGames = "sage-10", 4, 4, 1, 2, 2, 8
+	classes := []Class{{ID: 1}, {ID: 2}, {ID: 3}}
+	d := NewData()
+	for _, cl := range classes {
+		addGames(d, cl.ID, 0, 4, 4, 0)
+	}
+	for _, id := range c.candidates(classes, d) {
+		d.Add(Game{Stage: Confirm, Class: id, Index: 0, Points: 2})
+		d.Add(Game{Stage: Confirm, Class: id, Index: 1, Points: 2})
+	}
+	for _, tc := range []struct {
+		bot    string
+		weight float64
+	}{{"sage-40", 4}, {"mcts-400", 1}} {
+		c.StabilityBot = tc.bot
+		costs := c.Costs(classes, d, 0.02, 1)
+		next, end := costs[0], costs[1]
+		if next.Games != 16 || next.Weighted != 16*tc.weight || end.Games != 16 || end.Weighted != 16*tc.weight {
+			t.Errorf("stability bot %s: next %+v, end %+v: want 16 games weighted %g", tc.bot, next, end, 16*tc.weight)
+		}
+		if !strings.Contains(end.Note, "16 games of "+tc.bot) {
+			t.Errorf("stability bot %s: the note %q does not name its games", tc.bot, end.Note)
 		}
 	}
 }
