@@ -77,7 +77,7 @@ task() {
 merge() {
   local r=$1 shard_dbs=() i
   for ((i = 1; i <= shards; i++)); do
-    [ -e "$dir/shard-$i.db" ] && shard_dbs+=("$dir/shard-$i.db")
+    if [ -e "$dir/shard-$i.db" ]; then shard_dbs+=("$dir/shard-$i.db"); fi
   done
   [ ${#shard_dbs[@]} -gt 0 ] || die "round $r: no shard database in $dir"
   "$ponte" atlas merge --db "$dir/atlas.db" "${shard_dbs[@]}" > /dev/null
