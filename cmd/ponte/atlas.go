@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -42,6 +44,8 @@ type atlasOptions struct {
 	parquet      string
 	json         bool
 	quiet        bool
+	cost         bool    // plan --cost
+	costV        float64 // plan --cost-v: V's half-width to price
 	changed      func(name string) bool
 }
 
@@ -169,7 +173,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	var played, stored atomic.Int64 // in the round, in the run
 	var bar *progress.Stage
-	start := time.Now()
+	start, cpu := time.Now(), atlas.CPUTime()
 	r := atlas.Runner{Workers: opts.workers, Shard: shard, Shards: shards,
 		NewBot: func(name string) (bot.Bot, error) { return newBot(name, bot.Options{Workers: 1}) },
 		Round: func(p *atlas.Plan, units int) {
@@ -201,8 +205,9 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 			return usagef("%s: %s", safe(opts.db), safeErr(err))
 		}
 		n := int(stored.Load())
-		fmt.Fprintf(s.err, "%s: %d %s stored by this run, %d in the database, %s this run\n", safe(opts.db), n, plural(n, "game", "games"),
-			held, seconds(time.Since(start).Seconds()))
+		rate := atlas.Rate{Games: n, CPUSeconds: (atlas.CPUTime() - cpu).Seconds()}
+		fmt.Fprintf(s.err, "%s: %d %s stored by this run, %d in the database, %s this run, %.1f CPU-s: %.4g games per core-second\n", safe(opts.db), n, plural(n, "game", "games"),
+			held, seconds(time.Since(start).Seconds()), rate.CPUSeconds, rate.PerCoreSecond())
 	}
 	switch {
 	case interruptedRun:
@@ -215,17 +220,19 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 }
 
 func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "plan",
 		Short: "Print the next round's plan as JSON: the games each class still needs",
 		Long:  help("atlas-plan"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			adb, cfg, err := openAtlas(s, opts, opts.db, false)
+			opts.changed = func(name string) bool { return cmd.Flags().Changed(name) }
+			_, statErr := os.Stat(opts.db) // --cost prices a new atlas too, and writes to no other
+			adb, cfg, err := openAtlas(s, opts, opts.db, opts.cost && errors.Is(statErr, fs.ErrNotExist))
 			if err != nil {
 				return err
 			}
-			defer adb.Close()
+			defer adb.CloseDiscard()
 			classes, err := atlas.Classes(cfg.Size)
 			if err != nil {
 				return err
@@ -233,6 +240,14 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 			d, err := atlas.Load(s.ctx, adb)
 			if err != nil {
 				return err
+			}
+			if opts.cost {
+				newBot := func(name string) (bot.Bot, error) { return newBot(name, bot.Options{Workers: 1}) }
+				rate, err := cfg.MeasureRate(s.ctx, classes, d, newBot, opts.workers, 5*time.Second)
+				if err != nil {
+					return usage(err)
+				}
+				return atlas.PrintCosts(s.out, cfg, rate, cfg.Costs(classes, d, opts.costV, 20), opts.workers)
 			}
 			p := cfg.NextPlan(classes, d)
 			if p.Tasks == nil {
@@ -245,6 +260,12 @@ func newAtlasPlanCmd(s *streams, opts *atlasOptions) *cobra.Command {
 			}{p, p.Stage.String(), p.Games()})
 		},
 	}
+	addAtlasSettings(cmd, opts)
+	opts.workers = defaultWorkers()
+	cmd.Flags().Var(countFlag(&opts.workers, 1, maxWorkers), "workers", "--cost: games timed in parallel, and the cores its hours are divided by")
+	cmd.Flags().BoolVar(&opts.cost, "cost", false, "print the core-hours the next round, the atlas, V and every class's verdict need (games timed now)")
+	cmd.Flags().Float64Var(&opts.costV, "cost-v", 0.02, "--cost: the half-width of V's interval to price")
+	return cmd
 }
 
 func newAtlasMergeCmd(s *streams, opts *atlasOptions) *cobra.Command {
