@@ -4,8 +4,8 @@ import (
 	"database/sql/driver"
 	"strconv"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/replay"
 )
 
 // Replayed is a record as the intake hands it to the store: read, replayed and judged, with
@@ -25,7 +25,7 @@ type Replayed struct {
 	Event, Site, Date, Round, RecordID, Light, Dark, Opener *string
 	Swapped                                                 bool
 	Size                                                    int
-	Supply                                                  replay.Supply
+	Supply                                                  game.Supply
 	ClaimedResult                                           string
 	Termination                                             *string
 	ClaimedScore                                            *[2]int // [light, dark]

@@ -125,7 +125,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*ingestReport, error) {
 	if opts.parquetOnly {
 		db, err = store.OpenParquetOnly(opts.parquet)
 	} else {
-		db, err = store.Open(opts.db)
+		db, err = store.OpenWith(opts.db, store.OpenOptions{Replay: intake.ReplayStored})
 	}
 	if err != nil {
 		return nil, usage(err)
