@@ -1,5 +1,11 @@
 package game
 
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
 // Result is the outcome of a game.
 type Result uint8
 
@@ -11,9 +17,12 @@ const (
 	Draw                    // "1/2-1/2"
 )
 
-// String returns the result token.
+// String returns the result token: "*", "1-0", "0-1" or "1/2-1/2"; "Result(N)" for a
+// value that is none of the four.
 func (r Result) String() string {
 	switch r {
+	case NoResult:
+		return "*"
 	case LightWins:
 		return "1-0"
 	case DarkWins:
@@ -21,7 +30,29 @@ func (r Result) String() string {
 	case Draw:
 		return "1/2-1/2"
 	}
-	return "*"
+	return "Result(" + strconv.Itoa(int(r)) + ")"
+}
+
+// ErrResult is the error of a text that is no result token, or of a Result value that is
+// none of the four.
+var ErrResult = errors.New("not a result: must be 1-0, 0-1, 1/2-1/2 or *")
+
+// MarshalText writes the result token, so that a Result is its token in JSON.
+func (r Result) MarshalText() ([]byte, error) {
+	if r > Draw {
+		return nil, fmt.Errorf("%v: %w", r, ErrResult)
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads a result token, as ParseResult does.
+func (r *Result) UnmarshalText(b []byte) error {
+	v, ok := ParseResult(string(b))
+	if !ok {
+		return fmt.Errorf("%q: %w", b, ErrResult)
+	}
+	*r = v
+	return nil
 }
 
 // ParseResult reads a result token; "" counts as "*". ok is false for any other text.
