@@ -210,9 +210,9 @@ const repackSQL = `'[' || (
 // transaction: the turns of each game become one row of game_turns, made in SQL from the
 // rows of the table turns (repackSQL), which is dropped (upgradeTo7 makes the view); games
 // gets components_light and components_dark, filled by replaying every game that was
-// replayed when stored (fillComponents, by the replays newReplay makes). A game whose turns are not numbered 1, 2, … in
-// order (only an edited database holds one) stops the upgrade: its turns would come back
-// renumbered.
+// replayed when stored (fillComponents, by the replays newReplay makes). A game whose
+// turns are not numbered 1, 2, … in order (only an edited database holds one) stops the
+// upgrade: its turns would come back renumbered.
 func upgradeTo4(ctx context.Context, conn *sql.Conn, newReplay func() ReplayStored) error {
 	var game, n, first, last int64
 	err := conn.QueryRowContext(ctx, `SELECT game, count(*), min(turn), max(turn) FROM turns GROUP BY game
