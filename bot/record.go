@@ -16,7 +16,8 @@ import (
 func (g *Game) Record(index int, seed uint64) *ingest.Record {
 	round := strconv.Itoa(index)
 	seedText := strconv.FormatUint(seed, 10)
-	result := g.Result.String()
+	claimed := g.Result
+	result := claimed.String()
 	score := strconv.Itoa(g.Score[0]) + "-" + strconv.Itoa(g.Score[1])
 	rec := &ingest.Record{
 		Format: ingest.FormatPonte,
@@ -37,7 +38,7 @@ func (g *Game) Record(index int, seed uint64) *ingest.Record {
 			{Name: "Seed", Value: seedText},
 		},
 		Moves:  make([]ingest.Token, len(g.Moves)),
-		Result: result,
+		Result: &claimed,
 
 		// The typed values of the tags above (ingest derives them the same way).
 		Size:        g.Size,

@@ -65,7 +65,7 @@ func TestGameRecordReplays(t *testing.T) {
 					if !v.Legal || !v.Over || v.Error != nil {
 						t.Fatalf("game %d: verdict %+v, error %+v", i+1, v, v.Error)
 					}
-					if *v.Result != g.Result.String() || *v.Score != g.Score || *v.Islands != g.Islands || *v.Bridges != g.Bridges {
+					if *v.Result != g.Result || *v.Score != g.Score || *v.Islands != g.Islands || *v.Bridges != g.Bridges {
 						t.Errorf("game %d: replay gives %s %v, the game had %s %v", i+1, *v.Result, *v.Score, g.Result, g.Score)
 					}
 					if v.Turns != len(g.Moves) {
@@ -102,7 +102,7 @@ func TestGameRecordTags(t *testing.T) {
 	if fmt.Sprint(rec.Tags) != fmt.Sprint(want) {
 		t.Errorf("tags\n%v\nwant\n%v", rec.Tags, want)
 	}
-	if rec.Format != ingest.FormatPonte || rec.Index != 7 || rec.Result != "0-1" || len(rec.Moves) != 2 ||
+	if rec.Format != ingest.FormatPonte || rec.Index != 7 || rec.Result == nil || *rec.Result != replay.DarkWins || len(rec.Moves) != 2 ||
 		rec.Moves[0].Text != g.Moves[0].String() || rec.Moves[1].Text != "swap" {
 		t.Errorf("record %+v", rec)
 	}

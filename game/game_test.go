@@ -2,8 +2,6 @@ package game
 
 import (
 	"testing"
-
-	"github.com/ponte/ponte/replay"
 )
 
 func TestTermination(t *testing.T) {
@@ -74,20 +72,20 @@ func TestFinal(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		over     bool
-		computed replay.Result
+		computed Result
 		term     Termination
-		claimed  replay.Result
-		want     replay.Result
+		claimed  Result
+		want     Result
 	}{
-		{"over", true, replay.LightWins, Unstated, replay.DarkWins, replay.LightWins},
-		{"over, resign claimed", true, replay.Draw, Resign, replay.DarkWins, replay.Draw},
-		{"resign", false, replay.NoResult, Resign, replay.DarkWins, replay.DarkWins},
-		{"time", false, replay.NoResult, Time, replay.LightWins, replay.LightWins},
-		{"agreement", false, replay.NoResult, Agreement, replay.Draw, replay.Draw},
-		{"abandoned", false, replay.NoResult, Abandoned, replay.LightWins, replay.NoResult},
-		{"normal, not over", false, replay.NoResult, Normal, replay.LightWins, replay.NoResult},
-		{"unstated", false, replay.NoResult, Unstated, replay.DarkWins, replay.NoResult},
-		{"resign, no claim", false, replay.NoResult, Resign, replay.NoResult, replay.NoResult},
+		{"over", true, LightWins, Unstated, DarkWins, LightWins},
+		{"over, resign claimed", true, Draw, Resign, DarkWins, Draw},
+		{"resign", false, NoResult, Resign, DarkWins, DarkWins},
+		{"time", false, NoResult, Time, LightWins, LightWins},
+		{"agreement", false, NoResult, Agreement, Draw, Draw},
+		{"abandoned", false, NoResult, Abandoned, LightWins, NoResult},
+		{"normal, not over", false, NoResult, Normal, LightWins, NoResult},
+		{"unstated", false, NoResult, Unstated, DarkWins, NoResult},
+		{"resign, no claim", false, NoResult, Resign, NoResult, NoResult},
 	} {
 		if got := Final(tc.over, tc.computed, tc.term, tc.claimed); got != tc.want {
 			t.Errorf("%s: Final = %v, want %v", tc.name, got, tc.want)

@@ -1,7 +1,5 @@
 package game
 
-import "github.com/ponte/ponte/replay"
-
 // The board's 8 symmetries (the dihedral group of the square): each maps (col, row) on a
 // board of side n to another square of it.
 var symmetries = [8]func(c, r, n int) (int, int){
@@ -20,7 +18,7 @@ var symmetries = [8]func(c, r, n int) (int, int){
 // in reading order (row, then column), the least in that order (first cell, then second).
 // Two openings fold to the same pair exactly when a symmetry of the board maps one onto
 // the other; the order in which a record wrote the two cells does not matter.
-func FoldPair(a, b replay.Cell, n int) (replay.Cell, replay.Cell) {
+func FoldPair(a, b Cell, n int) (Cell, Cell) {
 	var best [4]int
 	for i, sym := range symmetries {
 		ac, ar := sym(a.Col(), a.Row(), n)
@@ -33,14 +31,14 @@ func FoldPair(a, b replay.Cell, n int) (replay.Cell, replay.Cell) {
 			best = key
 		}
 	}
-	return replay.CellAt(best[1], best[0]), replay.CellAt(best[3], best[2])
+	return CellAt(best[1], best[0]), CellAt(best[3], best[2])
 }
 
 // FoldCell returns the canonical cell of c's class under the board's symmetries on a board
 // of side n: the least of its 8 images in reading order (row, then column). Two cells fold
 // to the same cell exactly when a symmetry of the board maps one onto the other, as the
 // heat maps of cells are folded.
-func FoldCell(c replay.Cell, n int) replay.Cell {
+func FoldCell(c Cell, n int) Cell {
 	bc, br := c.Col(), c.Row()
 	for _, sym := range symmetries[1:] {
 		col, row := sym(c.Col(), c.Row(), n)
@@ -48,7 +46,7 @@ func FoldCell(c replay.Cell, n int) replay.Cell {
 			bc, br = col, row
 		}
 	}
-	return replay.CellAt(bc, br)
+	return CellAt(bc, br)
 }
 
 func less(x, y [4]int) bool {

@@ -2,8 +2,6 @@ package game
 
 import (
 	"testing"
-
-	"github.com/ponte/ponte/replay"
 )
 
 // TestFoldPairOrbits checks FoldPair against Burnside's lemma: the number of distinct
@@ -11,22 +9,22 @@ import (
 // symmetry leaves in place; and every image of a pair folds to the same pair.
 func TestFoldPairOrbits(t *testing.T) {
 	for _, n := range []int{5, 6, 10, 12} {
-		var cells []replay.Cell
+		var cells []Cell
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
-				cells = append(cells, replay.CellAt(c, r))
+				cells = append(cells, CellAt(c, r))
 			}
 		}
-		image := func(sym int, x replay.Cell) replay.Cell {
+		image := func(sym int, x Cell) Cell {
 			c, r := symmetries[sym](x.Col(), x.Row(), n)
-			return replay.CellAt(c, r)
+			return CellAt(c, r)
 		}
-		classes := map[[2]replay.Cell]bool{}
+		classes := map[[2]Cell]bool{}
 		fixed := 0
 		for i, a := range cells {
 			for _, b := range cells[i+1:] {
 				fa, fb := FoldPair(a, b, n)
-				classes[[2]replay.Cell{fa, fb}] = true
+				classes[[2]Cell{fa, fb}] = true
 				for sym := range symmetries {
 					ia, ib := image(sym, a), image(sym, b)
 					if ga, gb := FoldPair(ib, ia, n); ga != fa || gb != fb {
@@ -45,7 +43,7 @@ func TestFoldPairOrbits(t *testing.T) {
 }
 
 func TestFoldPairExamples(t *testing.T) {
-	cell := func(s string) replay.Cell { return replay.CellAt(int(s[0]-'a'), int(s[1]-'1')) }
+	cell := func(s string) Cell { return CellAt(int(s[0]-'a'), int(s[1]-'1')) }
 	for _, tc := range []struct {
 		a, b   string
 		n      int
@@ -69,10 +67,10 @@ func TestFoldPairExamples(t *testing.T) {
 // side n there are m(m+1)/2 classes, m = ⌈n/2⌉, and every cell folds onto a cell of its class.
 func TestFoldCell(t *testing.T) {
 	for _, n := range []int{5, 6, 10, 12, 26} {
-		classes := map[replay.Cell]bool{}
+		classes := map[Cell]bool{}
 		for col := range n {
 			for row := range n {
-				c := replay.CellAt(col, row)
+				c := CellAt(col, row)
 				f := FoldCell(c, n)
 				if FoldCell(f, n) != f {
 					t.Fatalf("%d×%d: %v folds to %v, which folds further", n, n, c, f)

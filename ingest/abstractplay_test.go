@@ -74,7 +74,7 @@ func TestAbstractPlayRecords(t *testing.T) {
 			t.Errorf("%s %q, want %q", name, got, want)
 		}
 	}
-	if r.Size != 12 || r.Supply.String() != "unlimited" || r.ClaimedResult() != "1-0" || r.Termination.String() != "normal" ||
+	if r.Size != 12 || r.Supply.String() != "unlimited" || r.ClaimedResult().String() != "1-0" || r.Termination.String() != "normal" ||
 		r.Score == nil || *r.Score != [2]int{6, 3} || r.Index != 1 || r.Line != 2 || len(r.TagErrors) != 0 {
 		t.Errorf("record %+v", r)
 	}
@@ -351,7 +351,7 @@ func TestAbstractPlayRealShape(t *testing.T) {
 			if got := strings.Join(texts(r), " "); got != tt.moves {
 				t.Errorf("moves %q, want %q", got, tt.moves)
 			}
-			if r.Size != tt.size || r.ClaimedResult() != tt.claim || r.Termination.String() != tt.term || r.Tag("Score") != tt.score {
+			if r.Size != tt.size || r.ClaimedResult().String() != tt.claim || r.Termination.String() != tt.term || r.Tag("Score") != tt.score {
 				t.Errorf("size %d, claim %s, termination %q, score %q; want %d, %s, %q, %q",
 					r.Size, r.ClaimedResult(), r.Termination, r.Tag("Score"), tt.size, tt.claim, tt.term, tt.score)
 			}

@@ -99,19 +99,19 @@ func TestBoardspaceTurns(t *testing.T) {
 		{"Edit and Start are ignored", cat([]string{"P0 Edit", "P0 Start P0"}, p0tiles("E 5", "F 6")), []string{"e5,f6"}, nil},
 		{"resign", cat(p0tiles("E 5", "F 6"), []string{"P1 Resign"}), []string{"e5,f6"},
 			func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "1-0" || r.Termination.String() != "resign" {
+				if r.ClaimedResult().String() != "1-0" || r.Termination.String() != "resign" {
 					t.Errorf("result %s termination %s", r.ClaimedResult(), r.Termination)
 				}
 			}},
 		{"resign after a swap", cat(p0tiles("E 5", "F 6"), []string{"P1 Swap", "P1 Done", "P0 Pick R", "P0 Resign", "P0 GameOver"}),
 			[]string{"e5,f6", "swap"}, func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "1-0" || r.Termination.String() != "resign" || r.Tag("Light") != "bob" {
+				if r.ClaimedResult().String() != "1-0" || r.Termination.String() != "resign" || r.Tag("Light") != "bob" {
 					t.Errorf("result %s termination %s light %s", r.ClaimedResult(), r.Termination, r.Tag("Light"))
 				}
 			}},
 		{"Resign confirmed by Done", cat(p0tiles("E 5", "F 6"), []string{"P1 Resign", "P1 Done", "P1 GameOver"}), []string{"e5,f6"},
 			func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "1-0" {
+				if r.ClaimedResult().String() != "1-0" {
 					t.Errorf("result %s", r.ClaimedResult())
 				}
 			}},
@@ -119,7 +119,7 @@ func TestBoardspaceTurns(t *testing.T) {
 			[]string{"P0 Pick X_30", "P0 Dropb K 5", "P0 Done"}), []string{"k5,e5", "a1,a2", "k5-i4"}, nil},
 		{"GameOver claims nothing", cat(p0tiles("E 5", "F 6"), []string{"P1 Pick R", "P1 Dropb A 1", "P1 GameOver"}),
 			[]string{"e5,f6"}, func(t *testing.T, r *Record) {
-				if r.ClaimedResult() != "*" || r.Termination.String() != "" || r.Tag("Result") != "" {
+				if r.ClaimedResult().String() != "*" || r.Termination.String() != "" || r.Tag("Result") != "" {
 					t.Errorf("result %s termination %s", r.ClaimedResult(), r.Termination)
 				}
 			}},

@@ -23,7 +23,7 @@ func TestJSONLRecord(t *testing.T) {
 	if !slices.Equal(r.Tags, wantTags) {
 		t.Errorf("tags = %v", r.Tags)
 	}
-	if r.Format != FormatJSONL || r.Line != 2 || r.Index != 1 || r.Result != "" || r.ClaimedResult() != "1-0" {
+	if r.Format != FormatJSONL || r.Line != 2 || r.Index != 1 || r.Result != nil || r.ClaimedResult().String() != "1-0" {
 		t.Errorf("record %+v", r)
 	}
 	if r.Size != 10 || r.Supply.String() != "unlimited" || r.Termination.String() != "normal" || *r.Score != [2]int{10, 6} {
@@ -167,7 +167,7 @@ func TestJSONLSlips(t *testing.T) {
 			if !errors.Is(pe, tt.kind) || pe.Line != 2 || pe.Column != tt.col || pe.Game != 2 || pe.StartLine != 2 {
 				t.Errorf("got %v, want %v at 2:%d", pe, tt.kind, tt.col)
 			}
-			if r.ClaimedResult() != "*" || r.Score != nil || r.Termination.String() != "" || r.Date() != "" {
+			if r.ClaimedResult().String() != "*" || r.Score != nil || r.Termination.String() != "" || r.Date() != "" {
 				t.Errorf("a slip claims %s, score %v, termination %q, date %q", r.ClaimedResult(), r.Score, r.Termination, r.Date())
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	gamepkg "github.com/ponte/ponte/game"
 )
 
 // game is the state of the .ponte game being read.
@@ -453,7 +455,8 @@ func (r *ponteReader) scanMovetext(line []byte, s string, i, ln, off, mark int) 
 				r.begin(ln)
 				g.rec.slip(r.parseError(g.rec, ln, i+1, ErrResultMismatch, "result token "+w+" differs from the Result tag "+quote(g.resultTag)+": no result is claimed"))
 			}
-			g.rec.Result = resultText(w)
+			res, _ := gamepkg.ParseResult(w)
+			g.rec.setResult(res)
 			g.done = true
 			i = e
 			continue
@@ -767,20 +770,6 @@ func (r *ponteReader) flushComment() {
 		r.moves[r.comAt].Comment = c
 	}
 	r.com, r.comStr = r.com[:0], ""
-}
-
-// resultText returns the result token w as a constant, so that the record does not
-// hold on to the line it was read from.
-func resultText(w string) string {
-	switch w {
-	case "1-0":
-		return "1-0"
-	case "0-1":
-		return "0-1"
-	case "1/2-1/2":
-		return "1/2-1/2"
-	}
-	return "*"
 }
 
 // looksLikeTag reports whether line starts like a tag line: [Name "

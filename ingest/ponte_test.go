@@ -41,13 +41,13 @@ func TestPonteTagsAndMoves(t *testing.T) {
 	if !slices.Equal(withoutNumbers(r.Moves), wantMoves) {
 		t.Errorf("moves = %v", r.Moves)
 	}
-	if r.Source != "t" || r.Format != FormatPonte || r.Index != 1 || r.Line != 1 || r.Result != "1-0" {
+	if r.Source != "t" || r.Format != FormatPonte || r.Index != 1 || r.Line != 1 || token(r) != "1-0" {
 		t.Errorf("record = %+v", r)
 	}
 	if r.Size != 12 || r.Supply.String() != "40/15" || r.Termination.String() != "resign" || r.Score == nil || *r.Score != [2]int{10, 6} {
 		t.Errorf("typed = %d %q %q %v", r.Size, r.Supply, r.Termination, r.Score)
 	}
-	if r.Tag("Annotator") != "me" || r.Tag("GameId") != "" || r.ClaimedResult() != "1-0" || r.Raw != nil {
+	if r.Tag("Annotator") != "me" || r.Tag("GameId") != "" || r.ClaimedResult().String() != "1-0" || r.Raw != nil {
 		t.Errorf("helpers: %q %q %q", r.Tag("Annotator"), r.Tag("GameId"), r.ClaimedResult())
 	}
 }
@@ -76,7 +76,7 @@ func TestPonteDefaults(t *testing.T) {
 			continue
 		}
 		r := out[0].rec
-		if r.Size != tt.size || r.Supply.String() != tt.supply || r.Termination.String() != tt.termination || r.ClaimedResult() != tt.claimed || r.Score != nil {
+		if r.Size != tt.size || r.Supply.String() != tt.supply || r.Termination.String() != tt.termination || r.ClaimedResult().String() != tt.claimed || r.Score != nil {
 			t.Errorf("%q: got %d %q %q %q", tt.in, r.Size, r.Supply, r.Termination, r.ClaimedResult())
 		}
 	}
@@ -128,8 +128,8 @@ func TestPonteMovetext(t *testing.T) {
 			if !slices.Equal(withoutNumbers(r.Moves), tt.moves) {
 				t.Errorf("moves = %+v\nwant    %+v", r.Moves, tt.moves)
 			}
-			if r.Comment != tt.rc || r.Result != tt.res {
-				t.Errorf("comment %q result %q", r.Comment, r.Result)
+			if r.Comment != tt.rc || token(r) != tt.res {
+				t.Errorf("comment %q result %q", r.Comment, token(r))
 			}
 		})
 	}
@@ -190,8 +190,8 @@ func TestPonteSeveralGames(t *testing.T) {
 	}
 	for i, w := range want {
 		r, err := out[i].rec, out[i].err
-		if err != nil || r.Tag("Event") != w.event || r.Line != w.line || len(r.Moves) != w.moves || r.Result != w.res || r.Index != i+1 {
-			t.Errorf("game %d: %v %q line %d moves %v result %q index %d", i+1, err, r.Tag("Event"), r.Line, texts(r), r.Result, r.Index)
+		if err != nil || r.Tag("Event") != w.event || r.Line != w.line || len(r.Moves) != w.moves || token(r) != w.res || r.Index != i+1 {
+			t.Errorf("game %d: %v %q line %d moves %v result %q index %d", i+1, err, r.Tag("Event"), r.Line, texts(r), token(r), r.Index)
 		}
 	}
 	if m := out[6].rec.Moves[0]; m.Col != 28 || m.Comment != "x" {
@@ -303,7 +303,7 @@ func TestPonteErrors(t *testing.T) {
 				if !errors.Is(pe, tt.kind) || pe.Line != tt.line || pe.Column != tt.col || pe.Game != 1 || pe.StartLine != r.Line {
 					t.Errorf("got %v (line %d col %d), want %v at %d:%d", pe, pe.Line, pe.Column, tt.kind, tt.line, tt.col)
 				}
-				if r.ClaimedResult() != "*" || r.Score != nil || r.Termination.String() != "" || r.Date() != "" {
+				if r.ClaimedResult().String() != "*" || r.Score != nil || r.Termination.String() != "" || r.Date() != "" {
 					t.Errorf("a slip claims %s, score %v, termination %q, date %q", r.ClaimedResult(), r.Score, r.Termination, r.Date())
 				}
 				return

@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	gamepkg "github.com/ponte/ponte/game"
-	"github.com/ponte/ponte/replay"
 )
 
 // Tag is one tag of a record, in the order read. Name is as in .ponte
@@ -50,9 +49,10 @@ type Record struct {
 	Tags  []Tag   // every tag in order, unknown ones included
 	Moves []Token // the turns, in order
 	// Result is the result token ending the movetext ("1-0", "0-1",
-	// "1/2-1/2", "*") or "" when absent (always "" in JSON Lines, which has
-	// only the result key, a tag).
-	Result string
+	// "1/2-1/2", "*" as a gamepkg.Result), nil when absent (always nil in JSON
+	// Lines, which has only the result key, a tag). The result the record
+	// claims is [Record.ClaimedResult].
+	Result *gamepkg.Result
 	// Comment is the text of the comments before the first turn.
 	Comment string
 
@@ -61,8 +61,8 @@ type Record struct {
 	// error). The writers write Tags, not these fields: change tags with
 	// [Record.SetTag], which keeps both in step.
 
-	Size   int           // board side, 5..26; default 10
-	Supply replay.Supply // replay.Unlimited (default) or replay.Supply40x15 ("40/15")
+	Size   int            // board side, 5..26; default 10
+	Supply gamepkg.Supply // gamepkg.Unlimited (default) or gamepkg.Supply40x15 ("40/15")
 	// Termination is how the game ended, by the record's word: "normal" (over by the
 	// rules, R5), "resign", "time", "abandoned", or "agreement" (a draw agreed by the
 	// players: Abstract Play's "draw" entry; docs/rules.md). Default gamepkg.Normal
@@ -98,12 +98,13 @@ type Record struct {
 	// The memory of a record that its Reader may fill again (Release): the pool it goes
 	// back to (nil for a record no Reader read, or once released), the record itself
 	// (so that a copy of it, which shares its memory, is not taken for it), the text its
-	// strings are cut from, the score Score points to, and the buffers of Tags, Moves and
-	// Raw.
+	// strings are cut from, the score Score points to, the result token Result points to,
+	// and the buffers of Tags, Moves and Raw.
 	pool    *recordPool
 	self    *Record
 	text    []byte
 	score   [2]int
+	result  gamepkg.Result
 	tagBuf  []Tag
 	moveBuf []Token
 	rawBuf  []byte
@@ -173,11 +174,11 @@ func (p *recordPool) take(source string, f Format) *Record {
 		if text == nil {
 			text = make([]byte, 0, 1<<10)
 		}
-		*r = Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited, pool: p, self: r,
+		*r = Record{Source: source, Format: f, Size: 10, Supply: gamepkg.Unlimited, pool: p, self: r,
 			text: text, tagBuf: r.tagBuf[:0], moveBuf: r.moveBuf[:0], rawBuf: r.rawBuf[:0]}
 		return r
 	}
-	r := &Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited, pool: p}
+	r := &Record{Source: source, Format: f, Size: 10, Supply: gamepkg.Unlimited, pool: p}
 	r.self = r
 	return r
 }
@@ -221,7 +222,7 @@ const MinRecordBytes = 1 << 10
 // comments with the fixed cost of each. Pipelines bound what they hold in flight by it.
 func (r *Record) Bytes() int64 {
 	const tokenSize, tagSize, errSize = int64(unsafe.Sizeof(Token{})), int64(unsafe.Sizeof(Tag{})), 128
-	n := int64(unsafe.Sizeof(Record{})) + int64(len(r.Source)+len(r.Raw)+len(r.Comment)+len(r.Result))
+	n := int64(unsafe.Sizeof(Record{})) + int64(len(r.Source)+len(r.Raw)+len(r.Comment))
 	for i := range r.Tags {
 		n += tagSize + int64(len(r.Tags[i].Name)+len(r.Tags[i].Value))
 	}
@@ -305,21 +306,28 @@ func (r *Record) Date() string {
 }
 
 // ClaimedResult returns the result the record claims: the Result tag, else
-// the result token, else "*". A Result tag that cannot be read (a slip kept
-// in TagErrors) claims nothing, and neither do a tag and a token that differ.
-func (r *Record) ClaimedResult() string {
+// the result token, else gamepkg.NoResult ("*"). A Result tag that cannot be read
+// (a slip kept in TagErrors, never lost) claims nothing, and neither do a tag and a
+// token that differ (ErrResultMismatch, in TagErrors too).
+func (r *Record) ClaimedResult() gamepkg.Result {
 	v := r.Tag(tagResult)
-	switch {
-	case v == "":
-		if r.Result != "" {
-			return r.Result
+	if v == "" {
+		if r.Result != nil {
+			return *r.Result
 		}
-	case !isResult(v):
-	case r.Result != "" && r.Result != v:
-	default:
-		return v
+		return gamepkg.NoResult
 	}
-	return "*"
+	tag, ok := gamepkg.ParseResult(v)
+	if !ok || r.Result != nil && *r.Result != tag {
+		return gamepkg.NoResult
+	}
+	return tag
+}
+
+// setResult makes res the record's result token.
+func (r *Record) setResult(res gamepkg.Result) {
+	r.result = res
+	r.Result = &r.result
 }
 
 // The known tags.
@@ -363,12 +371,12 @@ func isKnownTag(name string) bool {
 
 // newRecord returns a record with the defaults of the typed fields.
 func newRecord(source string, f Format) *Record {
-	return &Record{Source: source, Format: f, Size: 10, Supply: replay.Unlimited}
+	return &Record{Source: source, Format: f, Size: 10, Supply: gamepkg.Unlimited}
 }
 
 // derive recomputes the typed fields from the tags.
 func (r *Record) derive() {
-	r.Size, r.Supply, r.Termination, r.Score = 10, replay.Unlimited, gamepkg.Unstated, nil
+	r.Size, r.Supply, r.Termination, r.Score = 10, gamepkg.Unlimited, gamepkg.Unstated, nil
 	for _, t := range r.Tags {
 		checkTag(r, t.Name, t.Value)
 	}
@@ -377,7 +385,7 @@ func (r *Record) derive() {
 
 // finishTermination gives Termination its default once the tags are read.
 func (r *Record) finishTermination() {
-	if r.Termination == gamepkg.Unstated && r.ClaimedResult() != "*" {
+	if r.Termination == gamepkg.Unstated && r.ClaimedResult() != gamepkg.NoResult {
 		r.Termination = gamepkg.Normal
 	}
 }
@@ -400,7 +408,7 @@ func checkTag(r *Record, name, value string) string {
 			return "Supply " + quote(value) + ": must be \"unlimited\" or \"40/15\""
 		}
 		if r != nil {
-			r.Supply, _ = replay.ParseSupply(value)
+			r.Supply, _ = gamepkg.ParseSupply(value)
 		}
 	case tagResult:
 		if !isResult(value) {

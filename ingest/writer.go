@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/jsonstr"
 )
 
@@ -100,10 +101,11 @@ func appendPonte(b []byte, r *Record) ([]byte, error) {
 			return b, unwritable("turn %d %s is not a .ponte movetext word", i+1, quote(m.Text))
 		}
 	}
-	result := r.Result
-	if result == "" {
-		result = r.ClaimedResult()
+	claim := r.ClaimedResult()
+	if r.Result != nil {
+		claim = *r.Result
 	}
+	result := claim.String()
 	if !isResult(result) {
 		return b, unwritable("result %s is not a result token", quote(result))
 	}
@@ -285,8 +287,8 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 			return b, unwritable("turn %d %s is not valid UTF-8", i+1, quote(m.Text))
 		}
 	}
-	if v := r.Tag(tagResult); v != "" && r.Result != "" && r.Result != v {
-		return b, unwritable("the result token %s differs from the Result tag %s: JSON Lines holds one result", r.Result, quote(v))
+	if v := r.Tag(tagResult); v != "" && r.Result != nil && r.Result.String() != v {
+		return b, unwritable("the result token %s differs from the Result tag %s: JSON Lines holds one result", r.Result.String(), quote(v))
 	}
 	b = append(b, '{')
 	sep := func() {
@@ -302,8 +304,8 @@ func appendJSONL(b []byte, r *Record) ([]byte, error) {
 				break
 			}
 		}
-		if !ok && k.tag == tagResult && r.Result != "" && r.Result != "*" {
-			v, ok = r.Result, true
+		if !ok && k.tag == tagResult && r.Result != nil && *r.Result != gamepkg.NoResult {
+			v, ok = r.Result.String(), true
 		}
 		if !ok {
 			continue

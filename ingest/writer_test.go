@@ -28,7 +28,7 @@ func sampleRecord() *Record {
 		Tags: []Tag{{"Annotator", `he said "hi" \o/`}, {"Result", "1-0"}, {"Event", "Autumn league"},
 			{"Size", "12"}, {"Date", "2025.10.04"}, {"Score", "10-6"}, {"Elo", "1500"}, {"GameId", "g-1"}},
 		Comment: "opening",
-		Result:  "1-0",
+		Result:  resultToken("1-0"),
 	}
 	for i := range 30 {
 		r.Moves = append(r.Moves, Token{Text: []string{"f6,g7", "swap", "e5-g6", "pass"}[i%4]})
@@ -88,9 +88,9 @@ func TestWriteMinimal(t *testing.T) {
 		ponte, json string
 	}{
 		{&Record{}, "*\n\n", `{"moves":[]}` + "\n"},
-		{&Record{Result: "0-1", Moves: []Token{{Text: "a1,b1"}}}, "1. a1,b1 0-1\n\n", `{"result":"0-1","moves":["a1,b1"]}` + "\n"},
+		{&Record{Result: resultToken("0-1"), Moves: []Token{{Text: "a1,b1"}}}, "1. a1,b1 0-1\n\n", `{"result":"0-1","moves":["a1,b1"]}` + "\n"},
 		{&Record{Comment: `"x": y`, Moves: []Token{{Text: "a1,b1"}}}, "1. {\"x\": y} a1,b1 *\n\n", `{"moves":["a1,b1"]}` + "\n"},
-		{&Record{Comment: "x", Result: "*"}, "* {x}\n\n", `{"moves":[]}` + "\n"},
+		{&Record{Comment: "x", Result: resultToken("*")}, "* {x}\n\n", `{"moves":[]}` + "\n"},
 	}
 	for _, tt := range tests {
 		tt.r.derive()
@@ -123,7 +123,7 @@ func TestWriteUnwritable(t *testing.T) {
 		{FormatPonte, &Record{Tags: []Tag{{"my key", "x"}}}},
 		{FormatPonte, &Record{Tags: []Tag{{"", "x"}}}},
 		{FormatPonte, &Record{Tags: []Tag{{"Note", "a\nb"}}}},
-		{FormatPonte, &Record{Result: "2-0"}},
+		{FormatPonte, &Record{Result: resultToken("2-0")}},
 		{FormatPonte, &Record{Tags: []Tag{{"Event", "a"}, {"Event", "b"}}}},
 		{FormatJSONL, &Record{Tags: []Tag{{"moves", "x"}}}},
 		{FormatJSONL, &Record{Tags: []Tag{{"event", "x"}}}},
@@ -159,7 +159,7 @@ func TestSetTag(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r.Size != 14 || r.Termination.String() != "normal" || *r.Score != [2]int{3, 4} || len(r.Tags) != 4 || r.ClaimedResult() != "0-1" {
+	if r.Size != 14 || r.Termination.String() != "normal" || *r.Score != [2]int{3, 4} || len(r.Tags) != 4 || r.ClaimedResult().String() != "0-1" {
 		t.Errorf("got %+v", r)
 	}
 }

@@ -98,15 +98,18 @@ func TestAnalyzeTextBounds(t *testing.T) {
 // texts are the texts of g by the name of their games column.
 func texts(g *store.Replayed) map[string]string {
 	m := map[string]string{"game_id": g.GameID, "source": g.Source, "format": g.Format, "supply": g.Supply.String(),
-		"claimed_result": g.ClaimedResult, "tag_errors": g.TagErrors, "winner": g.Winner, "tiebreak": g.TieBreak,
+		"claimed_result": g.ClaimedResult.String(), "tag_errors": g.TagErrors, "winner": g.Winner, "tiebreak": g.TieBreak,
 		"opening_a": g.OpeningA, "opening_b": g.OpeningB, "moves": g.Moves, "components_light": g.ComponentsLight,
 		"components_dark": g.ComponentsDark, "move_numbers": g.MoveNumbers}
 	for name, p := range map[string]*string{"event": g.Event, "site": g.Site, "date": g.Date, "round": g.Round,
 		"record_id": g.RecordID, "light": g.Light, "dark": g.Dark, "opener": g.Opener, "termination": g.Termination,
-		"result": g.Result, "raw": g.Raw} {
+		"raw": g.Raw} {
 		if p != nil {
 			m[name] = *p
 		}
+	}
+	if g.Result != nil {
+		m["result"] = g.Result.String()
 	}
 	if g.Error != nil {
 		m["error_rule"], m["error_message"] = g.Error.Rule, g.Error.Message

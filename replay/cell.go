@@ -1,56 +1,35 @@
 package replay
 
-import "strconv"
+import (
+	"strconv"
 
-// Board geometry. Cells are indices into a fixed grid of stride 32 with a margin of two
-// wall cells on every side, so that any jump of up to two cells from a board cell stays
-// inside the arrays and lands either on the board or on a wall: no bounds checks in the
-// hot path, and a Cell means the same square whatever the board size.
+	"github.com/ponte/ponte/game"
+)
+
+// Board geometry: a Cell is game.Cell, an index into the fixed grid of stride 32 with a
+// margin of two wall cells on every side that package game lays out, so that any jump of
+// up to two cells from a board cell stays inside the arrays and lands either on the board
+// or on a wall: no bounds checks in the hot path, and a Cell means the same square
+// whatever the board size.
 const (
-	// MinSize and MaxSize bound the board side N.
-	MinSize = 5
-	MaxSize = 26
+	// MinSize and MaxSize bound the board side N (game.MinSize, game.MaxSize).
+	MinSize = game.MinSize
+	MaxSize = game.MaxSize
 
-	stride   = 32
-	margin   = 2
+	stride   = game.CellStride
+	margin   = game.CellMargin
 	numCells = (MaxSize + 2*margin) * stride
 )
 
-// Cell is a square of the board, identified by its column and row. The zero Cell is
-// NoCell, which is on no board.
-type Cell uint16
+// Cell is a square of the board: game.Cell, named here for the engine's callers.
+type Cell = game.Cell
 
 // NoCell is the zero Cell: no square.
-const NoCell Cell = 0
+const NoCell = game.NoCell
 
-// CellAt returns the cell in column col and row row, both counted from 0 (a1 is CellAt(0, 0)).
-// It returns NoCell when either is outside 0 … MaxSize-1.
-func CellAt(col, row int) Cell {
-	if col < 0 || row < 0 || col >= MaxSize || row >= MaxSize {
-		return NoCell
-	}
-	return Cell((row+margin)*stride + col + margin)
-}
-
-// Col returns the column, 0 for `a`.
-func (c Cell) Col() int { return int(c)%stride - margin }
-
-// Row returns the row, 0 for row `1`.
-func (c Cell) Row() int { return int(c)/stride - margin }
-
-// On reports whether the cell is on a board of side size.
-func (c Cell) On(size int) bool {
-	col, row := c.Col(), c.Row()
-	return c != NoCell && col >= 0 && row >= 0 && col < size && row < size
-}
-
-// String returns the cell in the project's notation, column letter then row number: "d4".
-func (c Cell) String() string {
-	if c == NoCell || c.Col() < 0 || c.Col() >= MaxSize || c.Row() < 0 || c.Row() >= MaxSize {
-		return "-"
-	}
-	return string(rune('a'+c.Col())) + strconv.Itoa(c.Row()+1)
-}
+// CellAt returns the cell in column col and row row, both counted from 0 (a1 is CellAt(0, 0)):
+// game.CellAt. It returns NoCell when either is outside 0 … MaxSize-1.
+func CellAt(col, row int) Cell { return game.CellAt(col, row) }
 
 // appendCell appends the notation of c to dst.
 func appendCell(dst []byte, c Cell) []byte {

@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/ponte/ponte/game"
+
 // Colour is one of the two colours. Light is the colour of the opening move.
 type Colour uint8
 
@@ -23,14 +25,16 @@ func (c Colour) String() string {
 // bit is the cell-state bit of a tile of this colour.
 func (c Colour) bit() uint8 { return 1 << c }
 
-// Supply is the per-game setting of how many tiles and bridges there are.
-type Supply uint8
+// Supply is the per-game setting of how many tiles and bridges there are: game.Supply,
+// named here for the engine's callers.
+type Supply = game.Supply
 
+// The supplies (game's).
 const (
 	// Unlimited: tiles and bridges never run out (Board Game Arena, Brettspielnetz).
-	Unlimited Supply = iota
+	Unlimited = game.Unlimited
 	// Supply40x15: 40 tiles per colour and one pool of 15 bridges shared by both (the printed game).
-	Supply40x15
+	Supply40x15 = game.Supply40x15
 )
 
 // Supply limits of the printed game.
@@ -39,21 +43,6 @@ const (
 	BridgePool     = 15
 )
 
-// String returns the notation of the supply: "unlimited" or "40/15".
-func (s Supply) String() string {
-	if s == Supply40x15 {
-		return "40/15"
-	}
-	return "unlimited"
-}
-
-// ParseSupply reads "unlimited" or "40/15"; the empty string means the default, unlimited.
-func ParseSupply(s string) (Supply, bool) {
-	switch s {
-	case "", "unlimited":
-		return Unlimited, true
-	case "40/15":
-		return Supply40x15, true
-	}
-	return Unlimited, false
-}
+// ParseSupply reads "unlimited" or "40/15"; the empty string means the default, unlimited
+// (game.ParseSupply).
+func ParseSupply(s string) (Supply, bool) { return game.ParseSupply(s) }

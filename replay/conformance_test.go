@@ -88,7 +88,7 @@ func replayRecord(rec *ingest.Record) (*replay.Game, *replay.RuleError) {
 			return g, err.(*replay.RuleError)
 		}
 	}
-	result, _ := replay.ParseResult(rec.ClaimedResult())
+	result := rec.ClaimedResult()
 	if err := g.CheckClaim(replay.Claim{Result: result, Termination: rec.Termination.String(), Score: rec.Score}); err != nil {
 		return g, err.(*replay.RuleError)
 	}

@@ -7,4 +7,8 @@
 // (group ids per cell are kept incrementally, bridges are indexed by their end cells), and
 // nothing is allocated on a legal turn. Only a pass needs the whole board, to decide whether
 // the player could still have placed two tiles (R5.1).
+//
+// The values it shares with every other package are package game's, below it: a Cell, a
+// Result and a Supply are game.Cell, game.Result and game.Supply, named here too (type
+// aliases) for the engine's callers.
 package replay

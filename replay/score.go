@@ -1,45 +1,24 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
 
-// Result is the outcome of a game.
-type Result uint8
-
-// The results, written as in the records: "*", "1-0", "0-1", "1/2-1/2".
-const (
-	NoResult  Result = iota // unknown or unfinished: "*"
-	LightWins               // "1-0"
-	DarkWins                // "0-1"
-	Draw                    // "1/2-1/2"
+	"github.com/ponte/ponte/game"
 )
 
-// String returns the result token.
-func (r Result) String() string {
-	switch r {
-	case LightWins:
-		return "1-0"
-	case DarkWins:
-		return "0-1"
-	case Draw:
-		return "1/2-1/2"
-	}
-	return "*"
-}
+// Result is the outcome of a game: game.Result, named here for the engine's callers.
+type Result = game.Result
 
-// ParseResult reads a result token; "" counts as "*".
-func ParseResult(s string) (Result, bool) {
-	switch s {
-	case "*", "":
-		return NoResult, true
-	case "1-0":
-		return LightWins, true
-	case "0-1":
-		return DarkWins, true
-	case "1/2-1/2":
-		return Draw, true
-	}
-	return NoResult, false
-}
+// The results, written as in the records: "*", "1-0", "0-1", "1/2-1/2" (game's).
+const (
+	NoResult  = game.NoResult  // unknown or unfinished: "*"
+	LightWins = game.LightWins // "1-0"
+	DarkWins  = game.DarkWins  // "0-1"
+	Draw      = game.Draw      // "1/2-1/2"
+)
+
+// ParseResult reads a result token; "" counts as "*" (game.ParseResult).
+func ParseResult(s string) (Result, bool) { return game.ParseResult(s) }
 
 // TieBreak says what decided a game under R7.
 type TieBreak uint8

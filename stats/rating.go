@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/ponte/ponte/internal/score"
 )
 
 // The rating model separates the first-move advantage from the players' strength: a
@@ -45,8 +47,9 @@ const (
 	Swapped = 1 // the second player swapped: the opener's first move became the other's
 )
 
-// EloPerLogit converts the model's logit scale to Elo points: 400 / ln 10.
-const EloPerLogit = 400 / math.Ln10
+// EloPerLogit converts the model's logit scale to Elo points: 400 / ln 10
+// (score.EloPerLogit, the one Elo conversion's).
+const EloPerLogit = score.EloPerLogit
 
 // DefaultRatingPrior is the standard deviation of the ratings' prior, in Elo: weak (two in
 // three players within ±350 Elo of the mean), enough to keep ratings finite.

@@ -647,7 +647,7 @@ func (b *boardTally) add(g *gameRow) {
 	b.games++
 	b.formats[g.Format]++
 	b.endings[g.Ending()]++
-	if res := g.Final(); res != replay.NoResult {
+	if res := g.Final(); res != game.NoResult {
 		b.decided++
 		if g.Turns >= 2 && g.OpeningA != "" && g.OpeningB != "" {
 			b.addOpening(g, res)
@@ -673,26 +673,26 @@ func (b *boardTally) add(g *gameRow) {
 }
 
 // addOpening counts a decided game that reached turn 2 in the swap and opening tallies.
-func (b *boardTally) addOpening(g *gameRow, res replay.Result) {
+func (b *boardTally) addOpening(g *gameRow, res game.Result) {
 	m, err := replay.ParseMove(g.OpeningA+","+g.OpeningB, g.Size)
 	if err != nil {
 		return // a legal game's opening always parses; nothing to count otherwise
 	}
 	var openerScore float64
 	switch res {
-	case replay.Draw:
+	case game.Draw:
 		openerScore = 0.5
 		b.draws.add(1)
 		b.light.add(0)
 		b.dark.add(0)
-	case replay.LightWins:
+	case game.LightWins:
 		b.draws.add(0)
 		b.light.add(1)
 		b.dark.add(0)
 		if !g.Swapped { // the opener ends as Light unless the second player swapped
 			openerScore = 1
 		}
-	case replay.DarkWins:
+	case game.DarkWins:
 		b.draws.add(0)
 		b.light.add(0)
 		b.dark.add(1)

@@ -44,6 +44,8 @@ type DB struct {
 	stream *parquetStream
 	// walBusy is called after each try of enterWAL that found the database busy.
 	walBusy func(tries int)
+	// replay makes the replays of an upgrade from schema version 1 to 3 (OpenOptions.Replay).
+	replay func() ReplayStored
 }
 
 // Open opens the database at path for writing, creating it and the schema if needed. It
@@ -62,11 +64,11 @@ type DB struct {
 // reading it only (inspect): another program's SQLite database, or a file that is not
 // SQLite's, is refused with an error wrapping ErrForeign that says what it holds, and left
 // exactly as it was. An empty file is made a new database.
-func Open(path string) (*DB, error) { return open(path, nil) }
+func Open(path string) (*DB, error) { return open(path, OpenOptions{}, nil) }
 
-// open is Open; walBusy, when not nil, is called after each try of enterWAL that found
+// open is OpenWith; walBusy, when not nil, is called after each try of enterWAL that found
 // the database busy, with the number of tries so far (a test's seam).
-func open(path string, walBusy func(tries int)) (*DB, error) {
+func open(path string, o OpenOptions, walBusy func(tries int)) (*DB, error) {
 	lock, created, err := lockFile(path)
 	if err != nil {
 		if _, ierr := inspect(path); errors.Is(ierr, ErrForeign) {
@@ -93,7 +95,7 @@ func open(path string, walBusy func(tries int)) (*DB, error) {
 	if err != nil {
 		return fail(dbError(path, err))
 	}
-	d := &DB{path: path, db: db, lock: lock, created: created, walBusy: walBusy}
+	d := &DB{path: path, db: db, lock: lock, created: created, walBusy: walBusy, replay: o.Replay}
 	err = d.init(file)
 	if err == nil {
 		err = d.enterWAL()

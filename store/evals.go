@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/ponte/ponte/game"
 )
 
 // The engine's reading of the games (ponte annotate, package annotate) is kept in a table
@@ -347,9 +349,10 @@ type CalPoint struct {
 	Won    float64
 }
 
-// CalibrationPoints returns the positions bot read in the decided legal games (over, or
-// ended by resignation or on time with a claimed result) that f selects, before every turn, in the order of
-// the games and turns.
+// CalibrationPoints returns the positions bot read in the decided legal games (those with
+// a final result, game.Final: over, or ended by resignation, on time or by an agreed draw
+// with a claimed result) that f selects, before every turn, in the order of the games and
+// turns.
 func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([]CalPoint, error) {
 	db := r.db
 	cond, args := f.where()
@@ -359,9 +362,9 @@ func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([
 	}
 	rows, err := db.QueryContext(ctx, `SELECT e.game_id, e.turn, g.size, e.raw_before,
 		CASE WHEN e.turn <= 2 AND g.swapped THEN 1 ELSE 0 END,
-		coalesce(g.result, CASE WHEN g.termination IN ('resign', 'time') AND g.claimed_result <> '*' THEN g.claimed_result END)
+		g.over, coalesce(g.result, ''), coalesce(g.termination, ''), g.claimed_result
 		FROM turn_evals e JOIN games g ON g.game_id = e.game_id
-		WHERE e.bot = ? AND g.legal AND (g.result IS NOT NULL OR (g.termination IN ('resign', 'time') AND g.claimed_result <> '*'))
+		WHERE e.bot = ? AND g.legal AND (g.over OR g.claimed_result <> '*')
 		AND (`+cond+`) AND `+goodEvalSQLFor(counts)+` ORDER BY g.id, e.turn`, append([]any{bot}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
@@ -370,18 +373,29 @@ func (r *Reader) CalibrationPoints(ctx context.Context, bot string, f Filter) ([
 	var out []CalPoint
 	for rows.Next() {
 		var p CalPoint
-		var opener bool
-		var result string
-		if err := rows.Scan(&p.GameID, &p.Turn, &p.Size, &p.Raw, &opener, &result); err != nil {
+		var opener, over bool
+		var result, termination, claimed string
+		if err := rows.Scan(&p.GameID, &p.Turn, &p.Size, &p.Raw, &opener, &over, &result, &termination, &claimed); err != nil {
 			return nil, fmt.Errorf("turn_evals: %w", err)
 		}
-		// result is by the colours at the end; before a swap the opener plays Light and
-		// ends as Dark.
-		switch {
-		case result == "1/2-1/2":
+		computed, _ := game.ParseResult(result)
+		t, _ := game.ParseTermination(termination)
+		c, _ := game.ParseResult(claimed)
+		// The final result is by the colours at the end; before a swap the opener plays
+		// Light and ends as Dark.
+		switch game.Final(over, computed, t, c) {
+		case game.NoResult:
+			continue // not decided
+		case game.Draw:
 			p.Won = 0.5
-		case (result == "1-0") != opener:
-			p.Won = 1
+		case game.LightWins:
+			if !opener {
+				p.Won = 1
+			}
+		case game.DarkWins:
+			if opener {
+				p.Won = 1
+			}
 		}
 		out = append(out, p)
 	}

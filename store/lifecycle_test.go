@@ -470,7 +470,7 @@ func TestOpenWaitsForALongRead(t *testing.T) {
 	}
 	// The statement ends after three busy timeouts of the writer's.
 	tries := 0
-	d, err := open(path, func(try int) {
+	d, err := open(path, OpenOptions{}, func(try int) {
 		if tries = try; tries == 3 {
 			tx.Commit()
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
 	"github.com/ponte/ponte/internal/turntext"
-	"github.com/ponte/ponte/replay"
 )
 
 // Reader reads the stored games of a database opened with [OpenReader]: the one way the
@@ -173,10 +172,10 @@ type LegalGame struct {
 	ID                     int64
 	Size                   int
 	Swapped, Over, Bot     bool             // Bot: the game has a bot player (game.IsBot)
-	Result                 replay.Result    // the computed result; NoResult while not over
+	Result                 game.Result      // the computed result; NoResult while not over
 	TieBreak               string           // what decided it (R7); "" while not over
 	Termination            game.Termination // the record's Termination (Unstated for a word it does not know)
-	Claimed                replay.Result    // the result the record claims
+	Claimed                game.Result      // the result the record claims
 	Score, Islands, Bridge [2]int           // [light, dark], as the replay ends
 	Margin, Turns          int
 	OpeningA, OpeningB     string // the cells of turn 1; "" when none
@@ -191,7 +190,7 @@ type LegalGame struct {
 
 // Final is the game's known result (game.Final): the computed one when it is over, else
 // the one claimed by a record that ended by resignation, on time or by an agreed draw.
-func (g *LegalGame) Final() replay.Result {
+func (g *LegalGame) Final() game.Result {
 	return game.Final(g.Over, g.Result, g.Termination, g.Claimed)
 }
 
@@ -234,9 +233,9 @@ func (r *Reader) LegalGames(ctx context.Context, f Filter, from, to int64, fn fu
 			&text[1], &text[2], &text[3], &text[4], &text[5], &text[6], &text[7], &text[8], &g.Format, &g.Bot); err != nil {
 			return fmt.Errorf("games: %w", err)
 		}
-		g.Result, _ = replay.ParseResult(result.String)
+		g.Result, _ = game.ParseResult(result.String)
 		g.Termination, _ = game.ParseTermination(termination.String)
-		g.Claimed, _ = replay.ParseResult(claimed.String)
+		g.Claimed, _ = game.ParseResult(claimed.String)
 		g.TieBreak, g.OpeningA, g.OpeningB = text[0].String, text[1].String, text[2].String
 		g.Components = [2]string{text[3].String, text[4].String}
 		g.HasComponents = [2]bool{text[3].Valid, text[4].Valid}

@@ -4,8 +4,8 @@ import (
 	"database/sql/driver"
 	"strconv"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/replay"
 )
 
 // Replayed is a record as the intake hands it to the store: read, replayed and judged, with
@@ -25,8 +25,8 @@ type Replayed struct {
 	Event, Site, Date, Round, RecordID, Light, Dark, Opener *string
 	Swapped                                                 bool
 	Size                                                    int
-	Supply                                                  replay.Supply
-	ClaimedResult                                           string
+	Supply                                                  game.Supply
+	ClaimedResult                                           game.Result
 	Termination                                             *string
 	ClaimedScore                                            *[2]int // [light, dark]
 	Legal, Unreadable                                       bool
@@ -34,8 +34,8 @@ type Replayed struct {
 	TagErrors                                               string      // the JSON array, "" for NULL
 	Turns                                                   int
 	Over                                                    bool
-	Result                                                  *string
-	Winner, TieBreak                                        string // "" for NULL
+	Result                                                  *game.Result // nil while the game is not over
+	Winner, TieBreak                                        string       // "" for NULL
 	// Scored: the record was replayed on a board, and Score, Islands and Bridges are
 	// those after its last legal turn (else they and margin are NULL).
 	Scored                          bool
@@ -89,7 +89,7 @@ func (p *Preparer) Prepare(g *Replayed) {
 	r = append(r, int64(0), validText(g.GameID), int64(0), p.source, num(g.FileIndex), num(g.Line), word(g.Format))
 	r = append(r, optPtr(g.Event), optPtr(g.Site), optPtr(g.Date), optPtr(g.Round), optPtr(g.RecordID),
 		optPtr(g.Light), optPtr(g.Dark), optPtr(g.Opener))
-	r = append(r, g.Swapped, num(g.Size), word(g.Supply.String()), word(g.ClaimedResult), ptrWord(g.Termination))
+	r = append(r, g.Swapped, num(g.Size), word(g.Supply.String()), word(g.ClaimedResult.String()), ptrWord(g.Termination))
 	if s := g.ClaimedScore; s != nil {
 		r = append(r, num(s[0]), num(s[1]))
 	} else {
@@ -105,7 +105,7 @@ func (p *Preparer) Prepare(g *Replayed) {
 	} else {
 		r = append(r, nil, nil, nil, nil, nil)
 	}
-	r = append(r, optText(g.TagErrors), num(g.Turns), g.Over, ptrWord(g.Result), optWord(g.Winner), optWord(g.TieBreak))
+	r = append(r, optText(g.TagErrors), num(g.Turns), g.Over, resultWord(g.Result), optWord(g.Winner), optWord(g.TieBreak))
 	if g.Scored {
 		r = append(r, num(g.Score[0]), num(g.Score[1]), num(g.Islands[0]), num(g.Islands[1]),
 			num(g.Bridges[0]), num(g.Bridges[1]), num(abs(g.Score[0]-g.Score[1])))
@@ -202,6 +202,14 @@ func optWord(s string) driver.Value {
 		return nil
 	}
 	return word(s)
+}
+
+// resultWord is the token of *r, boxed once, or NULL for nil.
+func resultWord(r *game.Result) driver.Value {
+	if r == nil {
+		return nil
+	}
+	return word(r.String())
 }
 
 // ptrWord is word(*p), or NULL for nil.

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 )
 
@@ -11,10 +12,10 @@ import (
 // row and the tags' text.
 func TestPrepareValidText(t *testing.T) {
 	bad := "caf\xe9"
-	turn := 3
+	turn, draw := 3, game.Draw
 	g := Replayed{GameID: bad, Source: bad, Format: bad, Event: &bad, Site: &bad, Date: &bad, Round: &bad, RecordID: &bad,
-		Light: &bad, Dark: &bad, Opener: &bad, ClaimedResult: bad, Termination: &bad,
-		Error: &FirstError{Rule: bad, Turn: &turn, Message: bad}, TagErrors: bad, Result: &bad, Winner: bad, TieBreak: bad,
+		Light: &bad, Dark: &bad, Opener: &bad, ClaimedResult: game.Draw, Termination: &bad,
+		Error: &FirstError{Rule: bad, Turn: &turn, Message: bad}, TagErrors: bad, Result: &draw, Winner: bad, TieBreak: bad,
 		Scored: true, Score: [2]int{3, 5000}, OpeningA: bad, OpeningB: "d4", Moves: bad, Raw: &bad,
 		ComponentsLight: bad, ComponentsDark: bad, MoveNumbers: bad, Tags: []ingest.Tag{{Name: bad, Value: bad}}}
 	var p Preparer

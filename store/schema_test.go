@@ -131,7 +131,7 @@ func TestPageSize(t *testing.T) {
 	d.Close()
 	old := filepath.Join(t.TempDir(), "old.db")
 	oldDatabase(t, old, 3, "") // SQLite's default pages of 4 KB
-	if d, err = Open(old); err != nil {
+	if d, err = openUpgrading(old); err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()

@@ -10,11 +10,32 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/components"
 	"github.com/ponte/ponte/internal/turntext"
-	"github.com/ponte/ponte/replay"
 )
+
+// OpenOptions are what [OpenWith] is given beyond the path.
+type OpenOptions struct {
+	// Replay makes a replay of stored games ([ReplayStored]) for each goroutine of the
+	// upgrade of a database of schema version 1 to 3, whose games' components
+	// (games.components_light and components_dark) only a replay of their turns can
+	// give; the ingest gives intake.ReplayStored. Nil refuses such a database, as
+	// OpenReader does, with the advice to run ponte ingest on it once.
+	Replay func() ReplayStored
+}
+
+// ReplayStored replays a stored game played legally, from its board side, its supply, its
+// moves as stored (games.moves: turn tokens separated by blanks) and the number of its
+// turns played legally (the first turns tokens), and returns the islands of each component
+// of each colour at its end, largest first ([light, dark], as internal/components.Final
+// gives them), or why it cannot. One is called from one goroutine only, and may reuse the
+// memory of what it returned before.
+type ReplayStored func(size int, supply game.Supply, moves string, turns int) ([2][]int, error)
+
+// OpenWith is [Open] with the options o.
+func OpenWith(path string, o OpenOptions) (*DB, error) { return open(path, o, nil) }
 
 // upgrade brings a database of schema version 1 to 6 to SchemaVersion in place, in
 // one transaction (a failure leaves it as it was):
@@ -38,6 +59,9 @@ import (
 //
 // The table meta, added later within version 3, is added by identify, after this.
 func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
+	if version < 4 && d.replay == nil {
+		return fmt.Errorf("%s: a database of schema version %d: run ponte ingest on it once to upgrade it to version %d", d.path, version, SchemaVersion)
+	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return wrapBusy(err)
 	}
@@ -48,7 +72,7 @@ func (d *DB) upgrade(ctx context.Context, conn *sql.Conn, version int) error {
 			}
 		}
 		if version < 4 {
-			if err := upgradeTo4(ctx, conn); err != nil {
+			if err := upgradeTo4(ctx, conn, d.replay); err != nil {
 				return err
 			}
 		}
@@ -186,10 +210,10 @@ const repackSQL = `'[' || (
 // transaction: the turns of each game become one row of game_turns, made in SQL from the
 // rows of the table turns (repackSQL), which is dropped (upgradeTo7 makes the view); games
 // gets components_light and components_dark, filled by replaying every game that was
-// replayed when stored (fillComponents). A game whose turns are not numbered 1, 2, … in
-// order (only an edited database holds one) stops the upgrade: its turns would come back
-// renumbered.
-func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
+// replayed when stored (fillComponents, by the replays newReplay makes). A game whose
+// turns are not numbered 1, 2, … in order (only an edited database holds one) stops the
+// upgrade: its turns would come back renumbered.
+func upgradeTo4(ctx context.Context, conn *sql.Conn, newReplay func() ReplayStored) error {
 	var game, n, first, last int64
 	err := conn.QueryRowContext(ctx, `SELECT game, count(*), min(turn), max(turn) FROM turns GROUP BY game
 		HAVING min(turn) != 1 OR max(turn) != count(*) ORDER BY game LIMIT 1`).Scan(&game, &n, &first, &last)
@@ -212,7 +236,7 @@ func upgradeTo4(ctx context.Context, conn *sql.Conn) error {
 			return err
 		}
 	}
-	return fillComponents(ctx, conn)
+	return fillComponents(ctx, conn, newReplay)
 }
 
 // gameTurnsV4 is the table game_turns of schema versions 4 to 6: this version's, its turns
@@ -251,8 +275,9 @@ type componentsJob struct {
 
 // fillComponents sets games.components_light and components_dark of every game that was
 // replayed when stored (its scores are not NULL), by replaying its turns played legally
-// (the first games.turns tokens of games.moves) on every core, a chunk of games at a time.
-func fillComponents(ctx context.Context, conn *sql.Conn) error {
+// (the first games.turns tokens of games.moves) on every core, a replay made by newReplay
+// on each, a chunk of games at a time.
+func fillComponents(ctx context.Context, conn *sql.Conn, newReplay func() ReplayStored) error {
 	const chunk = 4096
 	update, err := conn.PrepareContext(ctx, "UPDATE games SET components_light = ?, components_dark = ? WHERE id = ?")
 	if err != nil {
@@ -288,17 +313,22 @@ func fillComponents(ctx context.Context, conn *sql.Conn) error {
 		for w := range workers {
 			wg.Go(func() {
 				defer bug.Recover()
-				var g replay.Game
-				var comps [2][]int
+				replayGame := newReplay()
 				var text []byte
 				for i := w; i < len(jobs); i += workers {
 					j := &jobs[i]
-					if comps, j.err = replayStored(&g, j, comps); j.err != nil {
+					sup, ok := game.ParseSupply(j.supply)
+					if !ok {
+						j.err = fmt.Errorf("supply %q cannot be read", j.supply)
 						continue
 					}
-					text = components.Append(text[:0], comps[replay.Light])
+					var comps [2][]int
+					if comps, j.err = replayGame(j.size, sup, j.moves, j.turns); j.err != nil {
+						continue
+					}
+					text = components.Append(text[:0], comps[0])
 					j.light = string(text)
-					text = components.Append(text[:0], comps[replay.Dark])
+					text = components.Append(text[:0], comps[1])
 					j.dark = string(text)
 				}
 			})
@@ -315,32 +345,6 @@ func fillComponents(ctx context.Context, conn *sql.Conn) error {
 		}
 		after = jobs[len(jobs)-1].id
 	}
-}
-
-// replayStored replays the turns of a stored game played legally and returns its final
-// components (components.Final).
-func replayStored(g *replay.Game, j *componentsJob, comps [2][]int) ([2][]int, error) {
-	sup, ok := replay.ParseSupply(j.supply)
-	if !ok {
-		return comps, fmt.Errorf("supply %q cannot be read", j.supply)
-	}
-	if err := g.Reset(j.size, sup); err != nil {
-		return comps, err
-	}
-	played := 0
-	for tok := range strings.FieldsSeq(j.moves) {
-		if played == j.turns {
-			break
-		}
-		if err := g.PlayText(tok); err != nil {
-			return comps, fmt.Errorf("replaying turn %d (%s): %w", played+1, tok, err)
-		}
-		played++
-	}
-	if played < j.turns {
-		return comps, fmt.Errorf("%d turns played legally, but only %d moves stored", j.turns, played)
-	}
-	return components.Final(g, comps), nil
 }
 
 // upgradeTo7 brings a database of version 6 (or one of an earlier version on its way) to

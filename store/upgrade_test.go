@@ -218,7 +218,7 @@ func TestSchemaUpgrade(t *testing.T) {
 			if _, err := OpenReader(path); err == nil || !strings.Contains(err.Error(), "run ponte ingest on it once") {
 				t.Errorf("OpenReader opened a database of version %d: %v", version, err)
 			}
-			d, err := Open(path)
+			d, err := openUpgrading(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,7 +316,7 @@ func oldAutumn(t *testing.T, version int) string {
 // (closed with the test), which must still be of that version, and the error.
 func failedUpgrade(t *testing.T, path string, version int, wants ...string) (*sql.DB, error) {
 	t.Helper()
-	d, err := Open(path)
+	d, err := openUpgrading(path)
 	for _, want := range wants {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Open: %v\nwant %q", err, want)
@@ -382,7 +382,7 @@ func TestParquetCurrentAfterUpgrade(t *testing.T) {
 		}
 		f.Close()
 	}
-	d, err := Open(path)
+	d, err := openUpgrading(path)
 	if err != nil {
 		t.Fatal(err)
 	}

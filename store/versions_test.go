@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -38,7 +39,24 @@ func TestEveryVersionUpgrades(t *testing.T) {
 			if _, err := store.OpenReader(path); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("a database of schema version %d: run ponte ingest", v)) {
 				t.Fatalf("OpenReader before the upgrade: %v", err)
 			}
-			d, err := store.Open(path)
+			if v < 4 {
+				// Without the ingest's replay, the games' components cannot be made: the
+				// database is refused as the reader refuses it, and left as it was.
+				before, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d, err := store.Open(path); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("a database of schema version %d: run ponte ingest on it once", v)) {
+					if d != nil {
+						d.Close()
+					}
+					t.Fatalf("Open without a replay: %v", err)
+				}
+				if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+					t.Fatalf("Open without a replay changed the database (%v)", err)
+				}
+			}
+			d, err := store.OpenWith(path, store.OpenOptions{Replay: intake.ReplayStored})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,23 +20,23 @@ import (
 // Score, Islands and Bridges are [light, dark] in the last legal position, nil when there
 // was no board to replay on (an unreadable record).
 type Verdict struct {
-	Source        string  `json:"source"`         // the file's name as read
-	Index         int     `json:"index"`          // the record's place in the file, from 1
-	Line          int     `json:"line"`           // the line where the record starts
-	Format        string  `json:"format"`         // ingest.Format.String(): ponte, jsonl, boardspace, abstractplay
-	GameID        string  `json:"game_id"`        // GameID: the stable id of the game
-	RecordID      *string `json:"record_id"`      // the GameId tag, the archive's own id; nil when absent
-	Legal         bool    `json:"legal"`          // every turn legal, every tag read, every claim true
-	Unreadable    bool    `json:"unreadable"`     // the record could not be read at all (a *ingest.ParseError); then not Legal
-	Turns         int     `json:"turns"`          // turns played legally
-	Over          bool    `json:"over"`           // the game is over after them (R5)
-	Result        *string `json:"result"`         // the computed result when Over, else nil
-	ClaimedResult string  `json:"claimed_result"` // ingest.Record.ClaimedResult: 1-0, 0-1, 1/2-1/2 or *
-	Termination   *string `json:"termination"`    // the record's termination, nil when it has none
-	Score         *[2]int `json:"score"`
-	Islands       *[2]int `json:"islands"`
-	Bridges       *[2]int `json:"bridges"`
-	Error         *Error  `json:"error"` // the first thing wrong, nil for a legal game
+	Source        string       `json:"source"`         // the file's name as read
+	Index         int          `json:"index"`          // the record's place in the file, from 1
+	Line          int          `json:"line"`           // the line where the record starts
+	Format        string       `json:"format"`         // ingest.Format.String(): ponte, jsonl, boardspace, abstractplay
+	GameID        string       `json:"game_id"`        // GameID: the stable id of the game
+	RecordID      *string      `json:"record_id"`      // the GameId tag, the archive's own id; nil when absent
+	Legal         bool         `json:"legal"`          // every turn legal, every tag read, every claim true
+	Unreadable    bool         `json:"unreadable"`     // the record could not be read at all (a *ingest.ParseError); then not Legal
+	Turns         int          `json:"turns"`          // turns played legally
+	Over          bool         `json:"over"`           // the game is over after them (R5)
+	Result        *game.Result `json:"result"`         // the computed result when Over, else nil
+	ClaimedResult game.Result  `json:"claimed_result"` // ingest.Record.ClaimedResult: 1-0, 0-1, 1/2-1/2 or *
+	Termination   *string      `json:"termination"`    // the record's termination, nil when it has none
+	Score         *[2]int      `json:"score"`
+	Islands       *[2]int      `json:"islands"`
+	Bridges       *[2]int      `json:"bridges"`
+	Error         *Error       `json:"error"` // the first thing wrong, nil for a legal game
 
 	// TagErrors are the record's tag values that could not be read (ingest.Record.TagErrors),
 	// rule "format", in the order met; never nil in a verdict of Of, Analyze or Unreadable,
@@ -51,7 +51,7 @@ type Verdict struct {
 type values struct {
 	score, islands, bridges [2]int
 	recordID, termination   string
-	result                  string
+	result                  game.Result
 	gameID                  [32]byte // the text of GameID
 	recordText              [48]byte // the text of RecordID, when it fits
 }
@@ -119,10 +119,8 @@ func Analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 // head returns the verdict's fields that come from the record alone but its GameID, their
 // values in vals.
 func head(rec *ingest.Record, vals *values) Verdict {
-	// The claimed result, one of the four result tokens, as a constant.
-	claimed, _ := replay.ParseResult(rec.ClaimedResult())
 	v := Verdict{Source: rec.Source, Index: rec.Index, Line: rec.Line, Format: rec.Format.String(),
-		ClaimedResult: claimed.String(), TagErrors: []Error{}}
+		ClaimedResult: rec.ClaimedResult(), TagErrors: []Error{}}
 	for i := range rec.Tags {
 		if rec.Tags[i].Name == "GameId" {
 			keepRecordID(&v, vals, rec.Tags[i].Value)
@@ -153,7 +151,7 @@ func causeOf(pe *ingest.ParseError) string {
 func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turns []replay.Features, vals *values) (v Verdict, _ []replay.Features) {
 	v = head(rec, vals)
 	supply := rec.Supply
-	if supply != replay.Unlimited && supply != replay.Supply40x15 {
+	if supply != game.Unlimited && supply != game.Supply40x15 {
 		keepRecordGameID(&v, vals, rec)
 		v.Error = &Error{Rule: RuleFormat, Line: rec.Line, Col: 1, Message: fmt.Sprintf("unknown supply %d", supply)}
 		return v, turns
@@ -207,7 +205,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 	vals.score, vals.islands, vals.bridges = g.Score(), g.Islands(), g.Bridges()
 	v.Score, v.Islands, v.Bridges = &vals.score, &vals.islands, &vals.bridges
 	if g.Over() {
-		vals.result = g.Result().String()
+		vals.result = g.Result()
 		v.Result = &vals.result
 	}
 	if v.Error != nil {
@@ -220,8 +218,7 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 		v.Error = &e
 		return v, turns
 	}
-	result, _ := replay.ParseResult(rec.ClaimedResult())
-	claim := replay.Claim{Result: result, Termination: rec.Termination.String(), Score: rec.Score}
+	claim := replay.Claim{Result: rec.ClaimedResult(), Termination: rec.Termination.String(), Score: rec.Score}
 	if err := g.CheckClaim(claim); err != nil {
 		re := err.(*replay.RuleError)
 		v.Error = &Error{Rule: string(re.Rule), Line: rec.Line, Col: 1, Message: re.Message}
@@ -270,6 +267,6 @@ func unreadable(rec *ingest.Record, pe *ingest.ParseError, vals *values) Verdict
 // returned none: the default board, where pe says, and the error's text as its Raw text
 // (so that its GameID is that of the text).
 func UnreadableRecord(pe *ingest.ParseError) *ingest.Record {
-	return &ingest.Record{Size: 10, Supply: replay.Unlimited, Source: pe.Source, Index: pe.Game, Line: pe.StartLine,
+	return &ingest.Record{Size: 10, Supply: game.Unlimited, Source: pe.Source, Index: pe.Game, Line: pe.StartLine,
 		Raw: []byte(pe.Error())}
 }

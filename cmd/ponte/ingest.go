@@ -102,7 +102,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*intake.Report, error) {
 	if opts.parquetOnly {
 		db, err = store.OpenParquetOnly(opts.parquet)
 	} else {
-		db, err = store.Open(opts.db)
+		db, err = store.OpenWith(opts.db, store.OpenOptions{Replay: intake.ReplayStored})
 	}
 	if err != nil {
 		return nil, usage(err)

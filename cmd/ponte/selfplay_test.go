@@ -106,7 +106,7 @@ func TestSelfplayRecords(t *testing.T) {
 				t.Errorf("game %d: %s %q, want %q", i, name, got, value)
 			}
 		}
-		if rec.Score == nil || rec.ClaimedResult() == "*" || len(rec.Moves) == 0 {
+		if rec.Score == nil || rec.ClaimedResult().String() == "*" || len(rec.Moves) == 0 {
 			t.Errorf("game %d: no result or score: %v", i, rec.Tags)
 		}
 	}
@@ -127,7 +127,7 @@ func TestSelfplaySummary(t *testing.T) {
 		if swapped {
 			swaps++
 		}
-		switch rec.ClaimedResult() {
+		switch rec.ClaimedResult().String() {
 		case "1/2-1/2":
 			draws++
 		case map[bool]string{false: "1-0", true: "0-1"}[swapped]:

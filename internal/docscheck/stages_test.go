@@ -2,6 +2,7 @@ package docscheck
 
 import (
 	"go/build"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,4 +50,45 @@ func TestStoreOnlyStores(t *testing.T) {
 	}
 	slices.Sort(names)
 	t.Logf("store depends on %s", strings.Join(names, ", "))
+}
+
+// TestStoreImportsNoReplay: store and the packages under it (store/parquet) import none of
+// replay, verdict, pipeline or intake (issue 30: "store imports neither replay nor verdict
+// nor pipeline"). The values they share with the rules engine (a result, a supply, a
+// cell) are package game's; the replay an upgrade from schema version 1 to 3 needs is
+// handed to store.OpenWith (intake.ReplayStored). Packages store imports may import
+// replay (internal/turntext packs its turns): the rules stay out of store's own code.
+func TestStoreImportsNoReplay(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	err = filepath.WalkDir(filepath.Join(root, "store"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if err != nil {
+			return nil // no Go files
+		}
+		rel, _ := filepath.Rel(root, path)
+		checked++
+		for _, imp := range pkg.Imports {
+			name, _ := strings.CutPrefix(imp, module)
+			if slices.Contains([]string{"replay", "verdict", "pipeline", "intake"}, name) {
+				t.Errorf("%s imports %s: store keeps what it is handed, in game's values", filepath.ToSlash(rel), name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 2 {
+		t.Errorf("%d packages checked under store: the imports were not read", checked)
+	}
 }

@@ -31,6 +31,11 @@ func Wilson(sum, n, z float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// EloPerLogit is the Elo points of one logit (400 / ln 10): a model fitted on the logit
+// scale, as ponte stats' rating model, gives Elo differences times it, since
+// Elo(s) = EloPerLogit · ln(s / (1 − s)).
+const EloPerLogit = 400 / math.Ln10
+
 // Elo is the Elo difference at which the stronger player's expected score is s:
 // −400·log10(1/s − 1); −Inf at 0 and below, +Inf at 1 and above, NaN for NaN.
 func Elo(s float64) float64 {

@@ -67,3 +67,12 @@ func TestEloRoundTrip(t *testing.T) {
 		t.Errorf("Elo(0.75) = %v", Elo(0.75))
 	}
 }
+
+// EloPerLogit is the same conversion on the logit scale: Elo(s) = EloPerLogit · logit(s).
+func TestEloPerLogit(t *testing.T) {
+	for _, s := range []float64{0.01, 0.2, 0.5, 0.75, 0.999} {
+		if got, want := EloPerLogit*math.Log(s/(1-s)), Elo(s); math.Abs(got-want) > 1e-9 {
+			t.Errorf("EloPerLogit·logit(%v) = %v, Elo = %v", s, got, want)
+		}
+	}
+}

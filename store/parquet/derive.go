@@ -4,14 +4,13 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/game"
-	"github.com/ponte/ponte/replay"
 )
 
 // The opener's scores, shared by every row that has one (the writer only reads them).
 var scoreWin, scoreDraw, scoreLoss = 1.0, 0.5, 0.0
 
 // The known results, shared likewise.
-var resultLight, resultDark, resultDraw = replay.LightWins.String(), replay.DarkWins.String(), replay.Draw.String()
+var resultLight, resultDark, resultDraw = game.LightWins.String(), game.DarkWins.String(), game.Draw.String()
 
 // Deriver computes the derived columns of games.parquet, remembering the openings it has
 // folded (a board has at most a few thousand classes) so that a row costs no allocation.
@@ -49,8 +48,8 @@ func (dv *Deriver) Derive(g *GameRow, bot bool) {
 	}
 }
 
-// opening is the folded opening of g, as ponte stats folds it (game.FoldPair of the
-// move replay.ParseMove reads), or nil.
+// opening is the folded opening of g, as ponte stats folds it (game.FoldPair of the two
+// distinct cells of the board game.ParseCell reads), or nil.
 func (dv *Deriver) opening(g *GameRow) *string {
 	if g.OpeningA == nil || g.OpeningB == nil {
 		return nil
@@ -60,8 +59,10 @@ func (dv *Deriver) opening(g *GameRow) *string {
 		return s
 	}
 	var s *string
-	if m, err := replay.ParseMove(k.a+","+k.b, int(k.size)); err == nil && m.A.On(int(k.size)) && m.B.On(int(k.size)) {
-		a, b := game.FoldPair(m.A, m.B, int(k.size))
+	a, okA := game.ParseCell(k.a)
+	b, okB := game.ParseCell(k.b)
+	if n := int(k.size); okA && okB && a != b && a.On(n) && b.On(n) {
+		a, b := game.FoldPair(a, b, n)
 		name := a.String() + " " + b.String()
 		s = &name
 	}
@@ -87,15 +88,15 @@ func finalResult(g *GameRow) *string {
 	if g.Termination != nil {
 		term = *g.Termination
 	}
-	r, _ := replay.ParseResult(computed)
+	r, _ := game.ParseResult(computed)
 	t, _ := game.ParseTermination(term)
-	c, _ := replay.ParseResult(g.ClaimedResult)
+	c, _ := game.ParseResult(g.ClaimedResult)
 	switch game.Final(g.Over, r, t, c) {
-	case replay.LightWins:
+	case game.LightWins:
 		return &resultLight
-	case replay.DarkWins:
+	case game.DarkWins:
 		return &resultDark
-	case replay.Draw:
+	case game.Draw:
 		return &resultDraw
 	}
 	return nil
