@@ -124,3 +124,47 @@ func mean(v []float64) float64 {
 	}
 	return s / float64(len(v))
 }
+
+// --stability-both on a run again adds the check at both strengths, keeping a stability
+// bot already stored; a merge never takes it away.
+func TestResumeStabilityBoth(t *testing.T) {
+	stored := DefaultConfig()
+	stored.Size, stored.Bot = 5, "sage-4"
+	given := stored
+	given.StabilityBot, given.StabilityBoth = "sage-16", true
+	only := func(flags ...string) func(string) bool {
+		return func(f string) bool { return slices.Contains(flags, f) }
+	}
+	for _, tc := range []struct {
+		stabilityBot string // stored
+		flags        []string
+		want         string // the stability bot after
+		both         bool
+	}{
+		{"", []string{"stability-both"}, "sage-16", true},
+		{"sage-8", []string{"stability-both"}, "sage-8", true},
+		{"sage-8", []string{"first"}, "sage-8", false},
+	} {
+		s := stored
+		s.StabilityBot = tc.stabilityBot
+		n, err := s.Resume(&given, "atlas.db", only(tc.flags...))
+		if err != nil || n.StabilityBot != tc.want || n.StabilityBoth != tc.both {
+			t.Errorf("stored %q, flags %v: %+v, %v", tc.stabilityBot, tc.flags, n, err)
+		}
+	}
+	with := given
+	without := given
+	without.StabilityBot, without.StabilityBoth = "", false
+	if n := with.WithRules(&without); !n.StabilityBoth || n.StabilityBot != "sage-16" {
+		t.Errorf("a merge of a shard without the check took it away: %+v", n)
+	}
+	without.StabilityBot = "sage-16"
+	if n := with.WithRules(&without); !n.StabilityBoth {
+		t.Errorf("a merge of a shard at one strength took the other away: %+v", n)
+	}
+	bad := stored
+	bad.StabilityBoth = true
+	if err := bad.Check(); err == nil {
+		t.Errorf("--stability-both without a stability bot passes Check")
+	}
+}
