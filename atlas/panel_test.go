@@ -77,6 +77,7 @@ func TestPanelCoverage(t *testing.T) {
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			var covered, pCovered, shiftCovered, wrong int
+			said := map[string]int{}
 			for run := range runs {
 				rng := rand.New(rand.NewPCG(uint64(run), 2))
 				base, strong := plantedPanel(rng, sc.move(rng))
@@ -100,8 +101,17 @@ func TestPanelCoverage(t *testing.T) {
 				if run == 0 {
 					t.Logf("run 0: planted rank correlation %.3f, shift %+.4f; %s", rho, shift, pc.Sentence("weak", "strong", 0.03))
 				}
-				if s := pc.Sentence("", "", 0.03); !sc.moves && strings.HasPrefix(s, "p(o) moves") {
+				s := pc.Sentence("", "", 0.03)
+				if !sc.moves && strings.HasPrefix(s, "p(o) moves") {
 					wrong++
+				}
+				switch {
+				case strings.HasPrefix(s, "p(o) moves"):
+					said["moves"]++
+				case strings.HasPrefix(s, "p(o) does not move"):
+					said["does not move"]++
+				default:
+					said["cannot tell"]++
 				}
 			}
 			rate := func(n int) float64 { return float64(n) / float64(runs) }
@@ -113,6 +123,7 @@ func TestPanelCoverage(t *testing.T) {
 			if rate(wrong) > 0.1 {
 				t.Errorf("said to move in %d of %d panels whose p does not", wrong, runs)
 			}
+			t.Logf("sentences: %v", said)
 		})
 	}
 }
