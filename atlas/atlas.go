@@ -10,14 +10,19 @@ import (
 )
 
 // Stage is a part of an atlas: the main rounds, the confirmation of V's candidates on
-// fresh seeds, and the stability check at a larger budget.
+// fresh seeds, the stability check at a larger budget, and (StabilityBoth) its panel again
+// at the main bot. Base comes last so that no earlier stage's seeds change (GameSeed).
 type Stage int
 
 const (
 	Main Stage = iota
 	Confirm
 	Stability
+	Base
 )
+
+// stages are the stages in their order.
+var stages = []Stage{Main, Confirm, Stability, Base}
 
 func (s Stage) String() string {
 	switch s {
@@ -25,6 +30,8 @@ func (s Stage) String() string {
 		return "confirm"
 	case Stability:
 		return "stability"
+	case Base:
+		return "base"
 	}
 	return "main"
 }
@@ -56,6 +63,10 @@ type Config struct {
 	// nearest ½, half drawn from the seed) with PanelGames games each.
 	StabilityBot          string
 	PanelSize, PanelGames int
+	// StabilityBoth plays the panel at the main bot too (the stage Base, PanelGames games
+	// a class on seeds of its own), and the stability check compares panel with panel,
+	// with the rank correlation's bootstrap interval. Off in the atlases made before it.
+	StabilityBoth bool `json:",omitempty"`
 }
 
 // DefaultConfig is the atlas of the 10×10 board without stability check, before the bot is
@@ -104,6 +115,8 @@ func (c *Config) Check() error {
 		return fmt.Errorf("--v-width %g: asks for more than %d games a candidate", c.VWidth, MaxCount)
 	case c.StabilityBot != "" && (c.PanelSize < 1 || c.PanelGames < 1):
 		return fmt.Errorf("the stability check needs at least 1 class and 1 game")
+	case c.StabilityBoth && c.StabilityBot == "":
+		return fmt.Errorf("--stability-both: there is no stability check to play at both strengths")
 	}
 	return nil
 }

@@ -32,14 +32,15 @@ func (e *GameError) Unwrap() error { return e.Err }
 // Is makes every GameError an ErrNotAtlasGame.
 func (e *GameError) Is(target error) bool { return target == ErrNotAtlasGame }
 
-// ParseStage reads a stage's name ("main", "confirm", "stability"); another is a *GameError.
+// ParseStage reads a stage's name ("main", "confirm", "stability", "base"); another is a
+// *GameError.
 func ParseStage(s string) (Stage, error) {
-	for _, st := range []Stage{Main, Confirm, Stability} {
+	for _, st := range stages {
 		if st.String() == s {
 			return st, nil
 		}
 	}
-	return 0, &GameError{Column: "stage", Value: strconv.Quote(s), Err: errors.New(`must be "main", "confirm" or "stability"`)}
+	return 0, &GameError{Column: "stage", Value: strconv.Quote(s), Err: errors.New(`must be "main", "confirm", "stability" or "base"`)}
 }
 
 // CheckGame says whether g is a game the atlas c plays, and if not, which column is wrong
@@ -61,6 +62,11 @@ func (c *Config) CheckGame(classes []Class, g Game) error {
 	case Stability:
 		if c.StabilityBot == "" {
 			return fail("stage", strconv.Quote(g.Stage.String()), "this atlas has no stability check")
+		}
+		games = c.PanelGames
+	case Base:
+		if !c.StabilityBoth {
+			return fail("stage", strconv.Quote(g.Stage.String()), "this atlas plays its panel at one strength only")
 		}
 		games = c.PanelGames
 	default:
@@ -128,6 +134,7 @@ func (c *Config) Differences(o *Config) []Difference {
 	add("v-width", false, c.VWidth, o.VWidth)
 	add("panel", false, c.PanelSize, o.PanelSize)
 	add("panel-games", false, c.PanelGames, o.PanelGames)
+	add("stability-both", false, c.StabilityBoth, o.StabilityBoth)
 	return out
 }
 
@@ -140,5 +147,6 @@ func (c *Config) WithRules(o *Config) *Config {
 	if o.StabilityBot == "" {
 		n.StabilityBot, n.PanelSize, n.PanelGames = c.StabilityBot, c.PanelSize, c.PanelGames
 	}
+	n.StabilityBoth = n.StabilityBoth || c.StabilityBoth // never taken away either
 	return &n
 }

@@ -82,7 +82,7 @@ func Save(ctx context.Context, adb *store.AtlasDB, g Game) error {
 }
 
 func fromStored(g store.AtlasGame) (Game, error) {
-	st := slices.IndexFunc([]Stage{Main, Confirm, Stability}, func(s Stage) bool { return s.String() == g.Stage })
+	st := slices.IndexFunc(stages, func(s Stage) bool { return s.String() == g.Stage })
 	if st < 0 || g.Points < 0 || g.Points > 2 || g.Index < 0 || g.Index >= MaxCount {
 		return Game{}, fmt.Errorf("atlas_games: %s game %d of class %d: not an atlas game (stage %q, points %d)", g.Stage, g.Index, g.Class, g.Stage, g.Points)
 	}

@@ -50,7 +50,8 @@ type Atlas struct {
 	Rating float64
 }
 
-// Stableness compares the panel's estimates at the larger budget with the main ones.
+// Stableness compares the panel's estimates at the larger budget with the main ones, or
+// with the panel's own at the main bot (Config.StabilityBoth).
 type Stableness struct {
 	Bot      string
 	Panel    []Estimate // at the larger budget, by class
@@ -59,6 +60,11 @@ type Stableness struct {
 	Flips []int
 	// MeanShift is the panel's mean p̂ at the larger budget less the main one.
 	MeanShift float64
+	// Base is the panel at the main bot, PanelGames games a class (StabilityBoth only;
+	// nil otherwise), and Compared the comparison of panel with panel, with the rank
+	// correlation's and the mean shift's bootstrap intervals.
+	Base     []Estimate
+	Compared *PanelComparison
 }
 
 // Estimate computes the atlas from the games counted.
@@ -95,6 +101,7 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		ids := c.panel(classes, d)
 		s := &Stableness{Bot: c.StabilityBot}
 		var x, y []float64
+		var base, strong []Tally
 		for _, id := range ids {
 			t := d.Tally(Stability, id, c.PanelGames)
 			if t.Games() < c.PanelGames {
@@ -102,8 +109,18 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 			}
 			e := estimateOf(byID[id], t, zOf(c.Spending.Alpha), c.Margin)
 			e.Rounds = 1
-			s.Panel = append(s.Panel, e)
 			m := a.Estimates[indexOf(classes, id)]
+			if c.StabilityBoth {
+				bt := d.Tally(Base, id, c.PanelGames)
+				if bt.Games() < c.PanelGames {
+					continue
+				}
+				m = estimateOf(byID[id], bt, zOf(c.Spending.Alpha), c.Margin)
+				m.Rounds = 1
+				s.Base = append(s.Base, m)
+				base, strong = append(base, bt), append(strong, t)
+			}
+			s.Panel = append(s.Panel, e)
 			x, y = append(x, m.P), append(y, e.P)
 			if m.Verdict != Open && e.Verdict != Open && m.Verdict != e.Verdict {
 				s.Flips = append(s.Flips, id)
@@ -113,6 +130,10 @@ func (c *Config) Estimate(classes []Class, d *Data) *Atlas {
 		if len(x) > 1 {
 			s.Spearman = spearman(x, y)
 			s.MeanShift = stat.Mean(y, nil) - stat.Mean(x, nil)
+		}
+		if c.StabilityBoth && len(s.Panel) == len(ids) && len(ids) > 0 {
+			pc := ComparePanels(base, strong, c.Seed, Replicates)
+			s.Compared = &pc
 		}
 		a.Stable = s
 	}

@@ -196,7 +196,7 @@ func (c *Config) look(d *Data, class int) (j int, more bool) {
 // NextPlan is the next round to play for the classes, given the games counted: the
 // unfinished main round with the fewest looks; when the main rounds are over, the
 // confirmation of V's candidates; then, when the config asks for it, the stability
-// check; then Done.
+// check, and its panel at the main bot (StabilityBoth); then Done.
 func (c *Config) NextPlan(classes []Class, d *Data) *Plan {
 	round := 0
 	var tasks []Task
@@ -229,7 +229,11 @@ func (c *Config) NextPlan(classes []Class, d *Data) *Plan {
 		return p
 	}
 	if c.StabilityBot != "" {
-		if p := stagePlan(d, Stability, c.panel(classes, d), c.PanelGames); p != nil {
+		panel := c.panel(classes, d)
+		if p := stagePlan(d, Stability, panel, c.PanelGames); p != nil {
+			return p
+		}
+		if p := stagePlan(d, Base, panel, c.PanelGames); p != nil && c.StabilityBoth {
 			return p
 		}
 	}

@@ -13,7 +13,7 @@ func (c Config) Resume(given *Config, db string, changed func(flag string) bool)
 			return nil, fmt.Errorf("--%s: %s holds an atlas of other games (ponte atlas show prints its settings): use another --db", name, db)
 		}
 	}
-	if changed("stability") || changed("stability-bot") {
+	if changed("stability") || changed("stability-bot") || (changed("stability-both") && c.StabilityBot == "") {
 		if c.StabilityBot != "" && given.StabilityBot != "" && c.StabilityBot != given.StabilityBot {
 			return nil, fmt.Errorf("--stability-bot: %s holds a stability check with %s: use another --db", db, c.StabilityBot)
 		}
@@ -25,6 +25,7 @@ func (c Config) Resume(given *Config, db string, changed func(flag string) bool)
 		"rest": func() { c.Spending.Rest = given.Spending.Rest }, "candidates": func() { c.Candidates = given.Candidates },
 		"confirm": func() { c.ConfirmGames = given.ConfirmGames }, "panel": func() { c.PanelSize = given.PanelSize },
 		"panel-games": func() { c.PanelGames = given.PanelGames }, "v-width": func() { c.VWidth = given.VWidth },
+		"stability-both": func() { c.StabilityBoth = given.StabilityBoth },
 	} {
 		if changed(name) {
 			set()

@@ -74,6 +74,17 @@ type StabilityJSON struct {
 	MeanShift float64     `json:"mean_shift"`
 	Flips     []int       `json:"flips"`
 	Panel     []ClassJSON `json:"panel"`
+	// The comparison of panel with panel, in the atlases run with --stability-both (absent
+	// in the others, whose JSON stays as it was): the main bot's panel, the bootstrap
+	// intervals at 95 % (absent while undefined), their replicates, and the sentence.
+	BaseBot     string      `json:"base_bot,omitempty"`
+	SpearmanLo  *float64    `json:"spearman_lo,omitempty"`
+	SpearmanHi  *float64    `json:"spearman_hi,omitempty"`
+	MeanShiftLo *float64    `json:"mean_shift_lo,omitempty"`
+	MeanShiftHi *float64    `json:"mean_shift_hi,omitempty"`
+	Replicates  int         `json:"replicates,omitempty"`
+	Sentence    string      `json:"sentence,omitempty"`
+	Base        []ClassJSON `json:"base,omitempty"`
 }
 
 // rating is a rating that --json writes as a number, or null when it is not known
@@ -117,6 +128,17 @@ func (a *Atlas) JSON(all bool) *Result {
 		for _, e := range st.Panel {
 			r.Stability.Panel = append(r.Stability.Panel, classOf(e))
 		}
+		if a.Config.StabilityBoth {
+			r.Stability.BaseBot = a.Config.Bot
+			for _, e := range st.Base {
+				r.Stability.Base = append(r.Stability.Base, classOf(e))
+			}
+		}
+		if pc := st.Compared; pc != nil {
+			r.Stability.SpearmanLo, r.Stability.SpearmanHi = match.Finite(pc.Lo), match.Finite(pc.Hi)
+			r.Stability.MeanShiftLo, r.Stability.MeanShiftHi = match.Finite(pc.ShiftLo), match.Finite(pc.ShiftHi)
+			r.Stability.Replicates, r.Stability.Sentence = pc.Replicates, a.StabilitySentence()
+		}
 	}
 	if all {
 		for _, e := range a.Estimates {
@@ -133,6 +155,9 @@ func (a *Atlas) Print(w io.Writer, asJSON bool) error {
 	}
 	c := a.Config
 	fmt.Fprintln(w, a.Answer())
+	if s := a.StabilitySentence(); s != "" {
+		fmt.Fprintln(w, s)
+	}
 	fmt.Fprintf(w, "opening atlas %d×%d, supply %s, bot %s, seed %d: %d classes, %d games (%d in the main rounds), %s\n",
 		c.Size, c.Size, c.Supply, c.Bot, c.Seed, len(a.Estimates), a.Games, a.MainGames, a.state())
 	if a.Strength != "" {
@@ -153,6 +178,11 @@ func (a *Atlas) Print(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(w, "interval holds ½: %s\n", classList(even))
 	if st := a.Stable; st != nil && len(st.Panel) < a.Config.PanelSize {
 		fmt.Fprintf(w, "stability at %s: not yet (%d of %d classes re-estimated)\n", st.Bot, len(st.Panel), a.Config.PanelSize)
+	} else if st != nil && st.Compared != nil {
+		pc := st.Compared
+		fmt.Fprintf(w, "stability, %s against %s, %d games a class each: %d classes, rank correlation %s [%s, %s], mean shift %+.3f [%+.3f, %+.3f] (%d bootstrap replicates), verdicts flipped: %d %v\n",
+			st.Bot, c.Bot, c.PanelGames, len(st.Panel), RankText(pc.Spearman), RankText(pc.Lo), RankText(pc.Hi),
+			pc.MeanShift, pc.ShiftLo, pc.ShiftHi, pc.Replicates, len(st.Flips), st.Flips)
 	} else if st != nil {
 		fmt.Fprintf(w, "stability at %s: %d classes, rank correlation %s, mean shift %+.3f, verdicts flipped: %d %v\n",
 			st.Bot, len(st.Panel), RankText(st.Spearman), st.MeanShift, len(st.Flips), st.Flips)

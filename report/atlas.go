@@ -23,6 +23,7 @@ type atlasData struct {
 	Key      string
 	Title    string
 	Answer   string // the designer's answer in a sentence (atlas.Atlas.Answer), the section's lead
+	Moves    string // whether p(o) moves with strength (atlas.Atlas.StabilitySentence), under it; "" without
 	Strength string // the bot, its budget, the games
 	V        string
 	Fair     string
@@ -51,7 +52,7 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 		state = "not complete: the rounds are still open (the figures are those of the games played)"
 	}
 	n := a.Counts()
-	d := atlasData{Key: key, Title: fmt.Sprintf("Opening atlas, %d×%d", c.Size, c.Size), Answer: a.Answer(),
+	d := atlasData{Key: key, Title: fmt.Sprintf("Opening atlas, %d×%d", c.Size, c.Size), Answer: a.Answer(), Moves: a.StabilitySentence(),
 		Strength: fmt.Sprintf("Every game played by the bot %s against itself (%s), from the position after the opening, %d×%d, supply %s, seed %d: %s games (%s in the main rounds); %s.",
 			c.Bot, budgetWords(c.Bot), c.Size, c.Size, c.Supply, c.Seed, thousands(a.Games), thousands(a.MainGames), state),
 		Counts: fmt.Sprintf("%d classes of openings (two tiles, folded by the board's 8 symmetries): swap %d, keep %d, fair within ±%g%% %d, open %d. Intervals: %g%% confidence sequences, valid whatever round a class stopped at.",
@@ -71,6 +72,11 @@ func atlasSection(a *atlas.Atlas, r *stats.Report) (atlasData, error) {
 	d.Even = estimateList(even, 20)
 	if st := a.Stable; st != nil && len(st.Panel) < c.PanelSize {
 		d.Stable = fmt.Sprintf("not yet: %d of the %d classes of the panel re-estimated by %s.", len(st.Panel), c.PanelSize, st.Bot)
+	} else if st != nil && st.Compared != nil {
+		pc := st.Compared
+		d.Stable = fmt.Sprintf("%d classes played by %s and by %s, %d games a class each: rank correlation of p̂ %s [%s, %s], mean shift %+.1f points [%+.1f, %+.1f] (95%% bootstrap intervals, %d replicates), verdicts flipped %d%s.",
+			len(st.Panel), c.Bot, st.Bot, c.PanelGames, atlas.RankText(pc.Spearman), atlas.RankText(pc.Lo), atlas.RankText(pc.Hi),
+			100*pc.MeanShift, 100*pc.ShiftLo, 100*pc.ShiftHi, pc.Replicates, len(st.Flips), flipList(st.Flips))
 	} else if st != nil {
 		d.Stable = fmt.Sprintf("%d classes re-estimated by %s (4× the budget), %d games each: rank correlation of p̂ %s, mean shift %+.1f points, verdicts flipped %d%s.",
 			len(st.Panel), st.Bot, c.PanelGames, atlas.RankText(st.Spearman), 100*st.MeanShift, len(st.Flips), flipList(st.Flips))

@@ -72,3 +72,39 @@ func TestCellSVGEmpty(t *testing.T) {
 		t.Errorf("%s", svg)
 	}
 }
+
+// An atlas whose panel was played at both strengths has the sentence under the answer
+// and the intervals in its stability line; one at one strength neither.
+func TestAtlasSectionStabilityBoth(t *testing.T) {
+	for _, both := range []bool{false, true} {
+		c := atlas.DefaultConfig()
+		c.Size, c.Bot, c.StabilityBot, c.First, c.Max, c.ConfirmGames, c.PanelSize, c.PanelGames = 5, "sage-4", "sage-8", 4, 4, 4, 6, 8
+		c.StabilityBoth = both
+		classes, err := atlas.Classes(5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := atlas.NewData()
+		for range 10 {
+			p := c.NextPlan(classes, d)
+			if p.Done {
+				break
+			}
+			units, _ := p.Shard(d, 1, 1)
+			for u := range units {
+				pts := 0
+				if (u.Index+u.Class)%(2+u.Class%3) == 0 {
+					pts = 2
+				}
+				d.Add(atlas.Game{Stage: u.Stage, Class: u.Class, Index: u.Index, Points: pts})
+			}
+		}
+		s, err := atlasSection(c.Estimate(classes, d), &stats.Report{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Moves != "" && strings.Contains(s.Stable, "bootstrap intervals"); got != both {
+			t.Errorf("both %v: sentence %q, stability %q", both, s.Moves, s.Stable)
+		}
+	}
+}

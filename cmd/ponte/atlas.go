@@ -37,6 +37,7 @@ type atlasOptions struct {
 	vWidth       float64
 	stability    bool
 	stabilityBot string
+	both         bool
 	panel        int
 	panelGames   int
 	shard        string
@@ -84,6 +85,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	f.Float64Var(&opts.vWidth, "v-width", 0, "the width of V's interval asked (0.04: ±2 points): sets the confirmation's games per candidate instead of --confirm")
 	f.BoolVar(&opts.stability, "stability", false, "re-estimate a panel of classes at 4× the budget (--stability-bot)")
 	f.Var(botFlag(&opts.stabilityBot), "stability-bot", "the stability check's bot (default: --bot with 4× its budget)")
+	f.BoolVar(&opts.both, "stability-both", false, "play the panel at --bot too, and compare panel with panel, with intervals (implies --stability)")
 	count(&opts.panel, "panel", "classes in the stability check's panel (half nearest ½, half at random)")
 	count(&opts.panelGames, "panel-games", "games per class of the panel")
 }
@@ -99,8 +101,8 @@ func atlasSettings(s *streams, opts *atlasOptions, adb *store.AtlasDB) (*atlas.C
 func configFromFlags(opts *atlasOptions, check bool) (*atlas.Config, error) {
 	c := &atlas.Config{Size: opts.size, Supply: opts.supply, Bot: opts.bot, Seed: opts.seed, First: opts.first, Max: opts.max,
 		Margin: opts.margin, Spending: atlas.Spending{Alpha: opts.alpha, Rest: opts.rest}, Candidates: opts.candidates,
-		ConfirmGames: opts.confirm, VWidth: opts.vWidth, PanelSize: opts.panel, PanelGames: opts.panelGames}
-	if opts.stability {
+		ConfirmGames: opts.confirm, VWidth: opts.vWidth, PanelSize: opts.panel, PanelGames: opts.panelGames, StabilityBoth: opts.both}
+	if opts.stability || opts.both {
 		c.StabilityBot = opts.stabilityBot
 		if c.StabilityBot == "" {
 			if c.StabilityBot = atlas.FourTimes(opts.bot); c.StabilityBot == "" {
