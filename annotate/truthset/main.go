@@ -107,6 +107,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	shard := fs.String("shard", "1/1", "measure only shard i of N: the positions p with p mod N = i−1")
 	dir := fs.String("out", ".", "the folder of the shard's file")
 	probe := fs.Int("probe", 4, "self-play games timed first, for the estimate of the run's cost (0: none)")
+	estimate := fs.Bool("estimate", false, "print the estimate of the run's cost and stop")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -141,16 +142,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	if *probe > 0 {
-		rate, err := probeRate(c, *probe)
+	if *probe > 0 || *estimate {
+		n := max(*probe, 1)
+		rate, err := probeRate(c, n)
 		if err != nil {
 			return err
 		}
 		perPos := gamesPerPosition(c)
 		fmt.Fprintf(out, "rate: %.1f self-play games of %s a core-second (%d whole games timed on %d×%d; play-outs from turns %d to %d are shorter)\n",
-			rate, c.Player, *probe, c.Size, c.Size, c.FromTurn, c.ToTurn)
+			rate, c.Player, n, c.Size, c.Size, c.FromTurn, c.ToTurn)
 		fmt.Fprintf(out, "estimate: about %d games a position (4 candidates, a paired variance of %.2f a game, standard error %.0f points): %d positions ≈ %.1f core-hours\n",
 			perPos, pairedVariance, 100*c.SE, len(todo), float64(perPos*len(todo))/rate/3600)
+	}
+	if *estimate {
+		return nil
 	}
 	cpu0, wall0 := cpuSeconds(), time.Now()
 	var games atomic.Int64
