@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ponte/ponte/internal/termtext"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -227,8 +228,8 @@ func (f MarksFigures) Lines() []string {
 			by = append(by, name+" 0 turns")
 			continue
 		}
-		by = append(by, fmt.Sprintf("%s %d turns, %.1f points", name, b.N, 100*b.Mean))
+		by = append(by, fmt.Sprintf("%s %d %s, %.1f points", name, b.N, termtext.Plural(b.N, "turn", "turns"), 100*b.Mean))
 	}
-	lines = append(lines, "measured loss by mark: "+strings.Join(by, "; "))
+	lines = append(lines, "measured loss on average by mark: "+strings.Join(by, "; "))
 	return lines
 }
