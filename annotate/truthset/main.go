@@ -309,6 +309,9 @@ func marks(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, l := range describe(rows) {
+		fmt.Fprintln(out, l)
+	}
 	e := annotate.NewEngine(*budget, annotate.Fitted)
 	t0 := time.Now()
 	rs, err := e.ReadTruthSet(rows)
@@ -320,4 +323,58 @@ func marks(args []string, out io.Writer) error {
 		fmt.Fprintln(out, l)
 	}
 	return nil
+}
+
+// describe summarises a truth set: its positions, games and paired variance, and the
+// measured losses of each kind of candidate.
+func describe(rows []annotate.TruthRow) []string {
+	positions := map[[2]int32]bool{}
+	var games, decided int
+	var pv, pn float64
+	type tally struct {
+		n, over10, over25 int
+		sum               float64
+	}
+	kinds := map[string]*tally{}
+	bestMean := map[[2]int32]float64{}
+	for _, r := range rows {
+		key := [2]int32{r.Size, r.Position}
+		positions[key] = true
+		games += int(r.Games)
+		if r.Kind == annotate.KindBest.String() {
+			bestMean[key] = r.Mean
+			if r.Mean == 0 || r.Mean == 1 {
+				decided++
+			}
+			continue
+		}
+		if r.Games >= 64 { // the variance of a pair of games, from the loss's standard error
+			pv += r.LossSE * r.LossSE * float64(r.Games)
+			pn++
+		}
+		t := kinds[r.Kind]
+		if t == nil {
+			t = &tally{}
+			kinds[r.Kind] = t
+		}
+		t.n++
+		t.sum += r.Loss
+		if r.Loss >= annotate.PrecisionLoss {
+			t.over10++
+		}
+		if r.Loss >= annotate.RecallLoss {
+			t.over25++
+		}
+	}
+	lines := []string{fmt.Sprintf("%d positions (%d with the best candidate's games all won or all lost), %d candidates, %d games; variance of a pair of games %.2f (candidates of 64 games or more)",
+		len(positions), decided, len(rows), games, pv/max(pn, 1))}
+	for _, k := range []string{"top", "random"} {
+		t := kinds[k]
+		if t == nil {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s candidates: %d, measured loss %.1f points on average; ≥ 10 points %d, ≥ 25 points %d",
+			k, t.n, 100*t.sum/float64(t.n), t.over10, t.over25))
+	}
+	return lines
 }
