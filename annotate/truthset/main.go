@@ -329,7 +329,7 @@ func marks(args []string, out io.Writer) error {
 // measured losses of each kind of candidate.
 func describe(rows []annotate.TruthRow) []string {
 	positions := map[[2]int32]bool{}
-	var games, decided int
+	var games, decided, better int
 	var pv, pn float64
 	type tally struct {
 		n, over10, over25 int
@@ -352,6 +352,9 @@ func describe(rows []annotate.TruthRow) []string {
 			pv += r.LossSE * r.LossSE * float64(r.Games)
 			pn++
 		}
+		if r.Loss < -2*r.LossSE {
+			better++
+		}
 		t := kinds[r.Kind]
 		if t == nil {
 			t = &tally{}
@@ -368,6 +371,7 @@ func describe(rows []annotate.TruthRow) []string {
 	}
 	lines := []string{fmt.Sprintf("%d positions (%d with the best candidate's games all won or all lost), %d candidates, %d games; variance of a pair of games %.2f (candidates of 64 games or more)",
 		len(positions), decided, len(rows), games, pv/max(pn, 1))}
+	lines = append(lines, fmt.Sprintf("candidates measured better than the searcher's best by more than 2 standard errors: %d", better))
 	for _, k := range []string{"top", "random"} {
 		t := kinds[k]
 		if t == nil {
