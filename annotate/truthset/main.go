@@ -299,6 +299,7 @@ func randFor(seed uint64, i int) *rand.Rand { return rand.New(rand.NewPCG(seed, 
 func marks(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("truthset marks", flag.ContinueOnError)
 	budget := fs.Int("budget", annotate.DefaultPlayouts, "the engine's playouts per position (ponte annotate --budget)")
+	contested := fs.Bool("contested", false, "leave out the positions whose best candidate's games were all won or all lost")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -308,6 +309,9 @@ func marks(args []string, out io.Writer) error {
 	rows, err := annotate.ReadTruthSet(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if *contested {
+		rows = contestedOnly(rows)
 	}
 	for _, l := range describe(rows) {
 		fmt.Fprintln(out, l)
@@ -381,4 +385,22 @@ func describe(rows []annotate.TruthRow) []string {
 			k, t.n, 100*t.sum/float64(t.n), t.over10, t.over25))
 	}
 	return lines
+}
+
+// contestedOnly returns the rows of the positions whose best candidate's games were not all
+// won or all lost.
+func contestedOnly(rows []annotate.TruthRow) []annotate.TruthRow {
+	decided := map[[2]int32]bool{}
+	for _, r := range rows {
+		if r.Kind == annotate.KindBest.String() && (r.Mean == 0 || r.Mean == 1) {
+			decided[[2]int32{r.Size, r.Position}] = true
+		}
+	}
+	var out []annotate.TruthRow
+	for _, r := range rows {
+		if !decided[[2]int32{r.Size, r.Position}] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
