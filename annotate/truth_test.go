@@ -268,23 +268,6 @@ func truthOf(e *Engine, i, k, playouts int) (truthRow, error) {
 // playOut plays turn token in pos and the rest of the game with sage against sage at
 // playouts a turn, seeded by (a, b), and returns the score of mover.
 func playOut(pos *replay.Game, token string, mover replay.Colour, playouts int, a, b uint64) (float64, error) {
-	g := pos.Clone()
-	if err := g.PlayText(token); err != nil {
-		return 0, fmt.Errorf("turn %d %s: %w", g.Turn()+1, token, err)
-	}
-	rng := rand.New(rand.NewPCG(a, b<<8|77))
-	sides := [2]*bot.Sage{bot.NewSage(bot.Options{Playouts: playouts}), bot.NewSage(bot.Options{Playouts: playouts})}
-	for !g.Over() {
-		m := sides[g.ToMove()].Turn(g, rng)
-		if err := g.Play(m); err != nil {
-			return 0, fmt.Errorf("turn %d %s: %w", g.Turn()+1, m, err)
-		}
-	}
-	switch res := g.Result(); {
-	case res == replay.Draw:
-		return 0.5, nil
-	case (res == replay.LightWins) == (mover == replay.Light):
-		return 1, nil
-	}
-	return 0, nil
+	sides := [2]bot.Bot{bot.NewSage(bot.Options{Playouts: playouts}), bot.NewSage(bot.Options{Playouts: playouts})}
+	return PlayOut(pos, token, mover, sides, rand.New(rand.NewPCG(a, b<<8|77)))
 }

@@ -1,0 +1,235 @@
+package annotate
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/ponte/ponte/internal/termtext"
+	"github.com/ponte/ponte/replay"
+)
+
+// ReadCandidate reads the turn token as if it were played after the turns moves of a game
+// of side size: the search of the position before it, seeded as Analyse seeds it for a
+// game of stable id gameID, weighs it, and the turn gets its loss and mark. The position
+// after it is not searched (RawAfter is 0).
+func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token string) (Turn, error) {
+	pos, err := replay.NewGame(size, replay.Unlimited)
+	if err != nil {
+		return Turn{}, err
+	}
+	for k, m := range moves {
+		if _, err := pos.PlayTurn(k+1, m); err != nil {
+			return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, m, err)
+		}
+	}
+	k := len(moves)
+	m, err := pos.ReadTurn(k+1, token)
+	if err != nil {
+		return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, token, err)
+	}
+	rng := rand.New(rand.NewPCG(seedOf(gameID), uint64(k)))
+	a := e.sage.Analyse(pos, &m, rng)
+	t := Turn{Turn: k + 1, Colour: pos.ToMove(), Played: token, RawBefore: a.Light,
+		BestQ: a.BestQ, PlayedQ: a.PlayedQ, BestN: a.BestN, PlayedN: a.PlayedN}
+	if a.Best != (replay.Move{}) {
+		t.Best = a.Best.String()
+	}
+	e.cal.Apply(&t, size)
+	return t, nil
+}
+
+// TruthGameID is the stable id a truth set's position is read under, so that the reading
+// of its candidates shares the search's random numbers: "truth-8x8-17".
+func TruthGameID(size, position int32) string {
+	return "truth-" + strconv.Itoa(int(size)) + "x" + strconv.Itoa(int(size)) + "-" + strconv.Itoa(int(position))
+}
+
+// TruthReading is a candidate of the truth set with the engine's reading of it.
+type TruthReading struct {
+	TruthRow
+	Predicted float64 // the reading's loss
+	Mark      Mark
+}
+
+// ReadTruthSet reads every candidate of rows but the best of each position (whose measured
+// loss is 0 by construction) with e.
+func (e *Engine) ReadTruthSet(rows []TruthRow) ([]TruthReading, error) {
+	var out []TruthReading
+	for _, r := range rows {
+		if r.Kind == KindBest.String() {
+			continue
+		}
+		var moves []string
+		if r.Moves != "" {
+			moves = strings.Fields(r.Moves)
+		}
+		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), moves, r.Candidate)
+		if err != nil {
+			return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
+		}
+		out = append(out, TruthReading{TruthRow: r, Predicted: t.Loss, Mark: t.Mark})
+	}
+	return out, nil
+}
+
+// The losses the marks are judged by, from the issue: a turn marked mistake or blunder is
+// right when it measured to lose at least PrecisionLoss; a turn that measured to lose at
+// least RecallLoss should be marked mistake or blunder; a turn that lost at most
+// FalseAlarmLoss should get no mark.
+const (
+	PrecisionLoss  = 0.10
+	RecallLoss     = 0.25
+	FalseAlarmLoss = 0.03
+)
+
+// Share is k of n, with its 95 % Wilson interval.
+type Share struct {
+	K, N   int
+	Lo, Hi float64
+}
+
+// Rate is k/n, NaN when n is 0.
+func (s Share) Rate() float64 { return float64(s.K) / float64(s.N) }
+
+func (s Share) String() string {
+	if s.N == 0 {
+		return "none of 0"
+	}
+	return fmt.Sprintf("%d of %d, %.1f%% (95%% interval %.1f–%.1f%%)", s.K, s.N, 100*s.Rate(), 100*s.Lo, 100*s.Hi)
+}
+
+func shareOf(k, n int) Share {
+	lo, hi := wilson(float64(k), float64(n))
+	return Share{K: k, N: n, Lo: lo, Hi: hi}
+}
+
+// Estimate is a figure from n turns with its 95 % interval.
+type Estimate struct {
+	N             int
+	Value, Lo, Hi float64
+}
+
+// MarksFigures is how a reading's losses and marks agree with the measured ones.
+type MarksFigures struct {
+	// MAE is the mean absolute difference of the predicted and measured losses (its
+	// interval the normal one of a mean); Spearman the rank correlation of the two (its
+	// interval by Fisher's z, with Bonett and Wright's variance).
+	MAE, Spearman Estimate
+	// Precision is the share of the turns marked mistake or blunder that measured a loss
+	// of at least PrecisionLoss; Recall the share of those that measured at least
+	// RecallLoss that are marked mistake or blunder; FalseAlarms the share of those that
+	// measured at most FalseAlarmLoss that have any mark.
+	Precision, Recall, FalseAlarms Share
+	// ByMark is, for each mark (Good first), how many turns got it and their mean measured
+	// loss.
+	ByMark [4]struct {
+		N    int
+		Mean float64
+	}
+}
+
+// Marks measures the readings against their measured losses.
+func Marks(rs []TruthReading) MarksFigures {
+	var f MarksFigures
+	pred, meas, absErr := make([]float64, len(rs)), make([]float64, len(rs)), make([]float64, len(rs))
+	var pk, pn, rk, rn, fk, fn int
+	for i, r := range rs {
+		pred[i], meas[i] = r.Predicted, r.Loss
+		absErr[i] = math.Abs(r.Predicted - r.Loss)
+		bad := r.Mark >= Mistake
+		if bad {
+			pn++
+			if r.Loss >= PrecisionLoss {
+				pk++
+			}
+		}
+		if r.Loss >= RecallLoss {
+			rn++
+			if bad {
+				rk++
+			}
+		}
+		if r.Loss <= FalseAlarmLoss {
+			fn++
+			if r.Mark != Good {
+				fk++
+			}
+		}
+		f.ByMark[r.Mark].N++
+		f.ByMark[r.Mark].Mean += r.Loss
+	}
+	for i := range f.ByMark {
+		if f.ByMark[i].N > 0 {
+			f.ByMark[i].Mean /= float64(f.ByMark[i].N)
+		}
+	}
+	f.Precision, f.Recall, f.FalseAlarms = shareOf(pk, pn), shareOf(rk, rn), shareOf(fk, fn)
+	n := len(rs)
+	f.MAE.N, f.Spearman.N = n, n
+	if n >= 2 {
+		m, sd := stat.MeanStdDev(absErr, nil)
+		half := 1.96 * sd / math.Sqrt(float64(n))
+		f.MAE.Value, f.MAE.Lo, f.MAE.Hi = m, max(0, m-half), m+half
+	}
+	f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi = math.NaN(), math.NaN(), math.NaN()
+	if n >= 4 {
+		r := stat.Correlation(ranks(pred), ranks(meas), nil)
+		se := math.Sqrt((1 + r*r/2) / float64(n-3))
+		f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi = r, math.Tanh(math.Atanh(r)-1.96*se), math.Tanh(math.Atanh(r)+1.96*se)
+	}
+	return f
+}
+
+// ranks returns the ranks of x from 1, ties given their mean rank.
+func ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	out := make([]float64, len(x))
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && x[idx[j]] == x[idx[i]] {
+			j++
+		}
+		for k := i; k < j; k++ {
+			out[idx[k]] = float64(i+j+1) / 2
+		}
+		i = j
+	}
+	return out
+}
+
+// Lines are the figures as the truthset command and docs/annotate.md write them.
+func (f MarksFigures) Lines() []string {
+	lines := []string{
+		fmt.Sprintf("mean absolute error of the predicted loss: %.3f (95%% interval %.3f–%.3f), %d turns", f.MAE.Value, f.MAE.Lo, f.MAE.Hi, f.MAE.N),
+		fmt.Sprintf("rank correlation (Spearman) of predicted and measured loss: %.2f (95%% interval %.2f–%.2f), %d turns", f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi, f.Spearman.N),
+		fmt.Sprintf("precision: marked mistake or blunder and measured to lose ≥ %.0f points: %s", 100*PrecisionLoss, f.Precision),
+		fmt.Sprintf("recall: measured to lose ≥ %.0f points and marked mistake or blunder: %s", 100*RecallLoss, f.Recall),
+		fmt.Sprintf("false alarms: measured to lose ≤ %.0f points and marked: %s", 100*FalseAlarmLoss, f.FalseAlarms),
+	}
+	var by []string
+	for m := Good; m <= Blunder; m++ {
+		name := m.String()
+		if name == "" {
+			name = "no mark"
+		}
+		b := f.ByMark[m]
+		if b.N == 0 {
+			by = append(by, name+" 0 turns")
+			continue
+		}
+		by = append(by, fmt.Sprintf("%s %d %s, %.1f points", name, b.N, termtext.Plural(b.N, "turn", "turns"), 100*b.Mean))
+	}
+	lines = append(lines, "measured loss on average by mark: "+strings.Join(by, "; "))
+	return lines
+}

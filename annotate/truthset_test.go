@@ -1,0 +1,270 @@
+package annotate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/replay"
+)
+
+var truthBars = flag.Bool("truth.bars", false, "TestTruthSetMarks: fail when the marks are below the issue's bars (precision ≥ 85 %, recall ≥ 75 %, false alarms ≤ 5 %)")
+
+// tinyTruth is a truth set's making small enough for a test: 6×6, weak quick bots.
+func tinyTruth() TruthConfig {
+	c := DefaultTruthConfig(6)
+	c.Player, c.Searcher, c.Batch, c.MaxGames, c.SE, c.ToTurn = "lore-8", "lore-60", 4, 8, 0.01, 12
+	return c
+}
+
+// TestTruthSetShards measures four positions in one run and in two shards, and checks that
+// the shards merged are the one run's file byte for byte, that merging again (or a shard
+// with the merged set) adds nothing, and that each position's rows are what the truth set
+// promises: the best first with loss 0, game counts from the batch to the cap, every
+// candidate a legal turn of its position.
+func TestTruthSetShards(t *testing.T) {
+	c := tinyTruth()
+	ctx := context.Background()
+	measure := func(ids ...int) []TruthRow {
+		var all []TruthRow
+		for _, id := range ids {
+			rows, err := c.MeasurePosition(ctx, id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, rows...)
+		}
+		return all
+	}
+	one := measure(0, 1, 2, 3)
+	s1, s2 := measure(0, 2), measure(3, 1)
+	dir := t.TempDir()
+	write := func(name string, rows []TruthRow) []byte {
+		p := filepath.Join(dir, name)
+		if err := WriteTruthSet(ctx, p, rows); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadTruthSet(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back) != len(rows) {
+			t.Fatalf("%s: %d rows read back, %d written", name, len(back), len(rows))
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	whole, err := MergeTruthSets(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := MergeTruthSets(s2, s1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := MergeTruthSets(merged, s1, merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := write("one.parquet", whole)
+	for name, rows := range map[string][]TruthRow{"merged.parquet": merged, "again.parquet": again} {
+		if got := write(name, rows); !bytes.Equal(got, want) {
+			t.Errorf("%s: not the one run's file byte for byte", name)
+		}
+	}
+	for _, r := range whole {
+		pos, err := replay.NewGame(int(r.Size), replay.Unlimited)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range strings.Fields(r.Moves) {
+			if err := pos.PlayText(m); err != nil {
+				t.Fatalf("position %d: %s: %v", r.Position, m, err)
+			}
+		}
+		if _, err := pos.ReadTurn(int(r.Turn), r.Candidate); err != nil || pos.Turn()+1 != int(r.Turn) {
+			t.Errorf("position %d: candidate %s of turn %d after %d turns: %v", r.Position, r.Candidate, r.Turn, pos.Turn(), err)
+		}
+		if r.Turn < int32(c.FromTurn) || r.Turn > int32(c.ToTurn) {
+			t.Errorf("position %d: turn %d outside %d–%d", r.Position, r.Turn, c.FromTurn, c.ToTurn)
+		}
+		if r.Games < int32(c.Batch) || r.Games > int32(c.MaxGames) || r.Games%int32(c.Batch) != 0 {
+			t.Errorf("position %d, %s: %d games, want a multiple of %d up to %d", r.Position, r.Candidate, r.Games, c.Batch, c.MaxGames)
+		}
+		if r.Kind == "best" && (r.Loss != 0 || r.Rank != 1) {
+			t.Errorf("position %d: best %s with loss %g, rank %d", r.Position, r.Candidate, r.Loss, r.Rank)
+		}
+	}
+	if len(whole) < 12 {
+		t.Errorf("%d candidates for 4 positions", len(whole))
+	}
+}
+
+// TestMergeTruthSetsRefuses checks that a candidate measured differently in two sets, and
+// a file that is not a truth set, are refused with messages that name them.
+func TestMergeTruthSetsRefuses(t *testing.T) {
+	r := TruthRow{Position: 3, Size: 8, Turn: 5, Candidate: "d4,e5", Kind: "best", Rank: 1, Games: 32, Mean: 0.5}
+	other := r
+	other.Mean = 0.6
+	if _, err := MergeTruthSets([]TruthRow{r}, []TruthRow{other}); err == nil || !strings.Contains(err.Error(), "8×8 position 3, candidate d4,e5: measured twice differently") {
+		t.Errorf("conflicting rows: %v", err)
+	}
+	top := r
+	top.Kind, top.Candidate, top.Moves = "top", "a1,a2", "c3,d3"
+	if _, err := MergeTruthSets([]TruthRow{r, top}); err == nil || !strings.Contains(err.Error(), "disagree on the position") {
+		t.Errorf("rows of two positions under one number: %v", err)
+	}
+	_, err := ReadTruthSet("sample/turn_evals.parquet")
+	var te *TruthSetError
+	if !errors.As(err, &te) || !errors.Is(err, ErrTruthSet) || !strings.Contains(err.Error(), "sample/turn_evals.parquet: its columns are not a truth set's") {
+		t.Errorf("a file of readings read as a truth set: %v", err)
+	}
+}
+
+// TestReadCandidateAsAnalyse checks that a candidate read alone gets the loss and mark that
+// Analyse gives the same turn played in the game of the same id.
+func TestReadCandidateAsAnalyse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sides := [2]bot.Bot{bot.NewSage(bot.Options{Playouts: 20}), bot.NewSage(bot.Options{Playouts: 20})}
+	played, err := bot.Play(sides[0], sides[1], 6, replay.Unlimited, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game{GameID: TruthGameID(6, 7), Size: 6}
+	for _, m := range played.Moves {
+		g.Moves = append(g.Moves, m.String())
+	}
+	e := NewEngine(40, Fitted)
+	turns, err := e.Analyse(g, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 2, 4, len(g.Moves) / 2, len(g.Moves) - 1} {
+		got, err := e.ReadCandidate(g.GameID, g.Size, g.Moves[:k], g.Moves[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := turns[k]
+		if got.Loss != w.Loss || got.Mark != w.Mark || got.Best != w.Best || got.BestQ != w.BestQ || got.PlayedN != w.PlayedN || got.Before != w.Before {
+			t.Errorf("turn %d %s read alone: loss %g %v best %s; in the game: loss %g %v best %s", k+1, g.Moves[k], got.Loss, got.Mark, got.Best, w.Loss, w.Mark, w.Best)
+		}
+	}
+}
+
+// TestMarks checks the figures on readings made up so that each is known.
+func TestMarks(t *testing.T) {
+	row := func(measured, predicted float64) TruthReading {
+		return TruthReading{TruthRow: TruthRow{Loss: measured}, Predicted: predicted, Mark: MarkOf(predicted)}
+	}
+	for _, tc := range []struct {
+		name                    string
+		rs                      []TruthReading
+		prec, rec, fa           [2]int // k, n
+		mae                     float64
+		byMarkGood, byMarkMistk int
+	}{
+		{"agree", []TruthReading{row(0, 0), row(0.02, 0), row(0.5, 0.5), row(0.35, 0.31), row(0.12, 0.16)},
+			[2]int{2, 2}, [2]int{2, 2}, [2]int{0, 2}, (0 + 0.02 + 0 + 0.04 + 0.04) / 5, 2, 1},
+		{"false alarms and misses", []TruthReading{row(0.01, 0.50), row(-0.04, 0.20), row(0.30, 0), row(0.26, 0.16), row(0.11, 0.32)},
+			[2]int{1, 2}, [2]int{0, 2}, [2]int{2, 2}, (0.49 + 0.24 + 0.30 + 0.10 + 0.21) / 5, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Marks(tc.rs)
+			for _, c := range []struct {
+				name string
+				got  Share
+				want [2]int
+			}{{"precision", f.Precision, tc.prec}, {"recall", f.Recall, tc.rec}, {"false alarms", f.FalseAlarms, tc.fa}} {
+				if c.got.K != c.want[0] || c.got.N != c.want[1] || !(c.got.Lo <= c.got.Rate() && c.got.Rate() <= c.got.Hi) {
+					t.Errorf("%s: %s, want %d of %d", c.name, c.got, c.want[0], c.want[1])
+				}
+			}
+			if math.Abs(f.MAE.Value-tc.mae) > 1e-12 || f.MAE.N != len(tc.rs) {
+				t.Errorf("MAE %g of %d, want %g", f.MAE.Value, f.MAE.N, tc.mae)
+			}
+			if f.ByMark[Good].N != tc.byMarkGood || f.ByMark[Mistake].N != tc.byMarkMistk {
+				t.Errorf("by mark %+v", f.ByMark)
+			}
+		})
+	}
+	if got := ranks([]float64{0.3, 0, 0, 0.1}); !equalFloats(got, []float64{4, 1.5, 1.5, 3}) {
+		t.Errorf("ranks with a tie: %v", got)
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pilotTruthSet is the committed truth set (docs/annotate.md, "Truth set").
+const pilotTruthSet = "testdata/truthset-8x8-pilot.parquet"
+
+// TestTruthSetMarks reads the committed truth set with the engine at its default budget
+// and measures its marks against the measured losses (docs/annotate.md quotes the lines:
+// the golden file, -update rewrites it). It checks that every measured loss has the
+// standard error the truth set promises (or its candidate reached the cap), and with
+// -truth.bars the bars: precision ≥ 85 %, recall ≥ 75 %, false alarms ≤ 5 %.
+func TestTruthSetMarks(t *testing.T) {
+	rows, err := ReadTruthSet(pilotTruthSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	positions := map[int32]bool{}
+	for _, r := range rows {
+		positions[r.Position] = true
+		if r.Kind != KindBest.String() && r.LossSE > 0.05 && r.Games < 480 {
+			t.Errorf("position %d, %s: loss %.3f ± %.3f after %d games: want ± 0.05 or the cap", r.Position, r.Candidate, r.Loss, r.LossSE, r.Games)
+		}
+	}
+	rs, err := NewEngine(DefaultPlayouts, Fitted).ReadTruthSet(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Marks(rs)
+	got := strings.Join(f.Lines(), "\n") + "\n"
+	golden := strings.TrimSuffix(pilotTruthSet, ".parquet") + ".golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the marks against %s (%d positions, %d candidates read):\n%s\nwant (%s):\n%s", pilotTruthSet, len(positions), len(rs), got, golden, want)
+	}
+	if !*truthBars {
+		t.Logf("%d positions, %d candidates read:\n%s(-truth.bars checks the issue's bars)", len(positions), len(rs), got)
+		return
+	}
+	if f.Precision.N == 0 || f.Precision.Rate() < 0.85 {
+		t.Errorf("precision %s: want at least 85%%", f.Precision)
+	}
+	if f.Recall.N == 0 || f.Recall.Rate() < 0.75 {
+		t.Errorf("recall %s: want at least 75%%", f.Recall)
+	}
+	if f.FalseAlarms.N == 0 || f.FalseAlarms.Rate() > 0.05 {
+		t.Errorf("false alarms %s: want at most 5%%", f.FalseAlarms)
+	}
+}
