@@ -387,12 +387,9 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	if a, b, _, ok := p.bestBridge(c, math.SmallestNonzeroFloat64); ok {
 		return replay.BridgeMove(geo.cell[a], geo.cell[b])
 	}
-	if p.canPass(c) {
-		return replay.PassMove
-	}
-	var buf [64]replay.Move // not reached: no pair is legal, so the pass is
-	moves := p.LegalTurns(buf[:0])
-	return moves[rng.IntN(len(moves))]
+	// No pair is legal: the colour has fewer than 2 tiles, fewer than 2 legal cells, or
+	// the pairs above were all of them. So the pass is legal (canPass), without asking.
+	return replay.PassMove
 }
 
 // classValue is the value of a cell next to no tile of its colour and no sandbank of 2 or
