@@ -60,6 +60,23 @@ func (p *Position) markComponent(c replay.Colour, r int16) {
 	}
 }
 
+// markTiles is markComponent for the tiles cells, the only ones of their component that
+// may be new to the colour's island-component tiles (in the order markComponent would
+// find them).
+func (p *Position) markTiles(c replay.Colour, cells []int16) {
+	m := &p.icells[c&1]
+	for _, x := range cells {
+		if !m.has(int(x)) {
+			m.set(int(x))
+			p.grew = true
+			if p.nadded < len(p.added) {
+				p.added[p.nadded] = x
+			}
+			p.nadded++
+		}
+	}
+}
+
 // addHalo marks the 8-neighbours of an island's cells in its colour's halo.
 func (p *Position) addHalo(c replay.Colour, grp *group) {
 	s := p.g.s
@@ -243,20 +260,31 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 		}
 		p.sandbanks[c] -= g.nold
 		r := p.find(id)
+		// A component that held an island before the turn has its tiles marked already:
+		// when the group joined no other group, only its own tiles can be new.
 		if g.size < 4 {
 			p.sandbanks[c]++
-			if p.isl[r] > 0 {
+			switch {
+			case p.isl[r] == 0:
+			case g.nold <= 1:
+				p.markTiles(c, g.cells[:g.size])
+			default:
 				p.markComponent(c, r)
 			}
 			continue
 		}
 		p.islands[c]++
 		p.addHalo(c, grp)
-		if p.isl[r] == 0 {
+		before := p.isl[r]
+		if before == 0 {
 			p.icomp[c]++
 		}
-		p.score[c] += int(p.isl[r]) + 1 // T(k+1) - T(k)
+		p.score[c] += int(before) + 1 // T(k+1) - T(k)
 		p.isl[r]++
-		p.markComponent(c, r)
+		if before > 0 && g.nold <= 1 {
+			p.markTiles(c, g.cells[:4])
+		} else {
+			p.markComponent(c, r)
+		}
 	}
 }
