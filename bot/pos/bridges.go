@@ -292,6 +292,23 @@ func (p *Position) crosses(x, y int) bool {
 	lox, hix := min(x0, x1), max(x0, x1)
 	loy, hiy := min(y0, y1), max(y0, y1)
 	width := uint(hix - lox + 3)
+	if box := geo.box[hiy-loy][hix-lox]; box != 0 {
+		// The ends in the box one cell around x–y, from one word.
+		base := (loy-1)*geo.s + lox - 1
+		for m := p.ends.word(base) & box; m != 0; m &= m - 1 {
+			e := base + bits.TrailingZeros64(m)
+			col, row := int(geo.x[e]), int(geo.y[e])
+			q := int(p.partner[e])
+			qx, qy := int(geo.x[q]), int(geo.y[q])
+			if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
+				continue // the bounding boxes do not overlap
+			}
+			if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {
+				return true
+			}
+		}
+		return false
+	}
 	for row := loy - 1; row <= hiy+1; row++ {
 		m := p.ends.word(row*geo.s+lox-1) & (1<<width - 1)
 		for ; m != 0; m &= m - 1 {
