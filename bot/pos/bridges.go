@@ -362,19 +362,29 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 // ends and joins the components.
 func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
-	w1, w2 := replay.Water(geo.cell[x], geo.cell[y])
-	p.blocked.set(geo.idx(w1))
-	p.sq[geo.idx(w1)] |= sqBlocked
-	if w2 != replay.NoCell {
-		p.blocked.set(geo.idx(w2))
-		p.sq[geo.idx(w2)] |= sqBlocked
+	lo, d := min(x, y), max(x, y)-min(x, y)
+	for j, jd := range geo.jumps {
+		if jd == d {
+			for _, w := range geo.water[j] { // the second equal to the first for one cell
+				p.blocked.set(lo + w)
+				p.sq[lo+w] |= sqBlocked
+			}
+			break
+		}
 	}
 	p.ends.set(x)
 	p.ends.set(y)
 	p.partner[x], p.partner[y] = int16(y), int16(x)
 	p.bridges[c&1]++
-	p.union(c, p.gid[x], p.gid[y])
-	if r := p.find(p.gid[x]); p.isl[r] > 0 {
-		p.markComponent(c, r)
+	// The tiles of a component that joins one with islands become island-component
+	// tiles; those of a component with islands are marked already.
+	rx, ry := p.find(p.gid[x]), p.find(p.gid[y])
+	switch {
+	case rx == ry || p.isl[rx] > 0 && p.isl[ry] > 0:
+	case p.isl[rx] > 0:
+		p.markComponent(c, ry)
+	case p.isl[ry] > 0:
+		p.markComponent(c, rx)
 	}
+	p.union(c, p.gid[x], p.gid[y])
 }
