@@ -66,6 +66,9 @@ type geom struct {
 	jumps [8]int
 	water [8][2]int
 	walls [numIdx]uint8 // the squares of the empty board: sqWall off it
+	// box[h-3][w-3] holds the cells of a box h rows high and w columns wide, from bit 0
+	// (its lowest cell) on; 0 when the box does not fit in 64 bits.
+	box [3][3]uint64
 }
 
 // geoms are the geometries of the board sizes, built at start.
@@ -86,6 +89,16 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 			}
 		}
 		g.nw = g.last/64 + 1
+		for h := 3; h <= 5; h++ {
+			for w := 3; w <= 5; w++ {
+				if (h-1)*g.s+w > 64 {
+					continue
+				}
+				for r := 0; r < h; r++ {
+					g.box[h-3][w-3] |= (1<<w - 1) << (r * g.s)
+				}
+			}
+		}
 		// The forward jumps (dx, dy) in the order of replay's jump list.
 		for j, d := range [8][2]int{{2, 0}, {0, 2}, {2, 2}, {-2, 2}, {1, 2}, {-1, 2}, {2, 1}, {-2, 1}} {
 			a := replay.CellAt(n/2, n/2)

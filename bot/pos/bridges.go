@@ -292,6 +292,23 @@ func (p *Position) crosses(x, y int) bool {
 	lox, hix := min(x0, x1), max(x0, x1)
 	loy, hiy := min(y0, y1), max(y0, y1)
 	width := uint(hix - lox + 3)
+	if box := geo.box[hiy-loy][hix-lox]; box != 0 {
+		// The ends in the box one cell around x–y, from one word.
+		base := (loy-1)*geo.s + lox - 1
+		for m := p.ends.word(base) & box; m != 0; m &= m - 1 {
+			e := base + bits.TrailingZeros64(m)
+			col, row := int(geo.x[e]), int(geo.y[e])
+			q := int(p.partner[e])
+			qx, qy := int(geo.x[q]), int(geo.y[q])
+			if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
+				continue // the bounding boxes do not overlap
+			}
+			if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {
+				return true
+			}
+		}
+		return false
+	}
 	for row := loy - 1; row <= hiy+1; row++ {
 		m := p.ends.word(row*geo.s+lox-1) & (1<<width - 1)
 		for ; m != 0; m &= m - 1 {
@@ -345,19 +362,29 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 // ends and joins the components.
 func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
-	w1, w2 := replay.Water(geo.cell[x], geo.cell[y])
-	p.blocked.set(geo.idx(w1))
-	p.sq[geo.idx(w1)] |= sqBlocked
-	if w2 != replay.NoCell {
-		p.blocked.set(geo.idx(w2))
-		p.sq[geo.idx(w2)] |= sqBlocked
+	lo, d := min(x, y), max(x, y)-min(x, y)
+	for j, jd := range geo.jumps {
+		if jd == d {
+			for _, w := range geo.water[j] { // the second equal to the first for one cell
+				p.blocked.set(lo + w)
+				p.sq[lo+w] |= sqBlocked
+			}
+			break
+		}
 	}
 	p.ends.set(x)
 	p.ends.set(y)
 	p.partner[x], p.partner[y] = int16(y), int16(x)
 	p.bridges[c&1]++
-	p.union(c, p.gid[x], p.gid[y])
-	if r := p.find(p.gid[x]); p.isl[r] > 0 {
-		p.markComponent(c, r)
+	// The tiles of a component that joins one with islands become island-component
+	// tiles; those of a component with islands are marked already.
+	rx, ry := p.find(p.gid[x]), p.find(p.gid[y])
+	switch {
+	case rx == ry || p.isl[rx] > 0 && p.isl[ry] > 0:
+	case p.isl[rx] > 0:
+		p.markComponent(c, ry)
+	case p.isl[ry] > 0:
+		p.markComponent(c, rx)
 	}
+	p.union(c, p.gid[x], p.gid[y])
 }

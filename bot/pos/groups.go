@@ -60,6 +60,23 @@ func (p *Position) markComponent(c replay.Colour, r int16) {
 	}
 }
 
+// markTiles is markComponent for the tiles cells, the only ones of their component that
+// may be new to the colour's island-component tiles (in the order markComponent would
+// find them).
+func (p *Position) markTiles(c replay.Colour, cells []int16) {
+	m := &p.icells[c&1]
+	for _, x := range cells {
+		if !m.has(int(x)) {
+			m.set(int(x))
+			p.grew = true
+			if p.nadded < len(p.added) {
+				p.added[p.nadded] = x
+			}
+			p.nadded++
+		}
+	}
+}
+
 // addHalo marks the 8-neighbours of an island's cells in its colour's halo.
 func (p *Position) addHalo(c replay.Colour, grp *group) {
 	s := p.g.s
@@ -94,14 +111,26 @@ func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
 	bit := uint8(1) << (c & 1)
 	s := p.g.s
 	n, big := 0, 0
-	for _, q := range [4]int{x + 1, x - 1, x + s, x - s} {
-		if sq := p.sq[q]; sq&bit != 0 {
-			out[n&3] = p.gid[q]
-			n++
-			if sq >= 2<<4 {
-				big++
-			}
-		}
+	// The four neighbours by hand: a loop over an array of them costs more.
+	if sq := p.sq[x+1]; sq&bit != 0 {
+		out[0] = p.gid[x+1]
+		n = 1
+		big = int(sq>>4+2) >> 2 // 1 for a group of 2 to 4 tiles, 0 for a single tile
+	}
+	if sq := p.sq[x-1]; sq&bit != 0 {
+		out[n&3] = p.gid[x-1]
+		n++
+		big += int(sq>>4+2) >> 2
+	}
+	if sq := p.sq[x+s]; sq&bit != 0 {
+		out[n&3] = p.gid[x+s]
+		n++
+		big += int(sq>>4+2) >> 2
+	}
+	if sq := p.sq[x-s]; sq&bit != 0 {
+		out[n&3] = p.gid[x-s]
+		n++
+		big += int(sq>>4+2) >> 2
 	}
 	if big < 2 {
 		return n
@@ -231,20 +260,31 @@ func (p *Position) applyTiles(c replay.Colour, x, y int, pl *plan) {
 		}
 		p.sandbanks[c] -= g.nold
 		r := p.find(id)
+		// A component that held an island before the turn has its tiles marked already:
+		// when the group joined no other group, only its own tiles can be new.
 		if g.size < 4 {
 			p.sandbanks[c]++
-			if p.isl[r] > 0 {
+			switch {
+			case p.isl[r] == 0:
+			case g.nold <= 1:
+				p.markTiles(c, g.cells[:g.size])
+			default:
 				p.markComponent(c, r)
 			}
 			continue
 		}
 		p.islands[c]++
 		p.addHalo(c, grp)
-		if p.isl[r] == 0 {
+		before := p.isl[r]
+		if before == 0 {
 			p.icomp[c]++
 		}
-		p.score[c] += int(p.isl[r]) + 1 // T(k+1) - T(k)
+		p.score[c] += int(before) + 1 // T(k+1) - T(k)
 		p.isl[r]++
-		p.markComponent(c, r)
+		if before > 0 && g.nold <= 1 {
+			p.markTiles(c, g.cells[:4])
+		} else {
+			p.markComponent(c, r)
+		}
 	}
 }

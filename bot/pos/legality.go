@@ -123,6 +123,23 @@ func (p *Position) islandClear(c replay.Colour, g *planned, x, y int) bool {
 	s := p.g.s
 	own := uint8(1) << (c & 1)
 	a, b, e, f := int(g.cells[0]), int(g.cells[1]), int(g.cells[2]), int(g.cells[3])
+	// When the island and its diagonal neighbours fit in 64 bits from its lowest
+	// neighbour on: the neighbours as shifts of the island's bits, the tiles as a word.
+	lo, hi := min(a, b, e, f), max(a, b, e, f)
+	if hi-lo+2*s+2 < 64 {
+		base := lo - s - 1
+		us := uint(s)
+		isl := uint64(1)<<uint(a-base) | uint64(1)<<uint(b-base) | uint64(1)<<uint(e-base) | uint64(1)<<uint(f-base)
+		diag := isl<<(us+1) | isl<<(us-1) | isl>>(us-1) | isl>>(us+1)
+		t := p.tiles[c&1].word(base)
+		if d := uint(x - base); d < 64 {
+			t |= 1 << d
+		}
+		if d := uint(y - base); y >= 0 && d < 64 {
+			t |= 1 << d
+		}
+		return t&diag&^isl == 0
+	}
 	for _, i := range [4]int{a, b, e, f} {
 		for _, q := range [4]int{i - s - 1, i - s + 1, i + s - 1, i + s + 1} {
 			if (p.sq[q]&own != 0 || q == x || q == y) && q != a && q != b && q != e && q != f {

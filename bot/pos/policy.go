@@ -239,24 +239,34 @@ func (t *top5) insert(i int, v float64) {
 	t.s[k] = scored{i, v}
 }
 
-// fifth keeps the five highest of the values it is given (highest first, -Inf for the
-// places not filled), to know the fifth.
+// fifth keeps the five highest of the values it is given (values of cells, never
+// negative), to know the fifth. It keeps them as integer keys, highest first: 0 for a
+// place not filled (-Inf), else the value's bits plus 1, which order non-negative floats
+// as the floats themselves (integer compares are cheaper in its chain).
 type fifth struct {
-	v [5]float64
+	k [5]uint64
 }
 
-// floor is the fifth highest value, -Inf while fewer than five are kept.
-func (t *fifth) floor() float64 { return t.v[4] }
+// key is the key of v >= 0.
+func key(v float64) uint64 { return math.Float64bits(v) + 1 }
 
-// insert keeps v if it is among the five highest, by a chain of compare-exchanges (the
-// same five values as an insertion, with fewer branches to mispredict).
-func (t *fifth) insert(v float64) {
-	for j := range t.v {
-		hi, lo := t.v[j], v
+// floor is the fifth highest value, -Inf while fewer than five are kept.
+func (t *fifth) floor() float64 {
+	if t.k[4] == 0 {
+		return math.Inf(-1)
+	}
+	return math.Float64frombits(t.k[4] - 1)
+}
+
+// insert keeps key k if it is among the five highest, by a chain of compare-exchanges
+// (the same five values as an insertion, with fewer branches to mispredict).
+func (t *fifth) insert(k uint64) {
+	for j := range t.k {
+		hi, lo := t.k[j], k
 		if lo > hi {
 			hi, lo = lo, hi
 		}
-		t.v[j], v = hi, lo
+		t.k[j], k = hi, lo
 	}
 }
 
@@ -387,12 +397,9 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	if a, b, _, ok := p.bestBridge(c, math.SmallestNonzeroFloat64); ok {
 		return replay.BridgeMove(geo.cell[a], geo.cell[b])
 	}
-	if p.canPass(c) {
-		return replay.PassMove
-	}
-	var buf [64]replay.Move // not reached: no pair is legal, so the pass is
-	moves := p.LegalTurns(buf[:0])
-	return moves[rng.IntN(len(moves))]
+	// No pair is legal: the colour has fewer than 2 tiles, fewer than 2 legal cells, or
+	// the pairs above were all of them. So the pass is legal (canPass), without asking.
+	return replay.PassMove
 }
 
 // classValue is the value of a cell next to no tile of its colour and no sandbank of 2 or
@@ -457,7 +464,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	c2 := c3 + counts[2]
 	c1 := c2 + counts[1]
 	c0 := c1 + counts[0]
-	for j := range raw.v {
+	for j := range raw.k {
 		f := 0
 		if j < c1 {
 			f++
@@ -471,9 +478,9 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 		if j < c4 {
 			f++
 		}
-		raw.v[j] = classValue[f]
+		raw.k[j] = key(classValue[f])
 		if j >= c0 {
-			raw.v[j] = math.Inf(-1)
+			raw.k[j] = 0
 		}
 	}
 	near1 := &d.near1
@@ -490,7 +497,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			} else {
 				val = float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
 			}
-			raw.insert(val)
+			raw.insert(key(val))
 			if k < len(near1) {
 				near1[k] = scored{x, val}
 				k++
