@@ -83,11 +83,11 @@ func TestVWidthSettings(t *testing.T) {
 	}
 }
 
-// The atlases made before --v-width read and show as they did: their stored settings
+// The atlases made before --v-width (the sage atlases of 2026-11-26/27, in testdata/) read and show as they did: their stored settings
 // written again are the same bytes, and --json gains none of the answer's fields.
 func TestOldAtlasUnchanged(t *testing.T) {
-	for _, name := range []string{"atlas-8x8", "atlas-10x10"} {
-		adb, err := store.OpenAtlas("data/"+name+".db", false)
+	for _, name := range []string{"atlas-8x8-sage50", "atlas-10x10-sage25"} {
+		adb, err := store.OpenAtlas("testdata/"+name+".db", false)
 		if err != nil {
 			t.Fatal(err)
 		}
