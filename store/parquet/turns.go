@@ -69,8 +69,14 @@ func CreateTurns(path string, encoders int) (*Turns, error) {
 		tf.queues[i] = make(chan *turnsChunk, 1)
 		tf.wg.Go(func() {
 			defer bug.Recover()
+			var w *pq.GenericWriter[turnRec] // one per encoder, reset for each chunk
 			for ch := range tf.queues[i] {
-				ch.encode(tf.failed)
+				if w == nil {
+					w = pq.NewGenericWriter[turnRec](&ch.out, turnsWriterOptions()...)
+				} else {
+					w.Reset(&ch.out)
+				}
+				ch.encode(w, tf.failed)
 			}
 		})
 	}
@@ -256,11 +262,10 @@ func newTurnsChunk(free chan<- []turnRec) *turnsChunk {
 	return &turnsChunk{batches: make(chan []turnRec, 4), free: free, done: make(chan struct{})}
 }
 
-// encode writes the chunk's rows to a Parquet file in memory; after a failure elsewhere
-// it only drains them.
-func (ch *turnsChunk) encode(failed <-chan struct{}) {
+// encode writes the chunk's rows to a Parquet file in memory with w, which writes to
+// ch.out; after a failure elsewhere it only drains them.
+func (ch *turnsChunk) encode(w *pq.GenericWriter[turnRec], failed <-chan struct{}) {
 	defer close(ch.done)
-	w := pq.NewGenericWriter[turnRec](&ch.out, turnsWriterOptions()...)
 	for b := range ch.batches {
 		select {
 		case <-failed:
