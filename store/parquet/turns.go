@@ -238,7 +238,7 @@ var _ = [1]struct{}{}[TurnsPerRowGroup%turnsBatchRows]
 func turnsWriterOptions() []pq.WriterOption {
 	return []pq.WriterOption{
 		turnsSchema,
-		pq.Compression(&pq.Zstd),
+		pq.Compression(&Zstd),
 		pq.MaxRowsPerRowGroup(TurnsPerRowGroup),
 		pq.CreatedBy("ponte", "", ""),
 	}
