@@ -259,3 +259,38 @@ func TestCellIndex(t *testing.T) {
 	}
 	try("")
 }
+
+// BenchmarkBuilder writes the turns of the games BenchmarkNextSummary reads.
+func BenchmarkBuilder(b *testing.B) {
+	var tb testing.T
+	texts := []string{build(&tb, randomGame(rand.New(rand.NewPCG(9, 10)), 60, 0))}
+	if p := os.Getenv("PONTE_BENCH_TURNS"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	var games [][]Turn
+	var sc Scanner
+	for _, text := range texts {
+		var g []Turn
+		for sc.Reset(text); sc.Next(); {
+			g = append(g, *sc.Turn())
+		}
+		games = append(games, g)
+	}
+	var bd Builder
+	turns := 0
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, g := range games {
+			bd.Reset()
+			for i := range g {
+				bd.Add(&g[i])
+			}
+			turns += bd.Len()
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+}
