@@ -100,40 +100,6 @@ type TurnRow struct {
 	ThinkMS          *int32  `parquet:"think_ms,optional"`
 }
 
-// turnRec is a TurnRow as the writer takes it: the same columns, whose optional values are
-// NULL when zero (parquet-go's optional on a value that is not a pointer), but
-// bridge_merged, whose false is a value. parquet-go writes these several times faster than
-// pointers; the file is the same, byte for byte (TestTurnsAsOneWriter).
-type turnRec struct {
-	Game             int64  `parquet:"game,delta"`
-	Turn             int32  `parquet:"turn,delta"`
-	Colour           string `parquet:"colour,dict"`
-	Kind             string `parquet:"kind,dict"`
-	A                string `parquet:"a,optional,dict"`
-	B                string `parquet:"b,optional,dict"`
-	IslandsFormed    int32  `parquet:"islands_formed"`
-	GroupA           int32  `parquet:"group_a,optional"`
-	GroupB           int32  `parquet:"group_b,optional"`
-	BridgeShape      string `parquet:"bridge_shape,optional,dict"`
-	BridgeEndA       int32  `parquet:"bridge_end_a,optional"`
-	BridgeEndB       int32  `parquet:"bridge_end_b,optional"`
-	BridgeMerged     *bool  `parquet:"bridge_merged,optional"`
-	LargestComponent int32  `parquet:"largest_component"`
-	ScoreLight       int32  `parquet:"score_light"`
-	ScoreDark        int32  `parquet:"score_dark"`
-	IslandsLight     int32  `parquet:"islands_light"`
-	IslandsDark      int32  `parquet:"islands_dark"`
-	SandbanksLight   int32  `parquet:"sandbanks_light"`
-	SandbanksDark    int32  `parquet:"sandbanks_dark"`
-	DeadLight        int32  `parquet:"dead_light"`
-	DeadDark         int32  `parquet:"dead_dark"`
-	DeadCreatedLight int32  `parquet:"dead_created_light"`
-	DeadCreatedDark  int32  `parquet:"dead_created_dark"`
-	MobilityLight    int32  `parquet:"mobility_light"`
-	MobilityDark     int32  `parquet:"mobility_dark"`
-	ThinkMS          int32  `parquet:"think_ms,optional"`
-}
-
 // Rows per row group: a row group's pages stay in memory until it is written, so bounding
 // them bounds the export's memory; a few hundred thousand rows still let DuckDB read the
 // groups in parallel and skip them by their statistics.

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/turntext"
+	"github.com/ponte/ponte/internal/utf8text"
 )
 
 // ErrStopped is what Turns.AddGame and File.Send return once an encoder or the file's writer
@@ -28,7 +30,7 @@ var ErrStopped = errors.New("stopped")
 // in its metadata, once that is known.
 type Turns struct {
 	Temp
-	w        *pq.GenericWriter[turnRec]
+	w        *pq.GenericWriter[TurnRow]
 	Progress func(rows, game int64) // told the rows sent and the last game, or nil
 
 	failed   chan struct{} // closed at the first error of an encoder or the writer
@@ -39,12 +41,14 @@ type Turns struct {
 	wg      sync.WaitGroup     // the encoders
 	ordered chan *turnsChunk   // the chunks in order, for the goroutine that copies them
 	written chan struct{}      // closed when that goroutine ends
-	free    chan []turnRec
+	free    chan []TurnRow
 
 	cur    *turnsChunk // the chunk being filled
 	chunks int
-	buf    []turnRec
+	buf    []TurnRow
+	sl     Slab
 	sc     turntext.Scanner
+	u      TurnUnpacker
 	rows   int64
 	ended  bool
 }
@@ -58,21 +62,21 @@ func CreateTurns(path string, encoders int) (*Turns, error) {
 	}
 	tf := &Turns{
 		Temp:    Temp{path: path, f: f},
-		w:       pq.NewGenericWriter[turnRec](f, turnsWriterOptions()...),
+		w:       pq.NewGenericWriter[TurnRow](f, turnsWriterOptions()...),
 		failed:  make(chan struct{}),
 		queues:  make([]chan *turnsChunk, encoders),
 		ordered: make(chan *turnsChunk, 2*encoders),
 		written: make(chan struct{}),
-		free:    make(chan []turnRec, 4*encoders),
+		free:    make(chan []TurnRow, 4*encoders),
 	}
 	for i := range tf.queues {
 		tf.queues[i] = make(chan *turnsChunk, 1)
 		tf.wg.Go(func() {
 			defer bug.Recover()
-			var w *pq.GenericWriter[turnRec] // one per encoder, reset for each chunk
+			var w *pq.GenericWriter[TurnRow] // one per encoder, reset for each chunk
 			for ch := range tf.queues[i] {
 				if w == nil {
-					w = pq.NewGenericWriter[turnRec](&ch.out, turnsWriterOptions()...)
+					w = pq.NewGenericWriter[TurnRow](&ch.out, turnsWriterOptions()...)
 				} else {
 					w.Reset(&ch.out)
 				}
@@ -111,20 +115,20 @@ func (tf *Turns) Fail(err error) {
 }
 
 // batch is an empty batch of rows, reused if one is free.
-func (tf *Turns) batch() []turnRec {
+func (tf *Turns) batch() []TurnRow {
 	select {
 	case b := <-tf.free:
 		return b
 	default:
-		return make([]turnRec, 0, turnsBatchRows)
+		return make([]TurnRow, 0, turnsBatchRows)
 	}
 }
 
 // AddGame adds the turns of game, packed as text (turntext).
 func (tf *Turns) AddGame(game int64, text string) error {
 	for tf.sc.Reset(text); tf.sc.Next(); {
-		tf.buf = append(tf.buf, turnRec{})
-		if err := setTurn(&tf.buf[len(tf.buf)-1], game, int32(tf.sc.N()), tf.sc.Turn()); err != nil {
+		tf.buf = append(tf.buf, TurnRow{})
+		if err := tf.u.Set(&tf.buf[len(tf.buf)-1], game, int32(tf.sc.N()), tf.sc.Turn(), &tf.sl); err != nil {
 			return fmt.Errorf("game_turns.turns of game %d: %w", game, err)
 		}
 		tf.rows++
@@ -165,6 +169,7 @@ func (tf *Turns) send(last bool) error {
 		}
 		tf.cur.rows += int64(len(tf.buf))
 		tf.buf = tf.batch()
+		tf.sl = Slab{} // the rows sent keep the old one
 	}
 	if tf.cur != nil && (last || tf.cur.rows >= TurnsPerRowGroup) {
 		close(tf.cur.batches)
@@ -237,34 +242,30 @@ var _ = [1]struct{}{}[TurnsPerRowGroup%turnsBatchRows]
 // and the chunks' (whose row groups are copied only if their options are the same).
 func turnsWriterOptions() []pq.WriterOption {
 	return []pq.WriterOption{
-		turnsSchema,
 		pq.Compression(&Zstd),
 		pq.MaxRowsPerRowGroup(TurnsPerRowGroup),
 		pq.CreatedBy("ponte", "", ""),
 	}
 }
 
-// turnsSchema is turns.parquet's schema: TurnRow's, written from turnRecs.
-var turnsSchema = pq.NewSchema("TurnRow", pq.SchemaOf(turnRec{}))
-
 // turnsChunk is one row group of turns.parquet, encoded on its own: its rows come in
 // batches, and it is written as a Parquet file in memory (out), then done is closed.
 type turnsChunk struct {
-	batches chan []turnRec
-	free    chan<- []turnRec // where the batches go once encoded
+	batches chan []TurnRow
+	free    chan<- []TurnRow // where the batches go once encoded
 	rows    int64            // the rows sent to it so far
 	out     bytes.Buffer
 	err     error
 	done    chan struct{}
 }
 
-func newTurnsChunk(free chan<- []turnRec) *turnsChunk {
-	return &turnsChunk{batches: make(chan []turnRec, 4), free: free, done: make(chan struct{})}
+func newTurnsChunk(free chan<- []TurnRow) *turnsChunk {
+	return &turnsChunk{batches: make(chan []TurnRow, 4), free: free, done: make(chan struct{})}
 }
 
 // encode writes the chunk's rows to a Parquet file in memory with w, which writes to
 // ch.out; after a failure elsewhere it only drains them.
-func (ch *turnsChunk) encode(w *pq.GenericWriter[turnRec], failed <-chan struct{}) {
+func (ch *turnsChunk) encode(w *pq.GenericWriter[TurnRow], failed <-chan struct{}) {
 	defer close(ch.done)
 	for b := range ch.batches {
 		select {
@@ -286,7 +287,7 @@ func (ch *turnsChunk) encode(w *pq.GenericWriter[turnRec], failed <-chan struct{
 }
 
 // copyTo writes the chunk's row group into w, copying its compressed pages.
-func (ch *turnsChunk) copyTo(w *pq.GenericWriter[turnRec]) error {
+func (ch *turnsChunk) copyTo(w *pq.GenericWriter[TurnRow]) error {
 	r := bytes.NewReader(ch.out.Bytes())
 	pf, err := pq.OpenFile(r, r.Size())
 	if err != nil {
@@ -301,9 +302,10 @@ func (ch *turnsChunk) copyTo(w *pq.GenericWriter[turnRec]) error {
 	return nil
 }
 
-// Values shared by the rows that hold them (the writer only reads them): the names of
-// colours, kinds and shapes, and bridge_merged's values.
+// Values shared by the rows that hold them (the writer only reads them): the small
+// integers of the optional columns, the names of colours, kinds and shapes, and the cells.
 var (
+	turnInts   [8]int32
 	turnFalse  = false
 	turnTrue   = true
 	colourName = [2]string{"light", "dark"}
@@ -311,63 +313,70 @@ var (
 	shapeName  = [4]string{"", "straight", "diagonal", "knight"}
 )
 
+func init() {
+	for i := range turnInts {
+		turnInts[i] = int32(i)
+	}
+}
+
 // TurnUnpacker fills TurnRows from packed turns, the way the view turns computes its
-// columns (turnsPacking), as turns.parquet holds them.
-type TurnUnpacker struct{}
+// columns (turnsPacking), sharing the cells' strings.
+type TurnUnpacker struct {
+	cells map[string]*string
+}
+
+// cell is a shared copy of the cell c, nil for "".
+func (u *TurnUnpacker) cell(c string) *string {
+	if c == "" {
+		return nil
+	}
+	if p, ok := u.cells[c]; ok {
+		return p
+	}
+	if u.cells == nil || len(u.cells) > 4096 { // cells only, unless edited
+		u.cells = map[string]*string{}
+	}
+	s := strings.Clone(utf8text.Valid(c)) // not a part of the game's text, which it would keep
+	u.cells[c] = &s
+	return &s
+}
 
 // Set fills r with turn turn of game, t.
 func (u *TurnUnpacker) Set(r *TurnRow, game int64, turn int32, t *turntext.Turn, sl *Slab) error {
-	var x turnRec
-	if err := setTurn(&x, game, turn, t); err != nil {
-		return err
-	}
-	*r = TurnRow{Game: x.Game, Turn: x.Turn, Colour: x.Colour, Kind: x.Kind, IslandsFormed: x.IslandsFormed,
-		BridgeMerged: x.BridgeMerged, LargestComponent: x.LargestComponent, ScoreLight: x.ScoreLight, ScoreDark: x.ScoreDark,
-		IslandsLight: x.IslandsLight, IslandsDark: x.IslandsDark, SandbanksLight: x.SandbanksLight, SandbanksDark: x.SandbanksDark,
-		DeadLight: x.DeadLight, DeadDark: x.DeadDark, DeadCreatedLight: x.DeadCreatedLight, DeadCreatedDark: x.DeadCreatedDark,
-		MobilityLight: x.MobilityLight, MobilityDark: x.MobilityDark}
-	optInt := func(n int32) *int32 {
+	r.Game, r.Turn = game, turn
+	r.Colour = colourName[t.Colour()]
+	r.Kind = kindName[t.Kind()]
+	r.A, r.B = u.cell(t.A), u.cell(t.B)
+	r.IslandsFormed = int32(t.IslandsFormed())
+	optInt := func(n int) *int32 {
 		if n == 0 {
 			return nil
 		}
-		return sl.Int32p(n)
+		return &turnInts[n]
 	}
-	optText := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return sl.Stringp(s)
+	r.GroupA, r.GroupB = optInt(t.Group(0)), optInt(t.Group(1))
+	if s := t.BridgeShape(); s != 0 {
+		r.BridgeShape = &shapeName[s]
 	}
-	r.A, r.B, r.BridgeShape = optText(x.A), optText(x.B), optText(x.BridgeShape)
-	r.GroupA, r.GroupB, r.BridgeEndA, r.BridgeEndB = optInt(x.GroupA), optInt(x.GroupB), optInt(x.BridgeEndA), optInt(x.BridgeEndB)
-	r.ThinkMS = optInt(x.ThinkMS)
-	return nil
-}
-
-// setTurn fills r with turn turn of game, t. Its cells are turntext's shared names, valid
-// UTF-8, which keep no game's text.
-func setTurn(r *turnRec, game int64, turn int32, t *turntext.Turn) error {
-	*r = turnRec{Game: game, Turn: turn, Colour: colourName[t.Colour()], Kind: kindName[t.Kind()], A: t.A, B: t.B,
-		IslandsFormed: int32(t.IslandsFormed()), GroupA: int32(t.Group(0)), GroupB: int32(t.Group(1)),
-		BridgeShape: shapeName[t.BridgeShape()], BridgeEndA: int32(t.BridgeEnd(0)), BridgeEndB: int32(t.BridgeEnd(1)),
-		LargestComponent: int32(t.LargestComponent()),
-		ScoreLight:       int32(t.Score(0)), ScoreDark: int32(t.Score(1)),
-		IslandsLight: int32(t.Islands(0)), IslandsDark: int32(t.Islands(1)),
-		SandbanksLight: int32(t.Sandbanks(0)), SandbanksDark: int32(t.Sandbanks(1)),
-		DeadLight: int32(t.Dead(0)), DeadDark: int32(t.Dead(1)),
-		DeadCreatedLight: int32(t.DeadCreated(0)), DeadCreatedDark: int32(t.DeadCreated(1)),
-		MobilityLight: int32(t.Mobility(0)), MobilityDark: int32(t.Mobility(1))}
+	r.BridgeEndA, r.BridgeEndB = optInt(t.BridgeEnd(0)), optInt(t.BridgeEnd(1))
 	switch t.BridgeMerged() {
 	case 1:
 		r.BridgeMerged = &turnFalse
 	case 2:
 		r.BridgeMerged = &turnTrue
 	}
+	r.LargestComponent = int32(t.LargestComponent())
+	r.ScoreLight, r.ScoreDark = int32(t.Score(0)), int32(t.Score(1))
+	r.IslandsLight, r.IslandsDark = int32(t.Islands(0)), int32(t.Islands(1))
+	r.SandbanksLight, r.SandbanksDark = int32(t.Sandbanks(0)), int32(t.Sandbanks(1))
+	r.DeadLight, r.DeadDark = int32(t.Dead(0)), int32(t.Dead(1))
+	r.DeadCreatedLight, r.DeadCreatedDark = int32(t.DeadCreated(0)), int32(t.DeadCreated(1))
+	r.MobilityLight, r.MobilityDark = int32(t.Mobility(0)), int32(t.Mobility(1))
 	if t.Think != 0 {
 		if t.Think < 0 || t.Think != int64(int32(t.Think)) {
 			return fmt.Errorf("turn %d has a think time of %d ms", turn, t.Think)
 		}
-		r.ThinkMS = int32(t.Think)
+		r.ThinkMS = sl.Int32p(int32(t.Think))
 	}
 	return nil
 }
