@@ -174,6 +174,15 @@ func (d *DB) Write(opts WriteOptions, feed func(*Writer) (interrupted bool, err 
 	w := &writer{commitGames: opts.CommitGames, sources: make(map[*File]*sourceState),
 		txIDs: make(map[string]int64), existing: make(map[string]int64), dups: make(map[int64]int64), stream: stream,
 		streamOnly: d.parquetOnly != ""}
+	var stored bool
+	if err := conn.QueryRowContext(context.Background(), "SELECT EXISTS (SELECT 1 FROM games)").Scan(&stored); err != nil {
+		return Counts{}, dbError(d.path, wrapBusy(err))
+	}
+	if !stored {
+		// Every game of the database will be one of this run's, which the filter knows
+		// (the file is locked against other writers: DB.Open).
+		w.seen = newIDFilter()
+	}
 	w.games = newRowBuffer(&gamesTable)
 	w.turns = newRowBuffer(&gameTurnsTable)
 	w.tags = newRowBuffer(&gameTagsTable)
@@ -266,6 +275,9 @@ type writer struct {
 	existing map[string]int64 // game ids of the batch already stored before it
 	dups     map[int64]int64  // duplicates met in the open transaction, by game
 	lookup   []driver.Value
+	// seen, when not nil, holds every game id this run stored, in a database that held no
+	// game at its start: a game it has not seen is new without a lookup.
+	seen *idFilter
 
 	stream *parquetStream // nil unless the Parquet files are written as the games are stored
 	// saves are the savepoints before the records stored ahead of their compressed part's
@@ -361,7 +373,8 @@ func (w *writer) lookupIDs(items []Entry, from int) error {
 	vals := w.lookup[:0]
 	for i := from; i < len(items); i++ {
 		if it := &items[i]; it.Kind == EntryGame {
-			if _, ok := w.txIDs[it.Game.GameID]; !ok {
+			_, inTx := w.txIDs[it.Game.GameID]
+			if !inTx && (w.seen == nil || w.seen.has(it.Game.GameID)) {
 				vals = append(vals, it.Game.GameID)
 			}
 		}
@@ -432,6 +445,9 @@ func (w *writer) record(it *Entry) error {
 	id = w.nextID
 	w.nextID++
 	w.txIDs[g.GameID] = id
+	if w.seen != nil {
+		w.seen.add(g.GameID)
+	}
 	st.c.New++
 	w.counts.New++
 	w.prep.Prepare(g)

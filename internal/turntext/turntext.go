@@ -98,11 +98,17 @@ func cellName(c replay.Cell) string {
 // cellIndex is the index of a cell's notation (row × 26 + column), or -1 when it is not a
 // cell of a board of at most 26×26.
 func cellIndex(s string) int {
-	if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] == '0' {
+	if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] < '1' || s[1] > '9' {
 		return -1
 	}
-	row, err := strconv.Atoi(s[1:])
-	if err != nil || row < 1 || row > replay.MaxSize || s[1] == '+' || s[1] == '-' {
+	row := int(s[1] - '0')
+	if len(s) == 3 {
+		if s[2] < '0' || s[2] > '9' {
+			return -1
+		}
+		row = row*10 + int(s[2]-'0')
+	}
+	if row > replay.MaxSize {
 		return -1
 	}
 	return (row-1)*replay.MaxSize + int(s[0]-'a')
@@ -255,11 +261,7 @@ func (sc *Scanner) NextSummary(s *Summary) bool {
 	}
 	off := HeaderSize + RecordSize*sc.n
 	sc.n++
-	p := sc.s[off : off+RecordSize]
-	x := uint64(p[8] - ' ')
-	for i := 7; i >= 0; i-- {
-		x = x*Base + uint64(p[i]-' ')
-	}
+	x := record(sc.s[off : off+RecordSize])
 	if x >= wRecords {
 		sc.fail(sc.n, off, "a record beyond its fields' ranges")
 		return false
@@ -309,6 +311,14 @@ func decode(x uint64) (r [NumFields]int, ok bool) {
 	r[FCellB] = int(x)
 	return r, true
 }
+
+// weights are the Weights of the fields.
+var weights = func() (w [NumFields]uint64) {
+	for i := range w {
+		w[i] = uint64(Weight(i))
+	}
+	return w
+}()
 
 // Weight is the product of the Values of the fields before field i.
 func Weight(i int) int64 {
@@ -492,13 +502,18 @@ func (b *Builder) add(t *Turn) error {
 		b.wide = append(b.wide, ']')
 	}
 	var x uint64
-	for i := NumFields - 1; i >= 0; i-- {
-		x = x*uint64(Fields[i].Values) + uint64(r[i]+Fields[i].Offset)
+	for i := range NumFields {
+		x += uint64(r[i]+Fields[i].Offset) * weights[i]
 	}
-	for i := range RecordSize {
-		b.digit[i] = byte(x%Base) + ' '
-		x /= Base
+	// The digits, lowest first: the low four of x and the high five apart.
+	const base4 = Base * Base * Base * Base
+	lo, hi := x%base4, x/base4
+	for i := range 4 {
+		b.digit[i] = byte(lo%Base) + ' '
+		b.digit[i+4] = byte(hi%Base) + ' '
+		lo, hi = lo/Base, hi/Base
 	}
+	b.digit[8] = byte(hi) + ' '
 	b.recs = append(b.recs, b.digit[:]...)
 	b.n++
 	return nil
@@ -561,11 +576,9 @@ func (sc *Scanner) Reset(text string) {
 		sc.fail(0, 0, fmt.Sprintf("%d bytes, shorter than the %d of the header", len(text), HeaderSize))
 		return
 	}
-	for i := range len(text) {
-		if c := text[i]; c < ' ' || c > '~' {
-			sc.fail(0, i, fmt.Sprintf("byte %#02x is not a digit (' ' to '~')", c))
-			return
-		}
+	if i := notDigit(text); i >= 0 {
+		sc.fail(0, i, fmt.Sprintf("byte %#02x is not a digit (' ' to '~')", text[i]))
+		return
 	}
 	sc.count = digits(text[0:3])
 	sc.run[0][5], sc.run[1][5] = digits(text[3:5]), digits(text[5:7])
@@ -591,6 +604,44 @@ func (sc *Scanner) Reset(text string) {
 	}
 }
 
+// notDigit is the index of the first byte of s outside ' ' … '~', or -1 when there is
+// none; it looks at 8 bytes at a time.
+func notDigit(s string) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Each byte below 0x80 (no high bit), then at most '~' (adding 1 sets no high
+		// bit) and at least ' ' (adding 0x60 sets it); below 0x80, no addition carries
+		// into the next byte.
+		if w&high != 0 || (w+ones)&high != 0 || (w+0x60*ones)&high != high {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return i
+		}
+	}
+	return -1
+}
+
+// record is the integer of a turn's record p (RecordSize digits, lowest first), whose
+// bytes are digits: the digits are combined in pairs, then pairs of pairs, within one
+// 64-bit word, instead of one after the other.
+func record(p string) uint64 {
+	_ = p[RecordSize-1]
+	const lanes16, lanes32 = 0x00ff00ff00ff00ff, 0x0000ffff0000ffff
+	w := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+	w -= 0x2020202020202020                     // the digits d0 … d7, a byte each
+	w = w&lanes16 + (w>>8&lanes16)*Base         // d0 + 95·d1, … in 16 bits each (≤ 9,024)
+	w = w&lanes32 + (w>>16&lanes32)*(Base*Base) // d0 + … + 95³·d3, … in 32 bits each
+	const base4 = Base * Base * Base * Base
+	return w&0xffffffff + (w>>32)*base4 + uint64(p[8]-' ')*base4*base4
+}
+
 func digits(s string) int {
 	v := 0
 	for i := len(s) - 1; i >= 0; i-- {
@@ -612,11 +663,7 @@ func (sc *Scanner) Next() bool {
 	}
 	off := HeaderSize + RecordSize*sc.n
 	sc.n++
-	var x uint64
-	for i := RecordSize - 1; i >= 0; i-- {
-		x = x*Base + uint64(sc.s[off+i]-' ')
-	}
-	r, ok := decode(x)
+	r, ok := decode(record(sc.s[off : off+RecordSize]))
 	if !ok {
 		sc.fail(sc.n, off, "a record beyond its fields' ranges")
 		return false

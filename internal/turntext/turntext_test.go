@@ -3,8 +3,12 @@ package turntext
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ponte/ponte/replay"
 )
@@ -88,15 +92,38 @@ func TestNextSummary(t *testing.T) {
 	}
 }
 
+// BenchmarkNextSummary reads the summaries of a random game of 60 turns, or of the games
+// of the file PONTE_BENCH_TURNS names (game_turns.turns, one game a line).
 func BenchmarkNextSummary(b *testing.B) {
 	var tb testing.T
-	text := build(&tb, randomGame(rand.New(rand.NewPCG(9, 10)), 60, 0))
+	texts := []string{build(&tb, randomGame(rand.New(rand.NewPCG(9, 10)), 60, 0))}
+	if p := os.Getenv("PONTE_BENCH_TURNS"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
 	var sc Scanner
 	var s Summary
+	turns := 0
+	cpu0 := cpuTime()
 	for b.Loop() {
-		for sc.Reset(text); sc.NextSummary(&s); {
+		for _, text := range texts {
+			for sc.Reset(text); sc.NextSummary(&s); {
+				turns++
+			}
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+}
+
+// cpuTime is the CPU time of the process so far (user and system): on a busy machine,
+// the firmer figure.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // The legacy text of version 6 reads as the same turns.
@@ -181,4 +208,89 @@ func BenchmarkScanner(b *testing.B) {
 		for sc.Reset(text); sc.Next(); {
 		}
 	}
+}
+
+// notDigit finds the first byte outside ' ' … '~' wherever it is, 8 bytes at a time or not.
+func TestNotDigit(t *testing.T) {
+	for n := range 20 {
+		clean := strings.Repeat("~ }!", 5)[:n]
+		if got := notDigit(clean); got != -1 {
+			t.Fatalf("notDigit(%q) = %d, want -1", clean, got)
+		}
+		for at := range n {
+			for _, c := range []byte{0x00, 0x1f, 0x7f, 0x80, 0x9f, 0xe0, 0xff} {
+				b := []byte(clean)
+				b[at] = c
+				if at+1 < n {
+					b[n-1] = 0x7f // a later bad byte is not the first
+				}
+				if got := notDigit(string(b)); got != at {
+					t.Fatalf("notDigit(%q) = %d, want %d", b, got, at)
+				}
+			}
+		}
+	}
+}
+
+// cellIndex reads a cell's notation as strconv.Atoi reads its row: every string of one to
+// three bytes of letters, digits and signs.
+func TestCellIndex(t *testing.T) {
+	old := func(s string) int {
+		if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] == '0' {
+			return -1
+		}
+		row, err := strconv.Atoi(s[1:])
+		if err != nil || row < 1 || row > replay.MaxSize || s[1] == '+' || s[1] == '-' {
+			return -1
+		}
+		return (row-1)*replay.MaxSize + int(s[0]-'a')
+	}
+	const chars = "`abyz{0123456789+- "
+	var try func(s string)
+	try = func(s string) {
+		if got, want := cellIndex(s), old(s); got != want {
+			t.Fatalf("cellIndex(%q) = %d, want %d", s, got, want)
+		}
+		if len(s) < 3 {
+			for i := range len(chars) {
+				try(s + chars[i:i+1])
+			}
+		}
+	}
+	try("")
+}
+
+// BenchmarkBuilder writes the turns of the games BenchmarkNextSummary reads.
+func BenchmarkBuilder(b *testing.B) {
+	var tb testing.T
+	texts := []string{build(&tb, randomGame(rand.New(rand.NewPCG(9, 10)), 60, 0))}
+	if p := os.Getenv("PONTE_BENCH_TURNS"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	var games [][]Turn
+	var sc Scanner
+	for _, text := range texts {
+		var g []Turn
+		for sc.Reset(text); sc.Next(); {
+			g = append(g, *sc.Turn())
+		}
+		games = append(games, g)
+	}
+	var bd Builder
+	turns := 0
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for _, g := range games {
+			bd.Reset()
+			for i := range g {
+				bd.Add(&g[i])
+			}
+			turns += bd.Len()
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
 }

@@ -69,7 +69,9 @@ type GameRow struct {
 	DateText    *string  `parquet:"date_text,optional,dict"`
 }
 
-// TurnRow is one row of the turns table as turns.parquet holds it.
+// TurnRow is one row of the turns table as turns.parquet holds it. The running values
+// are DELTA_BINARY_PACKED: they move by little from turn to turn, and bit-packed deltas
+// leave zstd a tenth of the bytes of plain 32-bit integers.
 type TurnRow struct {
 	Game             int64   `parquet:"game,delta"`
 	Turn             int32   `parquet:"turn,delta"`
@@ -77,26 +79,26 @@ type TurnRow struct {
 	Kind             string  `parquet:"kind,dict"`
 	A                *string `parquet:"a,optional,dict"`
 	B                *string `parquet:"b,optional,dict"`
-	IslandsFormed    int32   `parquet:"islands_formed"`
+	IslandsFormed    int32   `parquet:"islands_formed,delta"`
 	GroupA           *int32  `parquet:"group_a,optional"`
 	GroupB           *int32  `parquet:"group_b,optional"`
 	BridgeShape      *string `parquet:"bridge_shape,optional,dict"`
 	BridgeEndA       *int32  `parquet:"bridge_end_a,optional"`
 	BridgeEndB       *int32  `parquet:"bridge_end_b,optional"`
 	BridgeMerged     *bool   `parquet:"bridge_merged,optional"`
-	LargestComponent int32   `parquet:"largest_component"`
-	ScoreLight       int32   `parquet:"score_light"`
-	ScoreDark        int32   `parquet:"score_dark"`
-	IslandsLight     int32   `parquet:"islands_light"`
-	IslandsDark      int32   `parquet:"islands_dark"`
-	SandbanksLight   int32   `parquet:"sandbanks_light"`
-	SandbanksDark    int32   `parquet:"sandbanks_dark"`
-	DeadLight        int32   `parquet:"dead_light"`
-	DeadDark         int32   `parquet:"dead_dark"`
-	DeadCreatedLight int32   `parquet:"dead_created_light"`
-	DeadCreatedDark  int32   `parquet:"dead_created_dark"`
-	MobilityLight    int32   `parquet:"mobility_light"`
-	MobilityDark     int32   `parquet:"mobility_dark"`
+	LargestComponent int32   `parquet:"largest_component,delta"`
+	ScoreLight       int32   `parquet:"score_light,delta"`
+	ScoreDark        int32   `parquet:"score_dark,delta"`
+	IslandsLight     int32   `parquet:"islands_light,delta"`
+	IslandsDark      int32   `parquet:"islands_dark,delta"`
+	SandbanksLight   int32   `parquet:"sandbanks_light,delta"`
+	SandbanksDark    int32   `parquet:"sandbanks_dark,delta"`
+	DeadLight        int32   `parquet:"dead_light,delta"`
+	DeadDark         int32   `parquet:"dead_dark,delta"`
+	DeadCreatedLight int32   `parquet:"dead_created_light,delta"`
+	DeadCreatedDark  int32   `parquet:"dead_created_dark,delta"`
+	MobilityLight    int32   `parquet:"mobility_light,delta"`
+	MobilityDark     int32   `parquet:"mobility_dark,delta"`
 	ThinkMS          *int32  `parquet:"think_ms,optional"`
 }
 

@@ -73,8 +73,14 @@ func CreateTurns(path string, encoders int) (*Turns, error) {
 		tf.queues[i] = make(chan *turnsChunk, 1)
 		tf.wg.Go(func() {
 			defer bug.Recover()
+			var w *pq.GenericWriter[TurnRow] // one per encoder, reset for each chunk
 			for ch := range tf.queues[i] {
-				ch.encode(tf.failed)
+				if w == nil {
+					w = pq.NewGenericWriter[TurnRow](&ch.out, turnsWriterOptions()...)
+				} else {
+					w.Reset(&ch.out)
+				}
+				ch.encode(w, tf.failed)
 			}
 		})
 	}
@@ -236,7 +242,7 @@ var _ = [1]struct{}{}[TurnsPerRowGroup%turnsBatchRows]
 // and the chunks' (whose row groups are copied only if their options are the same).
 func turnsWriterOptions() []pq.WriterOption {
 	return []pq.WriterOption{
-		pq.Compression(&pq.Zstd),
+		pq.Compression(&Zstd),
 		pq.MaxRowsPerRowGroup(TurnsPerRowGroup),
 		pq.CreatedBy("ponte", "", ""),
 	}
@@ -257,11 +263,10 @@ func newTurnsChunk(free chan<- []TurnRow) *turnsChunk {
 	return &turnsChunk{batches: make(chan []TurnRow, 4), free: free, done: make(chan struct{})}
 }
 
-// encode writes the chunk's rows to a Parquet file in memory; after a failure elsewhere
-// it only drains them.
-func (ch *turnsChunk) encode(failed <-chan struct{}) {
+// encode writes the chunk's rows to a Parquet file in memory with w, which writes to
+// ch.out; after a failure elsewhere it only drains them.
+func (ch *turnsChunk) encode(w *pq.GenericWriter[TurnRow], failed <-chan struct{}) {
 	defer close(ch.done)
-	w := pq.NewGenericWriter[TurnRow](&ch.out, turnsWriterOptions()...)
 	for b := range ch.batches {
 		select {
 		case <-failed:

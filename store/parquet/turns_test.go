@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	pq "github.com/parquet-go/parquet-go"
 
@@ -105,4 +108,51 @@ func TestTurnsBadText(t *testing.T) {
 	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
 		t.Errorf("turns.parquet left: %v", serr)
 	}
+}
+
+// BenchmarkTurns measures turns.parquet's writing (unpacking, encoding on two goroutines,
+// copying), of 3,000 games of 50 random turns, or of the games of the file
+// PONTE_BENCH_TURNS names (game_turns.turns, one game a line). cpu-ns/turn counts the CPU
+// of every goroutine.
+func BenchmarkTurns(b *testing.B) {
+	texts := games(3000, 50)
+	if p := os.Getenv("PONTE_BENCH_TURNS"); p != "" {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	turns := 0
+	for _, t := range texts {
+		turns += (len(t) - turntext.HeaderSize) / turntext.RecordSize
+	}
+	dir := b.TempDir()
+	i := 0
+	cpu0 := cpuTime()
+	for b.Loop() {
+		i++
+		path := filepath.Join(dir, "turns"+strconv.Itoa(i)+".parquet")
+		tf, err := CreateTurns(path, 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for g, text := range texts {
+			if err := tf.AddGame(int64(g+1), text); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, _, err := tf.Finish("state"); err != nil {
+			b.Fatal(err)
+		}
+		os.Remove(path)
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*turns), "cpu-ns/turn")
+}
+
+// cpuTime is the CPU time of the process so far (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
