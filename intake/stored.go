@@ -38,3 +38,10 @@ func ReplayStored() store.ReplayStored {
 		return comps, nil
 	}
 }
+
+// Open opens the database at path for writing, as store.Open does, upgrading a database
+// of any earlier schema version: those of version 1 to 3 by replaying their games
+// (ReplayStored). The commands that write a database open it here.
+func Open(path string) (*store.DB, error) {
+	return store.OpenWith(path, store.OpenOptions{Replay: ReplayStored})
+}

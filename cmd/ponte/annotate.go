@@ -73,7 +73,7 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 	if _, err := os.Stat(opts.db); err != nil {
 		return usagef("no database %s: store games first with ponte ingest --db %s FILES", safe(opts.db), safe(opts.db))
 	}
-	db, err := store.OpenWith(opts.db, store.OpenOptions{Replay: intake.ReplayStored})
+	db, err := intake.Open(opts.db)
 	if err != nil {
 		return usage(err)
 	}
@@ -150,7 +150,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 	if in.parquetOnly {
 		return fmt.Errorf("--annotate and --evals need a database: give --db")
 	}
-	db, err := store.OpenWith(in.db, store.OpenOptions{Replay: intake.ReplayStored})
+	db, err := intake.Open(in.db)
 	if err != nil {
 		return usage(err)
 	}

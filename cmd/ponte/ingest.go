@@ -102,7 +102,7 @@ func ingestAndReport(s *streams, opts *ingestOptions) (*intake.Report, error) {
 	if opts.parquetOnly {
 		db, err = store.OpenParquetOnly(opts.parquet)
 	} else {
-		db, err = store.OpenWith(opts.db, store.OpenOptions{Replay: intake.ReplayStored})
+		db, err = intake.Open(opts.db)
 	}
 	if err != nil {
 		return nil, usage(err)
