@@ -19,36 +19,12 @@ self=$(realpath "$0")
 
 die() { echo "annotate-slurm.sh: $*" >&2; exit 2; }
 
-load() {
-  [ -f "$dir/settings.sh" ] || die "$dir: no settings.sh: not an annotate directory of this script (start one with --shards N --db DB -- FLAGS)"
-  # shellcheck source=/dev/null
-  source "$dir/settings.sh"
-}
+# shellcheck source=lib.sh
+source "$(dirname "$self")/lib.sh"
 
 submit() {
-  local missing=() i arr= merge
-  mkdir -p "$dir/log"
-  for ((i = 1; i <= shards; i++)); do
-    [ -e "$dir/ok-$i" ] || missing+=("$i")
-  done
-  local after=()
-  if [ ${#missing[@]} -gt 0 ]; then
-    arr=$(IFS=,; sbatch --parsable --job-name=annotate --array="${missing[*]}" --cpus-per-task="$cpus" \
-      "${sbatch_opts[@]}" --output="$dir/log/task-%a.out" --open-mode=append --wrap="exec bash '$self' task '$dir'")
-    arr=${arr%%;*}
-    after=(--dependency="afterok:$arr" --kill-on-invalid-dep=yes)
-  fi
-  merge=$(sbatch --parsable --job-name=annotate-merge "${after[@]}" \
-    "${sbatch_opts[@]}" --output="$dir/log/merge.out" --open-mode=append --wrap="exec bash '$self' merge '$dir'")
-  merge=${merge%%;*}
-  echo "$arr $merge" > "$dir/jobs.tmp" && mv "$dir/jobs.tmp" "$dir/jobs"
+  submit_array annotate "$dir" ""
   echo "tasks ${missing[*]:-none} (job ${arr:-none}), merge job $merge"
-}
-
-queued() {
-  local ids
-  ids=$(tr ' ' '\n' < "$dir/jobs" | grep . | paste -sd, -) || return 0
-  squeue -h -o %i -j "$ids" 2> /dev/null || true
 }
 
 # task reads shard SLURM_ARRAY_TASK_ID in its own copy of the database.
@@ -79,7 +55,7 @@ merge() {
 case "${1:-}" in
   task | merge)
     what=$1 dir=$2
-    load
+    load "start one with --shards N --db DB -- FLAGS"
     "$what"
     exit 0
     ;;
@@ -114,12 +90,12 @@ if [ ! -e "$dir/settings.sh" ]; then
   db_path=$(realpath "$db_path")
   declare -p shards db_path ponte cpus sbatch_opts flags | sed 's/^declare /declare -g /' > "$dir/settings.sh"
   : > "$dir/jobs"
-  load
+  load "start one with --shards N --db DB -- FLAGS"
   submit
 else
   [ -z "$shards" ] && [ -z "$db_path" ] && [ ${#flags[@]} -eq 0 ] || die "$dir holds a run already: resume it with --dir alone"
   dir=$(realpath "$dir")
-  load
+  load "start one with --shards N --db DB -- FLAGS"
   if [ "$status" = 1 ]; then
     ok=$(ls "$dir" | sed -n 's/^ok-//p' | sort -n | paste -sd, -)
     echo "tasks done ${ok:-none} of $shards; merged: $([ -e "$dir/done" ] && echo yes || echo no);" \

@@ -19,41 +19,16 @@ self=$(realpath "$0")
 
 die() { echo "atlas-slurm.sh: $*" >&2; exit 2; }
 
-# load reads the settings the first submission wrote.
-load() {
-  [ -f "$dir/settings.sh" ] || die "$dir: no settings.sh: not an atlas directory of this script (start one with --shards N -- FLAGS)"
-  # shellcheck source=/dev/null
-  source "$dir/settings.sh"
-}
+# shellcheck source=lib.sh
+source "$(dirname "$self")/lib.sh"
 
 # submit submits round r: the array of the tasks without their mark, and the merge job.
 submit() {
-  local r=$1 missing=() i arr= merge
-  mkdir -p "$dir/round-$r" "$dir/log"
-  for ((i = 1; i <= shards; i++)); do
-    [ -e "$dir/round-$r/ok-$i" ] || missing+=("$i")
-  done
-  local after=()
-  if [ ${#missing[@]} -gt 0 ]; then
-    arr=$(IFS=,; sbatch --parsable --job-name="atlas-r$r" --array="${missing[*]}" --cpus-per-task="$cpus" \
-      "${sbatch_opts[@]}" --output="$dir/log/round-$r-task-%a.out" --open-mode=append \
-      --wrap="exec bash '$self' task '$dir' $r")
-    arr=${arr%%;*}
-    after=(--dependency="afterok:$arr" --kill-on-invalid-dep=yes)
-  fi
-  merge=$(sbatch --parsable --job-name="atlas-r$r-merge" "${after[@]}" "${sbatch_opts[@]}" \
-    --output="$dir/log/round-$r-merge.out" --open-mode=append --wrap="exec bash '$self' merge '$dir' $r")
-  merge=${merge%%;*}
+  local r=$1
+  mkdir -p "$dir/round-$r"
   echo "$r" > "$dir/round.tmp" && mv "$dir/round.tmp" "$dir/round"
-  echo "$arr $merge" > "$dir/jobs.tmp" && mv "$dir/jobs.tmp" "$dir/jobs"
+  submit_array "atlas-r$r" "$dir/round-$r" "round-$r-" "$r"
   echo "round $r: tasks ${missing[*]:-none} (job ${arr:-none}), merge job $merge"
-}
-
-# queued prints the jobs of the current round still pending or running.
-queued() {
-  local ids
-  ids=$(tr ' ' '\n' < "$dir/jobs" | grep . | paste -sd, -) || return 0
-  squeue -h -o %i -j "$ids" 2> /dev/null || true
 }
 
 # task plays shard SLURM_ARRAY_TASK_ID of round r.
@@ -95,7 +70,7 @@ merge() {
 case "${1:-}" in
   task | merge)
     what=$1 dir=$2
-    load
+    load "start one with --shards N -- FLAGS"
     "$what" "$3"
     exit 0
     ;;
@@ -128,12 +103,12 @@ if [ ! -e "$dir/settings.sh" ]; then
   ponte=$(realpath "$ponte")
   declare -p shards ponte cpus sbatch_opts flags | sed 's/^declare /declare -g /' > "$dir/settings.sh"
   : > "$dir/jobs"
-  load
+  load "start one with --shards N -- FLAGS"
   submit 1
 else
   [ -z "$shards" ] && [ ${#flags[@]} -eq 0 ] || die "$dir holds an atlas already: resume it with --dir alone"
   dir=$(realpath "$dir")
-  load
+  load "start one with --shards N -- FLAGS"
   r=$(cat "$dir/round")
   if [ "$status" = 1 ]; then
     ok=$(ls "$dir/round-$r" | sed -n 's/^ok-//p' | sort -n | paste -sd, -)
