@@ -5,35 +5,73 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/replay"
 )
 
-// DefaultPlayouts is the engine's budget per position when none is given.
-const DefaultPlayouts = 100
+// DefaultEngine is the engine that reads games when none is given: lore, the strongest
+// bot at equal time, at the budget the truth set's curve chose (docs/annotate.md, "Truth
+// set").
+const DefaultEngine = "lore-200"
 
-// Engine is the sage bot with a budget per position, and the calibration of its values.
+// Engine is a searching bot with a budget per position, and the calibration of its values.
 // An Engine is not safe for use by several goroutines: make one per worker.
 type Engine struct {
+	name     string
 	playouts int
 	cal      Calibration
-	sage     *bot.Sage
+	an       bot.Analyser
+	// after values the turn played by the search of the position after it (arch and lore);
+	// without it, by playouts forced through it in the search of the position before it
+	// (sage, as the rows read before the truth set were made).
+	after bool
 }
 
-// NewEngine returns the engine that searches each position with playouts playouts and
-// calibrates its values with cal.
-func NewEngine(playouts int, cal Calibration) *Engine {
-	if playouts <= 0 {
-		playouts = DefaultPlayouts
+// NewEngine returns the engine of the bot called name, sage-N, arch-N or lore-N (N
+// playouts a position, optionally -tK for K threads with a tree each), whose values cal
+// calibrates. CalibrationOf(name) is the one fitted for it.
+func NewEngine(name string, cal Calibration) (*Engine, error) {
+	if err := CheckEngine(name); err != nil {
+		return nil, err
 	}
-	return &Engine{playouts: playouts, cal: cal, sage: bot.NewSage(bot.Options{Playouts: playouts})}
+	b, err := bot.New(name, bot.Options{})
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{name: name, cal: cal, an: b.(bot.Analyser)}
+	switch b := b.(type) {
+	case *bot.Sage:
+		e.playouts = b.Budget
+	case *bot.Arch:
+		e.playouts, e.after = b.Budget, true
+	}
+	return e, nil
 }
 
-// Bot is the name of the engine as the rows name it: "sage-200".
-func (e *Engine) Bot() string { return "sage-" + strconv.Itoa(e.playouts) }
+// CheckEngine reports a bot name that cannot read games: a reading is the same on every
+// machine, so the budget is of playouts, not of time, and threads search a tree each.
+func CheckEngine(name string) error {
+	if err := bot.ParseName(name); err != nil {
+		return err
+	}
+	family, budget, _ := strings.Cut(name, "-")
+	switch {
+	case family != "sage" && family != "arch" && family != "lore":
+		return fmt.Errorf("engine %q: the engine is sage-N, arch-N or lore-N (N playouts a position)", name)
+	case budget == "":
+		return fmt.Errorf("engine %q: give the budget, %s-N for N playouts a position", name, family)
+	case strings.Contains(budget, "ms"):
+		return fmt.Errorf("engine %q: the budget must be of playouts, not of time, so that a reading is the same on every machine", name)
+	case strings.Contains(budget, "-s"):
+		return fmt.Errorf("engine %q: threads sharing one tree do not read the same twice; use -tK, a tree each", name)
+	}
+	return nil
+}
+
+// Bot is the engine as the rows name it: "lore-50".
+func (e *Engine) Bot() string { return e.name }
 
 // Playouts is the budget per position.
 func (e *Engine) Playouts() int { return e.playouts }
@@ -56,18 +94,20 @@ type Turn struct {
 	// after the turn; Before and After their calibrated chances that Light wins.
 	RawBefore, RawAfter float64
 	OverAfter           bool // the game is over after the turn: RawAfter is its result
-	// BestQ and PlayedQ are the mover's values of the best turn and of the turn played in
-	// the search of the position before it, which the loss compares.
+	// BestQ and PlayedQ are the mover's values of the best turn, in the search of the
+	// position before it, and of the turn played: for sage in the same search, for arch and
+	// lore in the search of the position after it (the best turn's value when the turn
+	// played is the best). The loss compares them.
 	BestQ, PlayedQ float64
-	// BestN and PlayedN are the playouts through the best turn and through the turn
-	// played in that search (the same when they are one turn); 0 in rows read before they
+	// BestN and PlayedN are the playouts that made BestQ and PlayedQ (the same when they
+	// are one turn; PlayedN 0 when the turn ended the game); 0 in rows read before they
 	// were kept.
 	BestN, PlayedN int
 	Before, After  float64
 	// Loss is the drop in the mover's chance of winning, never below 0: the calibrated
-	// chance of the engine's best turn less that of the turn played, both weighed in the
-	// search of the position before it (bot.Sage.Analyse), counting only the part of the
-	// values' difference beyond its standard error (docs/annotate.md).
+	// chance of the engine's best turn less that of the turn played (BestQ and PlayedQ),
+	// counting only the part of the values' difference beyond its standard error
+	// (docs/annotate.md).
 	Loss float64
 	Mark Mark
 }
@@ -90,6 +130,8 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	over := make([]bool, n+1)
 	bestQ, playedQ := make([]float64, n+1), make([]float64, n+1)
 	bestN, playedN := make([]int, n+1), make([]int, n+1)
+	searched := make([]int, n+1)
+	var moves []replay.Move
 	for k := 0; k <= n; k++ {
 		if stop != nil {
 			if err := stop(); err != nil {
@@ -98,17 +140,18 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		}
 		rng := rand.New(rand.NewPCG(seed, uint64(k)))
 		var played *replay.Move
-		if k < n && !pos.Over() {
+		if k < n && !pos.Over() && !e.after {
 			m, err := pos.ReadTurn(k+1, g.Moves[k])
 			if err != nil {
 				return nil, fmt.Errorf("game %s: turn %d %q: %w", g.GameID, k+1, g.Moves[k], err)
 			}
 			played = &m
 		}
-		a := e.sage.Analyse(pos, played, rng)
+		a := e.an.Analyse(pos, played, rng)
 		raw[k], best[k], over[k] = a.Light, a.Best, pos.Over()
 		bestQ[k], playedQ[k] = a.BestQ, a.PlayedQ
 		bestN[k], playedN[k] = a.BestN, a.PlayedN
+		searched[k] = a.Playouts
 		colour[k] = pos.ToMove()
 		if progress != nil {
 			progress(1)
@@ -116,8 +159,18 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 		if k == n {
 			break
 		}
-		if _, err := pos.PlayTurn(k+1, g.Moves[k]); err != nil {
+		m, err := pos.PlayTurn(k+1, g.Moves[k])
+		if err != nil {
 			return nil, fmt.Errorf("game %s: turn %d %q: %w", g.GameID, k+1, g.Moves[k], err)
+		}
+		moves = append(moves, m)
+	}
+	if e.after {
+		for k := range n {
+			playedQ[k], playedN[k] = valueAfter(colour[k], raw[k+1], over[k+1], searched[k+1])
+			if sameTurn(best[k], moves[k]) {
+				playedQ[k], playedN[k] = bestQ[k], bestN[k]
+			}
 		}
 	}
 	out := make([]Turn, n)
@@ -166,6 +219,24 @@ func searchError(qb float64, nb int, qp float64, np int) float64 {
 	}
 	v := func(q float64, n int) float64 { return (q*(1-q) + 0.25/float64(n+1)) / float64(n) }
 	return math.Sqrt(v(qb, nb) + v(qp, np))
+}
+
+// valueAfter is the value of the turn played for mover, colour, read in the search of the
+// position after it (raw, its value for Light, after playouts playouts; over when the turn
+// ended the game, whose result is certain: 0 playouts, no error counted).
+func valueAfter(mover replay.Colour, raw float64, over bool, playouts int) (float64, int) {
+	if mover != replay.Light {
+		raw = 1 - raw
+	}
+	if over {
+		return raw, 0
+	}
+	return raw, playouts
+}
+
+// sameTurn reports whether a and b are one turn, its tiles in either order.
+func sameTurn(a, b replay.Move) bool {
+	return a.Kind == b.Kind && ((a.A == b.A && a.B == b.B) || (a.A == b.B && a.B == b.A))
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

@@ -23,19 +23,22 @@ func selfPlayed(t testing.TB, seed uint64) Game {
 	return out
 }
 
-// BenchmarkPosition is the cost of one position at the default budget (reported as
-// positions/s).
+// BenchmarkPosition is the cost of one position of a 10×10 game for the default engine
+// and for sage-100, the engine before the truth set (reported as positions/s).
 func BenchmarkPosition(b *testing.B) {
 	g := selfPlayed(b, 1)
-	e := NewEngine(DefaultPlayouts, Fitted)
-	b.ResetTimer()
-	positions := 0
-	for positions < b.N {
-		turns, err := e.Analyse(g, nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		positions += len(turns) + 1
+	for _, name := range []string{"sage-100", DefaultEngine} {
+		b.Run(name, func(b *testing.B) {
+			e := mustEngine(b, name, CalibrationOf(name))
+			positions := 0
+			for positions < b.N {
+				turns, err := e.Analyse(g, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				positions += len(turns) + 1
+			}
+			b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+		})
 	}
-	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
 }

@@ -1,6 +1,9 @@
 package annotate
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Calibration maps the search's value v of a position (the mean result of its playouts
 // for Light) to the chance that Light wins: a logistic regression on the value's logit z
@@ -45,3 +48,23 @@ func logit(v float64) float64 {
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// CalibrationOf is the calibration fitted for the engine called engine: FittedLore for arch
+// and lore, whose values the search of the position after a turn makes, Fitted for sage.
+func CalibrationOf(engine string) Calibration {
+	c, _ := fittedOf(engine)
+	return c
+}
+
+// CheckOf is the reliability on held-out self-play games of CalibrationOf(engine).
+func CheckOf(engine string) Check {
+	_, c := fittedOf(engine)
+	return c
+}
+
+func fittedOf(engine string) (Calibration, Check) {
+	if strings.HasPrefix(engine, "sage") {
+		return Fitted, FittedCheck
+	}
+	return FittedLore, FittedLoreCheck
+}

@@ -2,7 +2,7 @@
 
 package annotate
 
-// Fitted is the calibration of the default engine (sage, DefaultPlayouts a position),
+// Fitted is the calibration of the engine sage-100's values (and of its family's),
 // fitted on 17531 positions of 320 self-play games.
 var Fitted = Calibration{W: [4]float64{0.092828, 0.890141, 0.370427, 0.047605}}
 

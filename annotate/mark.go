@@ -14,26 +14,20 @@ const (
 	Blunder
 )
 
-// The thresholds of the marks on a turn's loss, the drop in the mover's chance of winning
-// (docs/annotate.md says how they were chosen).
+// The thresholds of the marks on a turn's loss, the drop in the mover's chance of winning:
+// those FitThresholds sets from DefaultEngine's reading of the truth set's 8×8 positions
+// (docs/annotate.md, "The marks' thresholds"; TestThresholdsOfTruthSet).
 const (
-	InaccuracyLoss = 0.15
-	MistakeLoss    = 0.30
-	BlunderLoss    = 0.45
+	InaccuracyLoss = 0.21
+	MistakeLoss    = 0.24
+	BlunderLoss    = 0.43
 )
 
+// DefaultThresholds are the marks' thresholds as a value.
+var DefaultThresholds = Thresholds{Inaccuracy: InaccuracyLoss, Mistake: MistakeLoss, Blunder: BlunderLoss}
+
 // MarkOf returns the mark of a turn that loses loss.
-func MarkOf(loss float64) Mark {
-	switch {
-	case loss >= BlunderLoss:
-		return Blunder
-	case loss >= MistakeLoss:
-		return Mistake
-	case loss >= InaccuracyLoss:
-		return Inaccuracy
-	}
-	return Good
-}
+func MarkOf(loss float64) Mark { return DefaultThresholds.Mark(loss) }
 
 // String returns the mark's name: "", "inaccuracy", "mistake" or "blunder".
 func (m Mark) String() string {

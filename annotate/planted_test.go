@@ -15,7 +15,7 @@ import (
 
 var (
 	plantedGames  = flag.Int("planted.games", 8, "self-play games of the planted test")
-	plantedBudget = flag.Int("planted.budget", DefaultPlayouts, "the engine's playouts per position in the planted test")
+	plantedBudget = flag.Int("planted.budget", 100, "the engine's playouts per position in the planted test")
 	plantedDump   = flag.String("planted.dump", "", "write every turn's reading of the planted test to this CSV file")
 )
 
@@ -53,7 +53,7 @@ func plantedGame(t testing.TB, i int) (Game, int) {
 func plantedGameErr(i int) (Game, int, error) {
 	rng := rand.New(rand.NewPCG(uint64(i), 23))
 	at := plantFrom + rng.IntN(plantTo-plantFrom+1)
-	sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: DefaultPlayouts}) }
+	sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: 100}) }
 	played, err := bot.Play(&planter{sage(), at}, &planter{sage(), at}, 10, replay.Unlimited, rng)
 	if err != nil {
 		return Game{}, 0, err
@@ -78,7 +78,7 @@ func TestPlanted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays and reads whole games")
 	}
-	e := NewEngine(*plantedBudget, Fitted)
+	e := mustEngine(t, "sage-"+strconv.Itoa(*plantedBudget), Fitted)
 	var dump *os.File
 	if *plantedDump != "" {
 		f, err := os.Create(*plantedDump)

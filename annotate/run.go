@@ -20,8 +20,10 @@ import (
 type RunOptions struct {
 	// DB is the database's path, whose Parquet folder is the default of Parquet.
 	DB string
-	// Budget is the engine's playouts a position; Workers how many games are read at once.
-	Budget, Workers int
+	// Engine is the bot that reads (NewEngine; "": DefaultEngine); Workers how many games
+	// are read at once.
+	Engine  string
+	Workers int
 	// Games bounds the games read (0: all those still to read).
 	Games int
 	// Shard and Shards: this run reads the games of shard Shard of Shards (1 of 1: all).
@@ -95,8 +97,14 @@ func InShard(gameID string, i, n int) bool {
 // turn_evals.parquet. When ctx ends, the games finished are kept and Result.Interrupted
 // says so.
 func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
-	probe := NewEngine(o.Budget, Fitted)
-	res := &Result{Bot: probe.Bot(), Playouts: o.Budget}
+	if o.Engine == "" {
+		o.Engine = DefaultEngine
+	}
+	probe, err := NewEngine(o.Engine, CalibrationOf(o.Engine))
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Bot: probe.Bot(), Playouts: probe.Playouts()}
 	for _, path := range o.Merge {
 		n, err := db.MergeEvals(ctx, path)
 		if err != nil {
@@ -113,7 +121,6 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 		res.Recalibrated = n
 	}
 	var all []store.EvalGame
-	var err error
 	if !o.MergeOnly {
 		if all, err = db.GamesToAnnotate(ctx, o.Filter, res.Bot); err != nil {
 			return nil, err
@@ -143,7 +150,7 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 	p := pipeline.Pipeline[store.EvalGame, result]{
 		Workers: min(o.Workers, max(len(todo), 1)),
 		NewWorker: func() func(store.EvalGame) result {
-			e := NewEngine(o.Budget, Fitted)
+			e, _ := NewEngine(o.Engine, CalibrationOf(o.Engine)) // the name is checked above
 			return func(g store.EvalGame) result {
 				if ctx.Err() != nil {
 					return result{err: ctx.Err()}
@@ -218,14 +225,14 @@ func Run(ctx context.Context, db *store.DB, o RunOptions) (*Result, error) {
 }
 
 // recalibrate sets a stored row's chances, loss and mark again from its raw values with
-// Fitted.
+// the calibration of its engine (CalibrationOf).
 func recalibrate(r *store.TurnEval, size int) {
 	t := Turn{Turn: int(r.Turn), Colour: replay.Light, RawBefore: r.RawBefore, RawAfter: r.RawAfter,
 		OverAfter: r.OverAfter, BestQ: r.BestQ, PlayedQ: r.PlayedQ, BestN: int(r.BestN), PlayedN: int(r.PlayedN)}
 	if r.Colour == "dark" {
 		t.Colour = replay.Dark
 	}
-	Fitted.Apply(&t, size)
+	CalibrationOf(r.Bot).Apply(&t, size)
 	r.Before, r.After, r.Loss, r.Mark = t.Before, t.After, t.Loss, nil
 	if m := t.Mark.String(); m != "" {
 		r.Mark = &m

@@ -21,7 +21,7 @@ import (
 
 var (
 	truthGames = flag.Int("planted.truth", 0, "TestRandomTurnTruth: planted games whose random turn is played out (0: skip)")
-	truthPlay  = flag.Int("planted.truth.budget", DefaultPlayouts, "TestRandomTurnTruth: playouts a turn of the bots that play the games out")
+	truthPlay  = flag.Int("planted.truth.budget", 100, "TestRandomTurnTruth: playouts a turn of the bots that play the games out")
 	truthK     = flag.Int("planted.truth.k", 40, "TestRandomTurnTruth: games played out from each side of the comparison")
 	update     = flag.Bool("update", false, "rewrite the golden files in testdata/")
 	truthDump  = flag.String("planted.truth.dump", "", "TestRandomTurnTruth: write each random turn's loss and measured cost to this CSV file")
@@ -62,7 +62,7 @@ func TestRandomTurnTruth(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			eng := NewEngine(DefaultPlayouts, Fitted)
+			eng := mustEngine(t, "sage-100", Fitted)
 			for i := range jobs {
 				r, err := truthOf(eng, i, *truthK, *truthPlay)
 				mu.Lock()
@@ -118,7 +118,7 @@ func TestRandomTurnTruthData(t *testing.T) {
 		name        string // testdata/NAME.csv and NAME.golden
 		k, playouts int
 	}{
-		{"random-turn-truth", 40, DefaultPlayouts},
+		{"random-turn-truth", 40, 100},
 		{"random-turn-truth-sage400", 24, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,9 +16,9 @@ import (
 )
 
 // ReadCandidate reads the turn token as if it were played after the turns moves of a game
-// of side size: the search of the position before it, seeded as Analyse seeds it for a
-// game of stable id gameID, weighs it, and the turn gets its loss and mark. The position
-// after it is not searched (RawAfter is 0).
+// of side size, as Analyse reads a turn of a game of stable id gameID (the same searches
+// with the same random numbers), and the turn gets its loss and mark. RawAfter is the
+// value of the position after it for an engine that searches it (arch, lore), else 0.
 func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token string) (Turn, error) {
 	pos, err := replay.NewGame(size, replay.Unlimited)
 	if err != nil {
@@ -34,10 +34,26 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 	if err != nil {
 		return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, token, err)
 	}
-	rng := rand.New(rand.NewPCG(seedOf(gameID), uint64(k)))
-	a := e.sage.Analyse(pos, &m, rng)
+	seed := seedOf(gameID)
+	played := &m
+	if e.after {
+		played = nil
+	}
+	a := e.an.Analyse(pos, played, rand.New(rand.NewPCG(seed, uint64(k))))
 	t := Turn{Turn: k + 1, Colour: pos.ToMove(), Played: token, RawBefore: a.Light,
 		BestQ: a.BestQ, PlayedQ: a.PlayedQ, BestN: a.BestN, PlayedN: a.PlayedN}
+	if e.after {
+		after := pos.Clone()
+		if err := after.Play(m); err != nil {
+			return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, token, err)
+		}
+		b := e.an.Analyse(after, nil, rand.New(rand.NewPCG(seed, uint64(k+1))))
+		t.RawAfter, t.OverAfter = b.Light, after.Over()
+		t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, after.Over(), b.Playouts)
+		if sameTurn(a.Best, m) {
+			t.PlayedQ, t.PlayedN = t.BestQ, t.BestN
+		}
+	}
 	if a.Best != (replay.Move{}) {
 		t.Best = a.Best.String()
 	}

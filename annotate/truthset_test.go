@@ -145,27 +145,30 @@ func TestReadCandidateAsAnalyse(t *testing.T) {
 	for _, m := range played.Moves {
 		g.Moves = append(g.Moves, m.String())
 	}
-	e := NewEngine(40, Fitted)
-	turns, err := e.Analyse(g, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []int{1, 2, 4, len(g.Moves) / 2, len(g.Moves) - 1} {
-		got, err := e.ReadCandidate(g.GameID, g.Size, g.Moves[:k], g.Moves[k])
+	for _, name := range []string{"sage-40", "lore-40"} {
+		e := mustEngine(t, name, CalibrationOf(name))
+		turns, err := e.Analyse(g, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := turns[k]
-		if got.Loss != w.Loss || got.Mark != w.Mark || got.Best != w.Best || got.BestQ != w.BestQ || got.PlayedN != w.PlayedN || got.Before != w.Before {
-			t.Errorf("turn %d %s read alone: loss %g %v best %s; in the game: loss %g %v best %s", k+1, g.Moves[k], got.Loss, got.Mark, got.Best, w.Loss, w.Mark, w.Best)
+		for _, k := range []int{1, 2, 4, len(g.Moves) / 2, len(g.Moves) - 1} {
+			got, err := e.ReadCandidate(g.GameID, g.Size, g.Moves[:k], g.Moves[k])
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := turns[k]
+			if got.Loss != w.Loss || got.Mark != w.Mark || got.Best != w.Best || got.BestQ != w.BestQ || got.PlayedQ != w.PlayedQ || got.PlayedN != w.PlayedN || got.Before != w.Before {
+				t.Errorf("%s: turn %d %s read alone: loss %g %v best %s; in the game: loss %g %v best %s", name, k+1, g.Moves[k], got.Loss, got.Mark, got.Best, w.Loss, w.Mark, w.Best)
+			}
 		}
 	}
 }
 
 // TestMarks checks the figures on readings made up so that each is known.
 func TestMarks(t *testing.T) {
+	th := Thresholds{Inaccuracy: 0.15, Mistake: 0.30, Blunder: 0.45} // the marks' measures do not depend on the defaults
 	row := func(measured, predicted float64) TruthReading {
-		return TruthReading{TruthRow: TruthRow{Loss: measured}, Predicted: predicted, Mark: MarkOf(predicted)}
+		return TruthReading{TruthRow: TruthRow{Loss: measured}, Predicted: predicted, Mark: th.Mark(predicted)}
 	}
 	for _, tc := range []struct {
 		name                    string
@@ -215,44 +218,72 @@ func equalFloats(a, b []float64) bool {
 	return true
 }
 
-// pilotTruthSet is the committed truth set (docs/annotate.md, "Truth set").
-const pilotTruthSet = "testdata/truthset-8x8-pilot.parquet"
+// truthSet is the committed truth set (docs/annotate.md, "Truth set").
+const truthSet = "testdata/truthset.parquet"
 
-// TestTruthSetMarks reads the committed truth set with the engine at its default budget
-// and measures its marks against the measured losses (docs/annotate.md quotes the lines:
-// the golden file, -update rewrites it). It checks that every measured loss has the
-// standard error the truth set promises (or its candidate reached the cap), and with
-// -truth.bars the bars: precision ≥ 85 %, recall ≥ 75 %, false alarms ≤ 5 %.
+// TestTruthSetMarks reads the committed truth set with the default engine and measures its
+// marks against the measured losses (docs/annotate.md quotes the lines: the golden file,
+// -update rewrites it, and annotate/measured_marks.go with them). It checks that every
+// measured loss has the standard error the truth set promises (or its candidate reached
+// the cap); that the marks' thresholds are those FitThresholds sets from the 8×8
+// positions' readings; that Measured is what the marks meant; and with -truth.bars the
+// issue's bars: precision ≥ 85 %, recall ≥ 75 %, false alarms ≤ 5 %.
 func TestTruthSetMarks(t *testing.T) {
-	rows, err := ReadTruthSet(pilotTruthSet)
+	rows, err := ReadTruthSet(truthSet)
 	if err != nil {
 		t.Fatal(err)
 	}
-	positions := map[int32]bool{}
+	positions := map[[2]int32]bool{}
 	for _, r := range rows {
-		positions[r.Position] = true
+		positions[[2]int32{r.Size, r.Position}] = true
 		if r.Kind != KindBest.String() && r.LossSE > 0.05 && r.Games < 480 {
-			t.Errorf("position %d, %s: loss %.3f ± %.3f after %d games: want ± 0.05 or the cap", r.Position, r.Candidate, r.Loss, r.LossSE, r.Games)
+			t.Errorf("%d×%d position %d, %s: loss %.3f ± %.3f after %d games: want ± 0.05 or the cap", r.Size, r.Size, r.Position, r.Candidate, r.Loss, r.LossSE, r.Games)
 		}
 	}
-	rs, err := NewEngine(DefaultPlayouts, Fitted).ReadTruthSet(rows)
+	if len(positions) < 150 || len(rows) < 450 {
+		t.Errorf("%d positions, %d candidates: the truth set should hold at least 150 and 450", len(positions), len(rows))
+	}
+	rs, err := mustEngine(t, DefaultEngine, CalibrationOf(DefaultEngine)).ReadTruthSet(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var small []TruthReading
+	for _, r := range rs {
+		if r.Size == 8 {
+			small = append(small, r)
+		}
+	}
+	th, err := FitThresholds(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(th, DefaultThresholds) {
+		t.Errorf("the 8×8 positions set the thresholds %s, the marks use %s", th, DefaultThresholds)
+	}
+	src, err := MeasuredMarksSource(DefaultEngine, "annotate/"+truthSet, rs, "go run ./annotate/truthset marks --engine "+DefaultEngine+" --write annotate/measured_marks.go annotate/"+truthSet)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := Marks(rs)
 	got := strings.Join(f.Lines(), "\n") + "\n"
-	golden := strings.TrimSuffix(pilotTruthSet, ".parquet") + ".golden"
+	golden := strings.TrimSuffix(truthSet, ".parquet") + ".golden"
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile("measured_marks.go", src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if have, err := os.ReadFile("measured_marks.go"); err != nil || !bytes.Equal(have, src) {
+		t.Errorf("measured_marks.go is not what the marks meant in %s (-update rewrites it): %v\n%s", truthSet, err, src)
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("the marks against %s (%d positions, %d candidates read):\n%s\nwant (%s):\n%s", pilotTruthSet, len(positions), len(rs), got, golden, want)
+		t.Errorf("the marks against %s (%d positions, %d candidates read):\n%s\nwant (%s):\n%s", truthSet, len(positions), len(rs), got, golden, want)
 	}
 	if !*truthBars {
 		t.Logf("%d positions, %d candidates read:\n%s(-truth.bars checks the issue's bars)", len(positions), len(rs), got)

@@ -57,6 +57,9 @@ type evalsView struct {
 	Bot      string
 	Graph    template.HTML
 	Accuracy []stats.Accuracy
+	// Thresholds are the marks' losses; Meaning what the marks of this engine meant in
+	// the truth set, in measured words ("" for an engine the truth set did not measure).
+	Thresholds, Meaning string
 }
 
 // markSymbol is the mark of a turn as the move list shows it.
@@ -88,7 +91,10 @@ func addEvals(d *gamePageData) {
 			d.Rows[i].Mark, d.Rows[i].MarkSymbol = *r.Mark, markSymbol(*r.Mark)
 		}
 	}
-	d.Evals = &evalsView{Bot: e.Bot, Graph: evalGraph(e.Rows), Accuracy: e.Accuracy}
+	d.Evals = &evalsView{Bot: e.Bot, Graph: evalGraph(e.Rows), Accuracy: e.Accuracy, Thresholds: annotate.DefaultThresholds.String()}
+	if e.Bot == annotate.Measured.Engine {
+		d.Evals.Meaning = annotate.Measured.Sentence()
+	}
 	if d.Board != "" {
 		d.Board = withBestTurns(d.Board, e.Rows, d.G.Size)
 	}
@@ -224,7 +230,8 @@ func indexEvals(ctx context.Context, db *store.Reader, f stats.Filter) (*swingsV
 	if err != nil || len(swings) == 0 {
 		return nil, err
 	}
-	v := &swingsView{Bot: swings[0].Bot, Calibration: annotate.Fitted, Check: annotate.FittedCheck}
+	cal := annotate.CalibrationOf(swings[0].Bot)
+	v := &swingsView{Bot: swings[0].Bot, Calibration: cal, Check: annotate.CheckOf(swings[0].Bot)}
 	for _, s := range swings {
 		v.Swings = append(v.Swings, swingRow{Swing: s, Pct: strconv.Itoa(int(math.Round(100*s.Swing))) + "%",
 			Href: "games/" + strconv.FormatInt(s.Game, 10) + ".html"})
@@ -242,7 +249,7 @@ func indexEvals(ctx context.Context, db *store.Reader, f stats.Filter) (*swingsV
 		}
 	}
 	if len(held) > 0 {
-		v.Bins, v.Brier, v.Positions = annotate.Fitted.Reliability(held), annotate.Fitted.Brier(held), len(held)
+		v.Bins, v.Brier, v.Positions = cal.Reliability(held), cal.Brier(held), len(held)
 	}
 	return v, nil
 }

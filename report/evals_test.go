@@ -35,7 +35,10 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := annotate.NewEngine(8, annotate.Fitted)
+	e, err := annotate.NewEngine("sage-8", annotate.Fitted)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range todo[:min(games, len(todo))] {
 		supply, _ := replay.ParseSupply(g.Supply)
 		turns, err := e.Analyse(annotate.Game{GameID: g.GameID, Size: g.Size, Supply: supply, Moves: strings.Fields(g.Moves)[:g.Turns]}, nil, nil)

@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -31,13 +33,14 @@ import (
 	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/internal/interrupt"
+	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/replay"
 )
 
 const usage = `usage:
   truthset run [flags]                  measure the positions of a shard (run --help)
   truthset merge --out FILE FILE...     join shards' files into one truth set
-  truthset marks [--budget N] FILE      the engine's marks measured against a truth set
+  truthset marks [--engine lore-N] FILE      the engine's marks measured against a truth set
 `
 
 func main() {
@@ -298,13 +301,25 @@ func randFor(seed uint64, i int) *rand.Rand { return rand.New(rand.NewPCG(seed, 
 
 func marks(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("truthset marks", flag.ContinueOnError)
-	budget := fs.Int("budget", annotate.DefaultPlayouts, "the engine's playouts per position (ponte annotate --budget)")
+	engines := fs.String("engine", annotate.DefaultEngine, "the engines that read the candidates, separated by commas (ponte annotate --engine)")
 	contested := fs.Bool("contested", false, "leave out the positions whose best candidate's games were all won or all lost")
+	size := fs.Int("size", 0, "read only the positions of this board side (0: all)")
+	write := fs.String("write", "", "rewrite this Go file with what each mark of the first engine meant in the truth set (annotate/measured_marks.go)")
+	csvOut := fs.String("csv", "", "write every reading to this CSV file (engine, size, position, kind, candidate, measured loss and its standard error, predicted loss, mark)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return errors.New("marks: one truth set file")
+	}
+	var table [][]string
+	var es []*annotate.Engine
+	for _, name := range strings.Split(*engines, ",") {
+		e, err := annotate.NewEngine(name, annotate.CalibrationOf(name))
+		if err != nil {
+			return err
+		}
+		es = append(es, e)
 	}
 	rows, err := annotate.ReadTruthSet(fs.Arg(0))
 	if err != nil {
@@ -313,18 +328,45 @@ func marks(args []string, out io.Writer) error {
 	if *contested {
 		rows = contestedOnly(rows)
 	}
+	if *size > 0 {
+		rows = slices.DeleteFunc(rows, func(r annotate.TruthRow) bool { return int(r.Size) != *size })
+		if len(rows) == 0 {
+			return fmt.Errorf("%s: no position on %d×%d", fs.Arg(0), *size, *size)
+		}
+	}
 	for _, l := range describe(rows) {
 		fmt.Fprintln(out, l)
 	}
-	e := annotate.NewEngine(*budget, annotate.Fitted)
-	t0 := time.Now()
-	rs, err := e.ReadTruthSet(rows)
-	if err != nil {
-		return err
+	for _, e := range es {
+		c0 := cpuSeconds()
+		rs, err := e.ReadTruthSet(rows)
+		if err != nil {
+			return err
+		}
+		cpu := cpuSeconds() - c0
+		for _, r := range rs {
+			table = append(table, []string{e.Bot(), strconv.Itoa(int(r.Size)), strconv.Itoa(int(r.Position)), r.Kind, r.Candidate,
+				strconv.FormatFloat(r.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(r.Predicted, 'f', 4, 64), r.Mark.String()})
+		}
+		fmt.Fprintf(out, "\n%s: %d candidates read by %s, %.2f ms of CPU a candidate\n", fs.Arg(0), len(rs), e.Bot(), 1000*cpu/float64(max(len(rs), 1)))
+		for _, l := range annotate.Marks(rs).Lines() {
+			fmt.Fprintln(out, l)
+		}
+		if th, err := annotate.FitThresholds(rs); err == nil {
+			fmt.Fprintf(out, "thresholds this truth set sets for %s (docs/annotate.md): %s\n", e.Bot(), th)
+		}
+		if *write != "" && e == es[0] {
+			src, err := annotate.MeasuredMarksSource(e.Bot(), fs.Arg(0), rs, "go run ./annotate/truthset marks --engine "+e.Bot()+" --write "+*write+" "+fs.Arg(0))
+			if err != nil {
+				return err
+			}
+			if err := outfile.WriteFile(context.Background(), *write, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
+				return err
+			}
+		}
 	}
-	fmt.Fprintf(out, "%s: %d candidates read by %s in %.1f s\n", fs.Arg(0), len(rs), e.Bot(), time.Since(t0).Seconds())
-	for _, l := range annotate.Marks(rs).Lines() {
-		fmt.Fprintln(out, l)
+	if *csvOut != "" {
+		return writeCSV(*csvOut, append([][]string{{"engine", "size", "position", "kind", "candidate", "loss", "loss_se", "predicted", "mark"}}, table...))
 	}
 	return nil
 }
@@ -403,4 +445,15 @@ func contestedOnly(rows []annotate.TruthRow) []annotate.TruthRow {
 		}
 	}
 	return out
+}
+
+// writeCSV writes records to path, replacing it whole.
+func writeCSV(path string, records [][]string) error {
+	return outfile.WriteFile(context.Background(), path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.WriteAll(records); err != nil {
+			return err
+		}
+		return cw.Error()
+	})
 }

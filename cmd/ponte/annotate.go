@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +21,8 @@ type annotateOptions struct {
 	db        string
 	parquet   string
 	noParquet bool
-	budget    int
+	engine    string
+	budget    int // 0: the engine's own
 	workers   int
 	games     int
 	shard     string
@@ -49,8 +51,9 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.db, "db", defaultDB, "the database made by ponte ingest")
 	f.StringVar(&opts.parquet, "parquet", "", "the Parquet folder to write turn_evals.parquet into (default: the database's, when it exists)")
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write turn_evals.parquet")
-	opts.budget, opts.workers, opts.games = annotate.DefaultPlayouts, defaultWorkers(), 0
-	f.Var(countFlag(&opts.budget, 1, maxCount), "budget", fmt.Sprintf("the engine's playouts per position (1 to %d)", maxCount))
+	opts.workers, opts.games = defaultWorkers(), 0
+	f.StringVar(&opts.engine, "engine", annotate.DefaultEngine, "the engine that reads: lore-N, arch-N or sage-N, N playouts a position")
+	f.Var(countFlag(&opts.budget, 1, maxCount), "budget", fmt.Sprintf("the engine's playouts per position (1 to %d; default the engine's N)", maxCount))
 	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games read in parallel (1 to %d)", maxWorkers))
 	f.Var(countFlag(&opts.games, 0, maxCount), "games", fmt.Sprintf("read at most this many games (0: all selected; to %d)", maxCount))
 	f.StringVar(&opts.shard, "shard", "1/1", "read only shard i of N of the games (by stable id): i/N")
@@ -97,7 +100,11 @@ func runAnnotate(s *streams, opts *annotateOptions) error {
 
 // annotateGames runs annotate.Run with the options' settings and a progress bar.
 func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shards int) (*annotate.Result, error) {
-	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Budget: opts.budget, Workers: opts.workers,
+	engine, err := engineName(opts.engine, opts.budget)
+	if err != nil {
+		return nil, err
+	}
+	return annotate.Run(s.ctx, db, annotate.RunOptions{DB: opts.db, Engine: engine, Workers: opts.workers,
 		Games: opts.games, Shard: shard, Shards: shards, Merge: opts.merge, MergeOnly: opts.mergeOnly,
 		Recalibrate: opts.recal, Filter: opts.filter, Parquet: opts.parquet, NoParquet: opts.noParquet,
 		Skipped: func(err *annotate.GameError) {
@@ -111,6 +118,18 @@ func annotateGames(s *streams, db *store.DB, opts *annotateOptions, shard, shard
 			bar := progress.CountStage(s.err, bars(s.err, opts.quiet || opts.json), "annotate", positions, "positions", nil)
 			return bar.Set, bar.End
 		}})
+}
+
+// engineName is the engine of --engine with the budget of --budget (0: the engine's own).
+func engineName(engine string, budget int) (string, error) {
+	if budget > 0 {
+		family, _, _ := strings.Cut(engine, "-")
+		engine = family + "-" + strconv.Itoa(budget)
+	}
+	if err := annotate.CheckEngine(engine); err != nil {
+		return "", fmt.Errorf("--engine: %w", err)
+	}
+	return engine, nil
 }
 
 // sampleEvals is the engine's reading of the sample data's games, which ponte analyze
@@ -155,7 +174,7 @@ func analyzeEvals(s *streams, opts *analyzeOptions) error {
 		return usage(err)
 	}
 	defer db.Close()
-	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, budget: annotate.DefaultPlayouts,
+	ao := &annotateOptions{db: in.db, parquet: in.parquet, noParquet: in.noParquet, engine: annotate.DefaultEngine,
 		workers: in.workers, games: max(games, 0), quiet: in.quiet || opts.report.json, json: opts.report.json, filter: opts.report.filter,
 		command: "ponte analyze"}
 	if evals != "" {

@@ -61,7 +61,7 @@ func TestAnnotateSkipsUnreplayable(t *testing.T) {
 	raw := openDB(t, db)
 	want := queryInt(t, raw, "SELECT sum(turns) FROM games WHERE legal AND id <> 2")
 	for run := 1; run <= 2; run++ {
-		out, errOut, status := runPonte(t, "", "annotate", "--db", db, "--budget", "8", "--workers", "1")
+		out, errOut, status := runPonte(t, "", "annotate", "--db", db, "--engine", "sage-8", "--workers", "1")
 		if status != exitOK {
 			t.Fatalf("run %d: exit status %d: %s", run, status, errOut)
 		}
@@ -234,7 +234,7 @@ func TestAnnotateMergeRefused(t *testing.T) {
 			copyFile(t, filepath.Join(dir, "src.parquet", "games.parquet"), filepath.Join(cdir, "src.parquet", "games.parquet"))
 			path := tc.file(t, cdir)
 			before := readingsSum(t, db)
-			_, errOut, status := runPonte(t, "", "annotate", "--db", db, "--no-parquet", "--budget", "8", "--merge", path)
+			_, errOut, status := runPonte(t, "", "annotate", "--db", db, "--no-parquet", "--engine", "sage-8", "--merge", path)
 			t.Log(errOut)
 			if status != exitUsage {
 				t.Fatalf("exit status %d, want %d: %s", status, exitUsage, errOut)

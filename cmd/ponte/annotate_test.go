@@ -22,7 +22,7 @@ func annotateDB(t *testing.T, dir, name string) string {
 
 func annotateJSON(t *testing.T, args ...string) annotate.Result {
 	t.Helper()
-	out, errOut, status := runPonte(t, "", append([]string{"annotate", "--json", "--budget", "8"}, args...)...)
+	out, errOut, status := runPonte(t, "", append([]string{"annotate", "--json", "--engine", "sage-8"}, args...)...)
 	if status != exitOK {
 		t.Fatalf("annotate %v: exit status %d: %s", args, status, errOut)
 	}
@@ -80,7 +80,7 @@ func TestAnnotateShards(t *testing.T) {
 	}
 	dump := func(db string) string {
 		t.Helper()
-		out, errOut, status := runPonte(t, "", "annotate", "--json", "--budget", "8", "--db", db)
+		out, errOut, status := runPonte(t, "", "annotate", "--json", "--engine", "sage-8", "--db", db)
 		if status != exitOK {
 			t.Fatal(errOut)
 		}
@@ -99,7 +99,7 @@ func TestAnnotateShards(t *testing.T) {
 func TestAnnotateUsage(t *testing.T) {
 	db := annotateDB(t, t.TempDir(), "ponte.db")
 	for _, args := range [][]string{
-		{"--shard", "3/2"}, {"--shard", "x"}, {"--budget", "0"}, {"--workers", "0"}, {"--games", "-1"},
+		{"--shard", "3/2"}, {"--shard", "x"}, {"--budget", "0"}, {"--engine", "lore-50ms"}, {"--engine", "greedy"}, {"--workers", "0"}, {"--games", "-1"},
 		{"--merge", filepath.Join(t.TempDir(), "none.parquet")},
 	} {
 		if _, errOut, status := runPonte(t, "", append([]string{"annotate", "--db", db}, args...)...); status != exitUsage || errOut == "" {
@@ -134,7 +134,7 @@ func TestAnalyzeEvals(t *testing.T) {
 	if status != exitOK {
 		t.Fatalf("exit status %d: %s", status, errOut)
 	}
-	if !strings.Contains(stdout, "sage-100: 1 game read") || !strings.Contains(stdout, "merged") {
+	if !strings.Contains(stdout, annotate.DefaultEngine+": 1 game read") || !strings.Contains(stdout, "merged") {
 		t.Errorf("summary: %s", stdout)
 	}
 	pages, _ := filepath.Glob(filepath.Join(out, "games", "*.html"))
@@ -148,7 +148,7 @@ func TestAnalyzeEvals(t *testing.T) {
 			drawn++
 		}
 	}
-	// The game sage-100 read is the first of the two sage-8 read (merged): two pages.
+	// The game the default engine read is the first of the two sage-8 read (merged): two pages.
 	if drawn != 2 {
 		t.Errorf("%d pages with the graph, want 2", drawn)
 	}

@@ -31,7 +31,7 @@ func TestAnnotateUpgradesVersion2(t *testing.T) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, status := runPonte(t, "", "annotate", "--db", db, "--quiet", "--no-parquet", "--budget", "10", "--games", "1"); status != 0 {
+	if _, errOut, status := runPonte(t, "", "annotate", "--db", db, "--quiet", "--no-parquet", "--engine", "sage-10", "--games", "1"); status != 0 {
 		t.Fatalf("annotate of a schema 2 database: exit %d: %s", status, errOut)
 	}
 	if _, errOut, status := runPonte(t, "", "stats", "--db", db, "--json"); status != 0 {
