@@ -197,7 +197,7 @@ func (p *Position) LegalTurns(dst []replay.Move) []replay.Move {
 
 // listCells appends the indices of the cells of l to dst, in order.
 func (p *Position) listCells(l *bitset, dst []int16) []int16 {
-	for w := 0; w < p.g.nw; w++ {
+	for w := p.g.w0; w < p.g.nw; w++ {
 		for v := l[w]; v != 0; v &= v - 1 {
 			dst = append(dst, int16(w<<6+bits.TrailingZeros64(v)))
 		}
@@ -422,13 +422,13 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	// A cell's value differs from 0.3·free/4 only next to a tile of its colour or a
 	// sandbank of 2 or 3 of the other.
 	some, open := &d.some, &d.open
-	for w := 0; w <= geo.nw; w++ {
+	for w := geo.wlo; w <= geo.nw; w++ {
 		some[w] = p.tiles[c][w] | p.mid[c^1][w]
 		open[w] = geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w])
 	}
 	var counts [5]int
 	n := 0
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		lw := l[w]
 		n += bits.OnesCount64(lw)
 		nw := lw & (up(some, w, 1) | down(some, w, 1) | up(some, w, s) | down(some, w, s))
@@ -487,7 +487,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	k := 0
 	nt := &neighbourTab[c]
 	sq := &p.sq
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		for v := near[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			// cellValue, its common case inline
@@ -535,7 +535,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			if val+u <= least {
 				break
 			}
-			x := nth(m, geo.nw, rng.IntN(r))
+			x := nth(m, geo.w0, geo.nw, rng.IntN(r))
 			m[uint(x)>>6] &^= 1 << (uint(x) & 63)
 			top.insert(x, val+u)
 			least = atLeast(bound, top.floor())
