@@ -65,9 +65,9 @@ type geom struct {
 	w0, nw int
 	wlo    int // max(w0-1, 0): the first word that scratch masks read by up are written from
 	last   int // the highest cell index of the board
-	board       bitset
-	cell        [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
-	x, y        [numIdx]int8        // column+2 and row+2 of an index
+	board  bitset
+	cell   [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
+	x, y   [numIdx]int8        // column+2 and row+2 of an index
 	// jumps are the 8 bridge jumps to a higher index, in the order replay lists bridges;
 	// water their water cells as offsets from the lower end (the second equal to the
 	// first for a straight or diagonal jump).

@@ -412,6 +412,17 @@ var classValue = func() (v [5]float64) {
 	return v
 }()
 
+// classKey holds the keys of classValue (and 0 past them).
+var classKey = func() (k [8]uint64) {
+	for f, v := range classValue {
+		k[f] = key(v)
+	}
+	return k
+}()
+
+// lt is 1 when a < b, else 0, for a and b in [0, 2^62).
+func lt(a, b int) int { return int(uint(a-b) >> 63) }
+
 // drawTop fills d.top with the five best of CellValue plus U(0,1) noise over the cells of
 // d.l, and returns the number of cells of d.l.
 func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
@@ -464,24 +475,9 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	c2 := c3 + counts[2]
 	c1 := c2 + counts[1]
 	c0 := c1 + counts[0]
-	for j := range raw.k {
-		f := 0
-		if j < c1 {
-			f++
-		}
-		if j < c2 {
-			f++
-		}
-		if j < c3 {
-			f++
-		}
-		if j < c4 {
-			f++
-		}
-		raw.k[j] = key(classValue[f])
-		if j >= c0 {
-			raw.k[j] = 0
-		}
+	for j := range raw.k { // without branches: which class a place holds is data
+		f := lt(j, c1) + lt(j, c2) + lt(j, c3) + lt(j, c4)
+		raw.k[j] = classKey[f&7] & -uint64(lt(j, c0))
 	}
 	near1 := &d.near1
 	k := 0
