@@ -6,15 +6,18 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
-// Board geometry. A cell of a board of side N has the index (row+2)·S + col+2 with the
-// stride S = N+2: the two columns past the last one are the margin on both sides (the
+// Board geometry. A cell of a board of side N has the index (row+2)·S + col+2 + off with
+// the stride S = N+2: the two columns past the last one are the margin on both sides (the
 // column before the first is the last margin column of the row below), and two margin
 // rows lie below and above the board. Any jump of up to two cells from a board cell stays
 // inside the arrays and lands on the board or on the margin, so no bounds checks are
-// needed; and the indices of a 10×10 board fit in three 64-bit words.
+// needed. The offset off (0 to 63) puts the board's cells in as few 64-bit words as they
+// can fill: the two of a 10×10 board (118 indices from the first cell to the last) would
+// straddle three words without it.
 const (
 	maxStride = replay.MaxSize + 2
-	numIdx    = (replay.MaxSize+4)*maxStride + 4
+	numIdx    = (replay.MaxSize+4)*maxStride + 4 + maxOff
+	maxOff    = 63
 	numWords  = 16 // numIdx/64 + 2 (one spare word, read by the shifts), rounded up to a power of 2
 	maxGroups = replay.MaxSize * replay.MaxSize
 )
@@ -55,11 +58,16 @@ func down(b *bitset, i int, k uint) uint64 {
 // geom is what a board size fixes: its stride, the words its cells use, the board mask,
 // the conversions between cell indices and replay cells, and the bridge jumps.
 type geom struct {
-	size, s, nw int
-	last        int // the highest cell index of the board
-	board       bitset
-	cell        [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
-	x, y        [numIdx]int8        // column+2 and row+2 of an index
+	size, s int
+	off     int // the index of a cell is (row+2)·s + col+2 + off
+	// The board's cells lie in the words w0 to nw-1; w0 > 0 only when off moved them,
+	// and then word w0-1 holds margin only.
+	w0, nw int
+	wlo    int // max(w0-1, 0): the first word that scratch masks read by up are written from
+	last   int // the highest cell index of the board
+	board  bitset
+	cell   [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
+	x, y   [numIdx]int8        // column+2 and row+2 of an index
 	// jumps are the 8 bridge jumps to a higher index, in the order replay lists bridges;
 	// water their water cells as offsets from the lower end (the second equal to the
 	// first for a straight or diagonal jump).
@@ -75,8 +83,11 @@ type geom struct {
 var geoms = func() (out [replay.MaxSize + 1]*geom) {
 	for n := replay.MinSize; n <= replay.MaxSize; n++ {
 		g := &geom{size: n, s: n + 2}
+		g.off = bestOffset(n)
 		for i := range g.cell {
-			g.x[i], g.y[i] = int8(i%g.s), int8(i/g.s)
+			if j := i - g.off; j >= 0 {
+				g.x[i], g.y[i] = int8(j%g.s), int8(j/g.s)
+			}
 			g.walls[i] = sqWall
 		}
 		for r := 0; r < n; r++ {
@@ -88,7 +99,8 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 				g.last = i
 			}
 		}
-		g.nw = g.last/64 + 1
+		g.w0, g.nw = g.idx(replay.CellAt(0, 0))/64, g.last/64+1
+		g.wlo = max(g.w0-1, 0)
 		for h := 3; h <= 5; h++ {
 			for w := 3; w <= 5; w++ {
 				if (h-1)*g.s+w > 64 {
@@ -115,30 +127,37 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 	return out
 }()
 
-// idx returns the index of a replay cell (which must be on the board or near it).
-func (g *geom) idx(c replay.Cell) int { return int(c>>5)*g.s + int(c&31) }
-
-// forEach calls f with the index of every bit of m in the board's words, in order.
-func forEach(m *bitset, nw int, f func(i int)) {
-	for w := 0; w < nw; w++ {
-		for v := m[w]; v != 0; v &= v - 1 {
-			f(w<<6 + bits.TrailingZeros64(v))
+// bestOffset returns the offset (0 to maxOff) that puts the cells of a board of side n
+// in the fewest 64-bit words, the smallest of those; 0 when none saves a word, so that
+// the board's first word is then word 0.
+func bestOffset(n int) int {
+	s := n + 2
+	first, last := 2*s+2, (n+1)*s+n+1
+	words := func(off int) int { return (last+off)/64 - (first+off)/64 + 1 }
+	best := 0
+	for off := 1; off <= maxOff; off++ {
+		if words(off) < words(best) {
+			best = off
 		}
 	}
+	return best
 }
 
-// count returns the number of bits of m in the first nw words.
-func count(m *bitset, nw int) int {
+// idx returns the index of a replay cell (which must be on the board or near it).
+func (g *geom) idx(c replay.Cell) int { return int(c>>5)*g.s + int(c&31) + g.off }
+
+// count returns the number of bits of m in the words w0 to nw-1.
+func count(m *bitset, w0, nw int) int {
 	n := 0
-	for w := 0; w < nw; w++ {
+	for w := w0; w < nw; w++ {
 		n += bits.OnesCount64(m[w])
 	}
 	return n
 }
 
-// nth returns the index of the k-th bit (from 0) of m.
-func nth(m *bitset, nw, k int) int {
-	for w := 0; w < nw; w++ {
+// nth returns the index of the k-th bit (from 0) of m in the words w0 to nw-1.
+func nth(m *bitset, w0, nw, k int) int {
+	for w := w0; w < nw; w++ {
 		c := bits.OnesCount64(m[w])
 		if k >= c {
 			k -= c
@@ -186,7 +205,13 @@ func shift(b *bitset, i int, k int) uint64 {
 // an index taken modulo numWords needs no bounds check.
 var _ [numWords - numIdx/64 - 2]struct{}
 
-// No loop over the words of a board writes beyond word numIdx/64+1, so the last word
-// stays empty for up.
-var _ [numWords - 1 - (numIdx/64 + 1) - 1]struct{}
+// maxLast is the highest index of a board cell, on the largest board at the largest offset.
+const maxLast = (replay.MaxSize+1)*maxStride + replay.MaxSize + 1 + maxOff
+
+// The arrays hold every index a jump of two cells from a board cell reaches.
+var _ [numIdx - (maxLast + 2*maxStride + 2) - 1]struct{}
+
+// No loop over the words of a board writes beyond word nw (at most maxLast/64+1), so the
+// last word stays empty for up.
+var _ [numWords - 1 - (maxLast/64 + 1) - 1]struct{}
 var _ [0]struct{} = [numWords & (numWords - 1)]struct{}{}

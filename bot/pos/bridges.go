@@ -37,14 +37,14 @@ func (p *Position) hasTile(i int) bool {
 func (p *Position) candidates(c replay.Colour, cand *[8]bitset) bitset {
 	geo := p.g
 	var free, all, any bitset
-	for w := 0; w <= geo.nw; w++ {
+	for w := geo.w0; w <= geo.nw; w++ {
 		free[w] = p.tiles[c&1][w] &^ p.ends[w]
 		all[w] = p.tiles[0][w] | p.tiles[1][w]
 	}
 	for j, d := range geo.jumps {
 		w1, w2 := geo.water[j][0], geo.water[j][1]
 		k := &cand[j]
-		for w := 0; w < geo.nw; w++ {
+		for w := geo.w0; w < geo.nw; w++ {
 			k[w] = free[w] & down(&free, w, uint(d)) &^ (shift(&all, w, w1) | shift(&all, w, w2))
 			any[w] |= k[w]
 		}
@@ -61,7 +61,7 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 	var cand [8]bitset
 	any := p.candidates(c, &cand)
 	geo := p.g
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		for v := any[w]; v != 0; v &= v - 1 {
 			a := w<<6 + bits.TrailingZeros64(v)
 			for j, d := range geo.jumps {
@@ -92,7 +92,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 	}
 	geo := p.g
 	if p.icomp[c] >= 2 && p.may10[c] {
-		for w := 0; w < geo.nw; w++ {
+		for w := geo.w0; w < geo.nw; w++ {
 			cand, any := p.candidateWord(c, w, both)
 			for ; any != 0; any &= any - 1 {
 				bit := uint(bits.TrailingZeros64(any))
@@ -118,7 +118,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 	}
 	// No bridge between two components with islands: the first from one with islands
 	// to one without is worth 1.5; else the first between two others, 0.4.
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		cand, any := p.candidateWord(c, w, one)
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
@@ -133,7 +133,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 	if least > 0.4 {
 		return 0, 0, 0, false
 	}
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		cand, any := p.candidateWord(c, w, none)
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
@@ -156,7 +156,7 @@ func (p *Position) exists10(c replay.Colour) bool {
 		return false
 	}
 	geo := p.g
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		cand, any := p.candidateWord(c, w, both)
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
@@ -294,7 +294,7 @@ func (p *Position) crosses(x, y int) bool {
 	width := uint(hix - lox + 3)
 	if box := geo.box[hiy-loy][hix-lox]; box != 0 {
 		// The ends in the box one cell around x–y, from one word.
-		base := (loy-1)*geo.s + lox - 1
+		base := (loy-1)*geo.s + lox - 1 + geo.off
 		for m := p.ends.word(base) & box; m != 0; m &= m - 1 {
 			e := base + bits.TrailingZeros64(m)
 			col, row := int(geo.x[e]), int(geo.y[e])
@@ -310,10 +310,10 @@ func (p *Position) crosses(x, y int) bool {
 		return false
 	}
 	for row := loy - 1; row <= hiy+1; row++ {
-		m := p.ends.word(row*geo.s+lox-1) & (1<<width - 1)
+		m := p.ends.word(row*geo.s+lox-1+geo.off) & (1<<width - 1)
 		for ; m != 0; m &= m - 1 {
 			col := lox - 1 + bits.TrailingZeros64(m)
-			q := int(p.partner[row*geo.s+col])
+			q := int(p.partner[row*geo.s+col+geo.off])
 			qx, qy := int(geo.x[q]), int(geo.y[q])
 			if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
 				continue // the bounding boxes do not overlap

@@ -66,7 +66,7 @@ func (p *Position) canPlaceTwo(c replay.Colour) bool {
 	p.legalMask(c, &l)
 	var buf [maxGroups]int16
 	n := 0
-	for w := 0; w < p.g.nw; w++ {
+	for w := p.g.w0; w < p.g.nw; w++ {
 		for v := l[w]; v != 0; v &= v - 1 {
 			buf[n] = int16(w<<6 + bits.TrailingZeros64(v))
 			n++
@@ -205,11 +205,11 @@ func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 	geo := p.g
 	s := uint(geo.s)
 	t, mid := &p.tiles[c], &p.mid[c]
-	for w := 0; w <= geo.nw; w++ {
+	for w := geo.wlo; w <= geo.nw; w++ {
 		single[w] = t[w] &^ mid[w]
 	}
 	// next: the cells next to a tile of the colour, to check one by one
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		e := geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w] | p.halo[c][w])
 		adj := e & (up(t, w, 1) | down(t, w, 1) | up(t, w, s) | down(t, w, s))
 		// Three or more single neighbours, or one of a sandbank of 2 or 3: checked.
@@ -221,7 +221,7 @@ func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 		l[w] = e &^ check
 		next[w] = check
 	}
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		for v := next[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			if p.tileLegal(c, x) {
@@ -240,7 +240,7 @@ func (p *Position) LegalTileCells(c replay.Colour, dst []replay.Cell) []replay.C
 	}
 	var l bitset
 	p.legalMask(c, &l)
-	for w := 0; w < p.g.nw; w++ {
+	for w := p.g.w0; w < p.g.nw; w++ {
 		for v := l[w]; v != 0; v &= v - 1 {
 			dst = append(dst, p.g.cell[w<<6+bits.TrailingZeros64(v)])
 		}
@@ -255,5 +255,5 @@ func (p *Position) Mobility(c replay.Colour) int {
 	}
 	var l bitset
 	p.legalMask(c, &l)
-	return count(&l, p.g.nw)
+	return count(&l, p.g.w0, p.g.nw)
 }

@@ -197,7 +197,7 @@ func (p *Position) LegalTurns(dst []replay.Move) []replay.Move {
 
 // listCells appends the indices of the cells of l to dst, in order.
 func (p *Position) listCells(l *bitset, dst []int16) []int16 {
-	for w := 0; w < p.g.nw; w++ {
+	for w := p.g.w0; w < p.g.nw; w++ {
 		for v := l[w]; v != 0; v &= v - 1 {
 			dst = append(dst, int16(w<<6+bits.TrailingZeros64(v)))
 		}
@@ -412,6 +412,17 @@ var classValue = func() (v [5]float64) {
 	return v
 }()
 
+// classKey holds the keys of classValue (and 0 past them).
+var classKey = func() (k [8]uint64) {
+	for f, v := range classValue {
+		k[f] = key(v)
+	}
+	return k
+}()
+
+// lt is 1 when a < b, else 0, for a and b in [0, 2^62).
+func lt(a, b int) int { return int(uint(a-b) >> 63) }
+
 // drawTop fills d.top with the five best of CellValue plus U(0,1) noise over the cells of
 // d.l, and returns the number of cells of d.l.
 func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
@@ -422,13 +433,13 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	// A cell's value differs from 0.3·free/4 only next to a tile of its colour or a
 	// sandbank of 2 or 3 of the other.
 	some, open := &d.some, &d.open
-	for w := 0; w <= geo.nw; w++ {
+	for w := geo.wlo; w <= geo.nw; w++ {
 		some[w] = p.tiles[c][w] | p.mid[c^1][w]
 		open[w] = geo.board[w] &^ (p.tiles[0][w] | p.tiles[1][w] | p.blocked[w])
 	}
 	var counts [5]int
 	n := 0
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		lw := l[w]
 		n += bits.OnesCount64(lw)
 		nw := lw & (up(some, w, 1) | down(some, w, 1) | up(some, w, s) | down(some, w, s))
@@ -464,30 +475,15 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	c2 := c3 + counts[2]
 	c1 := c2 + counts[1]
 	c0 := c1 + counts[0]
-	for j := range raw.k {
-		f := 0
-		if j < c1 {
-			f++
-		}
-		if j < c2 {
-			f++
-		}
-		if j < c3 {
-			f++
-		}
-		if j < c4 {
-			f++
-		}
-		raw.k[j] = key(classValue[f])
-		if j >= c0 {
-			raw.k[j] = 0
-		}
+	for j := range raw.k { // without branches: which class a place holds is data
+		f := lt(j, c1) + lt(j, c2) + lt(j, c3) + lt(j, c4)
+		raw.k[j] = classKey[f&7] & -uint64(lt(j, c0))
 	}
 	near1 := &d.near1
 	k := 0
 	nt := &neighbourTab[c]
 	sq := &p.sq
-	for w := 0; w < geo.nw; w++ {
+	for w := geo.w0; w < geo.nw; w++ {
 		for v := near[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
 			// cellValue, its common case inline
@@ -535,7 +531,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			if val+u <= least {
 				break
 			}
-			x := nth(m, geo.nw, rng.IntN(r))
+			x := nth(m, geo.w0, geo.nw, rng.IntN(r))
 			m[uint(x)>>6] &^= 1 << (uint(x) & 63)
 			top.insert(x, val+u)
 			least = atLeast(bound, top.floor())
