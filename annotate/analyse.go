@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -80,7 +81,7 @@ func (e *Engine) Playouts() int { return e.playouts }
 type Game struct {
 	GameID string
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	Moves  []string // the turns' tokens, "d4-e5", "swap"
 }
 

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // selfPlayed plays a game of greedy against greedy on 10×10 and returns it as a Game.
 func selfPlayed(t testing.TB, seed uint64) Game {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
-	g, err := bot.Play(bot.NewGreedy(), bot.NewGreedy(), 10, replay.Unlimited, rng)
+	g, err := bot.Play(bot.NewGreedy(), bot.NewGreedy(), 10, game.Unlimited, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

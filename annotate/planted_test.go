@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -54,7 +55,7 @@ func plantedGameErr(i int) (Game, int, error) {
 	rng := rand.New(rand.NewPCG(uint64(i), 23))
 	at := plantFrom + rng.IntN(plantTo-plantFrom+1)
 	sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: 100}) }
-	played, err := bot.Play(&planter{sage(), at}, &planter{sage(), at}, 10, replay.Unlimited, rng)
+	played, err := bot.Play(&planter{sage(), at}, &planter{sage(), at}, 10, game.Unlimited, rng)
 	if err != nil {
 		return Game{}, 0, err
 	}
@@ -189,15 +190,15 @@ func TestRandomTurnCost(t *testing.T) {
 			at[4+2*rng.IntN(14)] = true // the responder's turns, 4 to 30
 		}
 		sage := func() bot.Bot { return bot.NewSage(bot.Options{Playouts: *plantedBudget}) }
-		g, err := bot.Play(sage(), &randomAt{sage(), at}, 10, replay.Unlimited, rng)
+		g, err := bot.Play(sage(), &randomAt{sage(), at}, 10, game.Unlimited, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
 		light := 0.5
 		switch g.Result {
-		case replay.LightWins:
+		case game.LightWins:
 			light = 1
-		case replay.DarkWins:
+		case game.DarkWins:
 			light = 0
 		}
 		if g.Swapped {

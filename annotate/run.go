@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/pipeline"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
@@ -243,7 +244,7 @@ func recalibrate(r *store.TurnEval, size int) {
 // replay is a *GameError.
 func readGame(ctx context.Context, e *Engine, g store.EvalGame, progress Progress) ([]store.TurnEval, error) {
 	bad := func(err error) error { return &GameError{Game: g.ID, GameID: g.GameID, Err: err} }
-	supply, ok := replay.ParseSupply(g.Supply)
+	supply, ok := game.ParseSupply(g.Supply)
 	if !ok {
 		return nil, bad(fmt.Errorf("game %s: supply %q", g.GameID, g.Supply))
 	}

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -234,7 +235,7 @@ func truthOf(e *Engine, i, k, playouts int) (truthRow, error) {
 		return truthRow{}, err
 	}
 	tu := turns[at-1]
-	pos, err := replay.NewGame(g.Size, replay.Unlimited)
+	pos, err := replay.NewGame(g.Size, game.Unlimited)
 	if err != nil {
 		return truthRow{}, err
 	}

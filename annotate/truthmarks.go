@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/termtext"
 	"github.com/ponte/ponte/replay"
 )
@@ -20,7 +21,7 @@ import (
 // with the same random numbers), and the turn gets its loss and mark. RawAfter is the
 // value of the position after it for an engine that searches it (arch, lore), else 0.
 func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token string) (Turn, error) {
-	pos, err := replay.NewGame(size, replay.Unlimited)
+	pos, err := replay.NewGame(size, game.Unlimited)
 	if err != nil {
 		return Turn{}, err
 	}

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/replay"
 )
@@ -40,9 +41,9 @@ func PlayOut(pos *replay.Game, token string, mover replay.Colour, sides [2]bot.B
 		}
 	}
 	switch res := g.Result(); {
-	case res == replay.Draw:
+	case res == game.Draw:
 		return 0.5, nil
-	case (res == replay.LightWins) == (mover == replay.Light):
+	case (res == game.LightWins) == (mover == replay.Light):
 		return 1, nil
 	}
 	return 0, nil
@@ -138,8 +139,8 @@ func DefaultTruthConfig(size int) TruthConfig {
 // Check reports a setting the truth set cannot be made with.
 func (c TruthConfig) Check() error {
 	switch {
-	case c.Size < replay.MinSize || c.Size > replay.MaxSize:
-		return fmt.Errorf("size %d: must be from %d to %d", c.Size, replay.MinSize, replay.MaxSize)
+	case c.Size < game.MinSize || c.Size > game.MaxSize:
+		return fmt.Errorf("size %d: must be from %d to %d", c.Size, game.MinSize, game.MaxSize)
 	case c.SE <= 0:
 		return fmt.Errorf("standard error %g: must be above 0", c.SE)
 	case c.Batch < 2 || c.MaxGames < c.Batch:
@@ -188,7 +189,7 @@ func (c TruthConfig) drawPosition(id int) (*truthPosition, error) {
 			return nil, fmt.Errorf("position %d: no self-play game reached turn %d", id, c.FromTurn)
 		}
 		tp.turn = c.FromTurn + rng.IntN(c.ToTurn-c.FromTurn+1)
-		g, err := replay.NewGame(c.Size, replay.Unlimited)
+		g, err := replay.NewGame(c.Size, game.Unlimited)
 		if err != nil {
 			return nil, err
 		}
@@ -465,7 +466,7 @@ func (r TruthRow) check() error {
 	switch {
 	case !ok:
 		return fmt.Errorf("position %d, candidate %q: kind %q: must be best, top or random", r.Position, r.Candidate, r.Kind)
-	case r.Size < replay.MinSize || r.Size > replay.MaxSize:
+	case r.Size < game.MinSize || r.Size > game.MaxSize:
 		return fmt.Errorf("position %d: size %d", r.Position, r.Size)
 	case r.Games < 1 || r.Mean < 0 || r.Mean > 1 || math.IsNaN(r.Loss) || r.Loss < -1 || r.Loss > 1 || !(r.LossSE >= 0):
 		return fmt.Errorf("position %d, candidate %q: games %d, mean %g, loss %g ± %g: not a measurement", r.Position, r.Candidate, r.Games, r.Mean, r.Loss, r.LossSE)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -84,7 +85,7 @@ func TestTruthSetShards(t *testing.T) {
 		}
 	}
 	for _, r := range whole {
-		pos, err := replay.NewGame(int(r.Size), replay.Unlimited)
+		pos, err := replay.NewGame(int(r.Size), game.Unlimited)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestMergeTruthSetsRefuses(t *testing.T) {
 func TestReadCandidateAsAnalyse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sides := [2]bot.Bot{bot.NewSage(bot.Options{Playouts: 20}), bot.NewSage(bot.Options{Playouts: 20})}
-	played, err := bot.Play(sides[0], sides[1], 6, replay.Unlimited, rng)
+	played, err := bot.Play(sides[0], sides[1], 6, game.Unlimited, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // Stage is a part of an atlas: the main rounds, the confirmation of V's candidates on
@@ -40,7 +40,7 @@ func (s Stage) String() string {
 // of the same Config play the same games.
 type Config struct {
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	// Bot plays both sides of every game (bot.New's names: "sage-100").
 	Bot string
 	// Seed is the base of every game's seed (GameSeed).
@@ -72,7 +72,7 @@ type Config struct {
 // DefaultConfig is the atlas of the 10×10 board without stability check, before the bot is
 // chosen.
 func DefaultConfig() Config {
-	return Config{Size: 10, Supply: replay.Unlimited, Seed: 1, First: 16, Max: 1024, Margin: 0.03,
+	return Config{Size: 10, Supply: game.Unlimited, Seed: 1, First: 16, Max: 1024, Margin: 0.03,
 		Spending: DefaultSpending, Candidates: 3, ConfirmGames: 256, PanelSize: 40, PanelGames: 64}
 }
 
@@ -93,10 +93,10 @@ func (c *Config) Check() error {
 		}
 	}
 	switch {
-	case c.Supply != replay.Unlimited && c.Supply != replay.Supply40x15:
+	case c.Supply != game.Unlimited && c.Supply != game.Supply40x15:
 		return fmt.Errorf("supply %d: not a supply (unlimited or 40/15)", c.Supply)
-	case c.Size < replay.MinSize || c.Size > replay.MaxSize:
-		return fmt.Errorf("board side %d: must be from %d to %d", c.Size, replay.MinSize, replay.MaxSize)
+	case c.Size < game.MinSize || c.Size > game.MaxSize:
+		return fmt.Errorf("board side %d: must be from %d to %d", c.Size, game.MinSize, game.MaxSize)
 	case c.Bot == "":
 		return fmt.Errorf("no bot")
 	case c.First < 1:

@@ -9,13 +9,13 @@ import (
 
 // Fold is the canonical form of the opening {a, b} on a board of side n under the board's
 // symmetries: one function, so that the folding the project uses is named in one place.
-func Fold(a, b replay.Cell, n int) (replay.Cell, replay.Cell) { return game.FoldPair(a, b, n) }
+func Fold(a, b game.Cell, n int) (game.Cell, game.Cell) { return game.FoldPair(a, b, n) }
 
 // Class is a class of openings: every pair of cells that a symmetry of the board maps
 // onto its representative A, B (the folded pair).
 type Class struct {
-	ID   int         // from 1, in the order of the representatives (row, then column)
-	A, B replay.Cell // the representative, as Fold writes it
+	ID   int       // from 1, in the order of the representatives (row, then column)
+	A, B game.Cell // the representative, as Fold writes it
 	// Edge is the distance from the nearer tile to the nearest edge (0 on the edge).
 	Edge int
 	// Apart is the distance between the tiles in king moves (1 for neighbours).
@@ -31,15 +31,15 @@ func (c Class) Opening() replay.Move { return replay.TilesMove(c.A, c.B) }
 // distinct cells folded by the board's symmetries, in the order of their representatives.
 // A pair the rules forbid as a first turn (none under the current rules) is left out.
 func Classes(n int) ([]Class, error) {
-	g, err := replay.NewGame(n, replay.Unlimited)
+	g, err := replay.NewGame(n, game.Unlimited)
 	if err != nil {
 		return nil, err
 	}
-	type key struct{ a, b replay.Cell }
+	type key struct{ a, b game.Cell }
 	count := map[key]int{}
 	for i := range n * n {
 		for j := i + 1; j < n*n; j++ {
-			a, b := replay.CellAt(i%n, i/n), replay.CellAt(j%n, j/n)
+			a, b := game.CellAt(i%n, i/n), game.CellAt(j%n, j/n)
 			fa, fb := Fold(a, b, n)
 			count[key{fa, fb}]++
 		}
@@ -64,14 +64,14 @@ func Classes(n int) ([]Class, error) {
 	return out, nil
 }
 
-func order(a, b replay.Cell) int {
+func order(a, b game.Cell) int {
 	if a.Row() != b.Row() {
 		return a.Row() - b.Row()
 	}
 	return a.Col() - b.Col()
 }
 
-func edge(c replay.Cell, n int) int {
+func edge(c game.Cell, n int) int {
 	return min(c.Col(), c.Row(), n-1-c.Col(), n-1-c.Row())
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 )
@@ -53,11 +54,11 @@ func (c *Config) Play(ctx context.Context, u Unit, cl Class, newBot func(string)
 		Turns: len(g.Moves), Swapped: g.Swapped, Bot: name, Moves: strings.Join(moves, " ")}, g, nil
 }
 
-func points(r replay.Result) int {
+func points(r game.Result) int {
 	switch r {
-	case replay.LightWins:
+	case game.LightWins:
 		return 2
-	case replay.Draw:
+	case game.Draw:
 		return 1
 	}
 	return 0

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/match"
-	"github.com/ponte/ponte/replay"
 )
 
 // The ablation matches that decided which of the sage bot's ingredients to keep (see
@@ -82,7 +82,7 @@ func TestAblation(t *testing.T) {
 	if !ok {
 		t.Fatal("-ablation wants two bots separated by a comma")
 	}
-	cfg := &match.Config{A: a, B: b, NewBot: variant, Size: *ablationSize, Supply: replay.Unlimited,
+	cfg := &match.Config{A: a, B: b, NewBot: variant, Size: *ablationSize, Supply: game.Unlimited,
 		Seed: *ablationSeed, Pairs: *ablationPairs, Workers: *ablationWork}
 	res, err := match.Run(context.Background(), cfg, func() {}, func(*match.Pair, *match.Result) bool { return true })
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -12,7 +13,7 @@ import (
 // the best, and never more than the search ran.
 func TestAnalyseCounts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
-	played, err := Play(NewGreedy(), NewGreedy(), 10, replay.Unlimited, rng)
+	played, err := Play(NewGreedy(), NewGreedy(), 10, game.Unlimited, rng)
 	if err != nil {
 		t.Fatal(err)
 	}

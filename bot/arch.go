@@ -11,6 +11,7 @@ import (
 
 	"github.com/ponte/ponte/bot/learn"
 	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -70,11 +71,11 @@ type archTree struct {
 	rng     *rand.Rand
 	src     *rand.PCG
 	buf     []scoredCell
-	cells   []replay.Cell
+	cells   []game.Cell
 	bridges []replay.Move
 	moves   []replay.Move
 	playedB []int32
-	touched []replay.Cell
+	touched []game.Cell
 	forced  int32
 	// sortByPrior's scratch
 	keys, keys2 []priorKey
@@ -290,12 +291,12 @@ func turnBetween(before, after *replay.Game) (replay.Move, bool) {
 	if nb := after.BuiltBridges(c); len(nb) == len(before.BuiltBridges(c))+1 {
 		return nb[len(nb)-1], true
 	}
-	var tiles [2]replay.Cell
+	var tiles [2]game.Cell
 	n := 0
 	size := before.Size()
 	for row := range size {
 		for col := range size {
-			cell := replay.CellAt(col, row)
+			cell := game.CellAt(col, row)
 			_, was := before.At(cell)
 			if k, is := after.At(cell); is && !was {
 				if k != c || n == 2 {
@@ -330,7 +331,7 @@ func samePosition(x, y *replay.Game) bool {
 	}
 	for row := range x.Size() {
 		for col := range x.Size() {
-			cell := replay.CellAt(col, row)
+			cell := game.CellAt(col, row)
 			cx, ox := x.At(cell)
 			cy, oy := y.At(cell)
 			if ox != oy || (ox && cx != cy) || x.Blocked(cell) != y.Blocked(cell) {
@@ -664,9 +665,9 @@ func (t *archTree) playout(a *Arch) {
 	}
 	light := 0.5
 	switch sim.Result() {
-	case replay.LightWins:
+	case game.LightWins:
 		light = 1
-	case replay.DarkWins:
+	case game.DarkWins:
 		light = 0
 	}
 	lightSeat := int8(0)
@@ -713,7 +714,7 @@ func (t *archTree) note(a *Arch, p *pos.Position, m replay.Move, ply int32) {
 		return
 	}
 	seat := posSeat(p)
-	for _, c := range [2]replay.Cell{m.A, m.B} {
+	for _, c := range [2]game.Cell{m.A, m.B} {
 		i := 2*int(c) + seat
 		if t.playedB[2*int(c)] == 0 && t.playedB[2*int(c)+1] == 0 {
 			t.touched = append(t.touched, c)

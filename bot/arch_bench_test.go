@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // cpuTime returns the process's user and system time.
@@ -32,7 +32,7 @@ func BenchmarkSelfplayPlayouts(b *testing.B) {
 				cpu := cpuTime()
 				games := 0
 				for b.Loop() {
-					if _, err := Play(x, y, size, replay.Unlimited, rng); err != nil {
+					if _, err := Play(x, y, size, game.Unlimited, rng); err != nil {
 						b.Fatal(err)
 					}
 					games++

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -11,7 +12,7 @@ import (
 // first the search's best, their visits the search's playouts; and that there are none
 // before a search or on a shared tree.
 func TestRootTurns(t *testing.T) {
-	g, err := replay.NewGame(8, replay.Unlimited)
+	g, err := replay.NewGame(8, game.Unlimited)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -353,9 +354,9 @@ func (s *sharedTree) playout(t *archTree, a *Arch) {
 	}
 	light2 := int64(1) // in half points
 	switch sim.Result() {
-	case replay.LightWins:
+	case game.LightWins:
 		light2 = 2
-	case replay.DarkWins:
+	case game.DarkWins:
 		light2 = 0
 	}
 	lightSeat := int8(0)

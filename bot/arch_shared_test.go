@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestArchSharedPlaysLegalGames(t *testing.T) {
 	games := 0
 	for _, size := range []int{5, 7, 10} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, pair := range [][2]string{{"arch-60-s2", "sage-30"}, {"greedy", "arch-40-s3"}, {"arch-30-s1", "arch-40-s2"}, {"arch-5ms-s2", "arch-30-t2"}} {
 				g, err := Play(mustNew(t, pair[0], Options{}), mustNew(t, pair[1], Options{}), size, supply, seeded(games))
 				if err != nil {
@@ -125,17 +126,17 @@ func TestArchSharedKeepsTheTree(t *testing.T) {
 // TestArchSharedAnalyse: the shared tree's analysis weighs the turn played.
 func TestArchSharedAnalyse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	game, err := Play(NewGreedy(), NewGreedy(), 8, replay.Unlimited, rng)
+	record, err := Play(NewGreedy(), NewGreedy(), 8, game.Unlimited, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := newGame(t, 8)
-	for _, m := range game.Moves[:5] {
+	for _, m := range record.Moves[:5] {
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	played := game.Moves[5]
+	played := record.Moves[5]
 	for _, o := range []Options{{Playouts: 400, Threads: 2, Shared: true}, {TimePerTurn: 20 * time.Millisecond, Threads: 2, Shared: true}} {
 		a := NewArch(o)
 		an := a.Analyse(g, &played, rng)
@@ -150,7 +151,7 @@ func TestArchSharedAnalyse(t *testing.T) {
 
 func newGame(t *testing.T, size int) *replay.Game {
 	t.Helper()
-	g, err := replay.NewGame(size, replay.Unlimited)
+	g, err := replay.NewGame(size, game.Unlimited)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestArchPlaysLegalGames(t *testing.T) {
 	games := 0
 	for _, size := range []int{5, 7, 10, 12} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, pair := range [][2]string{{"arch-30", "sage-30"}, {"greedy", "arch-20-t2"}, {"arch-20", "arch-20"}} {
 				g, err := Play(mustNew(t, pair[0], Options{}), mustNew(t, pair[1], Options{}), size, supply, seeded(games))
 				if err != nil {
@@ -32,7 +33,7 @@ func TestArchDeterministic(t *testing.T) {
 	for _, name := range []string{"arch-40", "arch-40-t2", "arch-40-t3"} {
 		var first []replay.Move
 		for range 2 {
-			g, err := Play(mustNew(t, name, Options{}), mustNew(t, name, Options{}), 8, replay.Unlimited, seeded(7))
+			g, err := Play(mustNew(t, name, Options{}), mustNew(t, name, Options{}), 8, game.Unlimited, seeded(7))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +115,7 @@ func TestTurnBetween(t *testing.T) {
 		{[]string{"c3,d3", "f6,f7"}, "f6,f7"},
 		{[]string{"c3,d3", "f6,f7", "c5,c6", "f4,g4", "c3-c5"}, "c3-c5"},
 	} {
-		g, _ := replay.NewGame(8, replay.Unlimited)
+		g, _ := replay.NewGame(8, game.Unlimited)
 		for _, m := range tc.moves[:len(tc.moves)-1] {
 			if err := g.PlayText(m); err != nil {
 				t.Fatal(err)
@@ -139,7 +140,7 @@ func TestTurnBetween(t *testing.T) {
 // considered, or in another game, it starts afresh.
 func TestArchKeepsTree(t *testing.T) {
 	a := NewArch(Options{Playouts: 2000})
-	g, _ := replay.NewGame(8, replay.Unlimited)
+	g, _ := replay.NewGame(8, game.Unlimited)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, m := range []string{"c3,d3", "f6,f7"} {
 		if err := g.PlayText(m); err != nil {
@@ -176,7 +177,7 @@ func TestArchKeepsTree(t *testing.T) {
 		t.Fatalf("kept root has %v visits", tr.nodes[0].visits)
 	}
 	// A game that does not follow: no reply.
-	other, _ := replay.NewGame(8, replay.Unlimited)
+	other, _ := replay.NewGame(8, game.Unlimited)
 	for _, m := range []string{"a1,a2", "h8,h7", "a4,a5"} {
 		if err := other.PlayText(m); err != nil {
 			t.Fatal(err)
@@ -189,13 +190,13 @@ func TestArchKeepsTree(t *testing.T) {
 
 // TestArchAnalyse: the analysis of a position weighs the turn played and sums the threads.
 func TestArchAnalyse(t *testing.T) {
-	g, _ := replay.NewGame(8, replay.Unlimited)
+	g, _ := replay.NewGame(8, game.Unlimited)
 	for _, m := range []string{"c3,d3", "f6,f7", "c5,c6"} {
 		if err := g.PlayText(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	played := replay.TilesMove(replay.CellAt(0, 0), replay.CellAt(7, 7))
+	played := replay.TilesMove(game.CellAt(0, 0), game.CellAt(7, 7))
 	for _, th := range []int{1, 2} {
 		a := NewArch(Options{Playouts: 400, Threads: th})
 		r := a.Analyse(g, &played, rand.New(rand.NewPCG(3, 4)))
@@ -218,7 +219,7 @@ func TestSortByPrior(t *testing.T) {
 		for range 20 {
 			cands := make([]sageCand, n)
 			for i := range cands {
-				cands[i] = sageCand{move: replay.TilesMove(replay.CellAt(i%26, i/26), replay.CellAt(0, 25)), prior: float64(rng.IntN(6)) / 2}
+				cands[i] = sageCand{move: replay.TilesMove(game.CellAt(i%26, i/26), game.CellAt(0, 25)), prior: float64(rng.IntN(6)) / 2}
 				if rng.IntN(30) == 0 {
 					cands[i].prior = math.Inf(1)
 				}

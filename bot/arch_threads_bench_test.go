@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -14,15 +15,15 @@ import (
 // search in the same time) and per CPU second of the process (what sharing costs).
 func BenchmarkArchThreads(b *testing.B) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	game, err := Play(NewGreedy(), NewGreedy(), 10, replay.Unlimited, rng)
+	played, err := Play(NewGreedy(), NewGreedy(), 10, game.Unlimited, rng)
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := replay.NewGame(10, replay.Unlimited)
+	g, err := replay.NewGame(10, game.Unlimited)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, m := range game.Moves[:8] {
+	for _, m := range played.Moves[:8] {
 		if err := g.Play(m); err != nil {
 			b.Fatal(err)
 		}

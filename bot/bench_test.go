@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -13,7 +14,7 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	turns := 0
 	rng := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
-		g, err := Play(Random{}, Random{}, 10, replay.Unlimited, rng)
+		g, err := Play(Random{}, Random{}, 10, game.Unlimited, rng)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -31,7 +32,7 @@ func BenchmarkPolicyPlayout(b *testing.B) {
 	var buf []scoredCell
 	turns := 0
 	for b.Loop() {
-		g, _ := replay.NewGame(10, replay.Unlimited)
+		g, _ := replay.NewGame(10, game.Unlimited)
 		for !g.Over() {
 			if err := g.Play(m.policy(g, rng, &moves, &buf)); err != nil {
 				b.Fatal(err)
@@ -49,7 +50,7 @@ func BenchmarkSagePolicyPlayout(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	turns := 0
 	for b.Loop() {
-		g, _ := replay.NewGame(10, replay.Unlimited)
+		g, _ := replay.NewGame(10, game.Unlimited)
 		for !g.Over() {
 			if err := g.Play(s.policy(g, rng)); err != nil {
 				b.Fatal(err)
@@ -68,7 +69,7 @@ func benchTurns(b *testing.B, name string, o Options) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	turns := 0
 	for b.Loop() {
-		g, _ := replay.NewGame(10, replay.Unlimited)
+		g, _ := replay.NewGame(10, game.Unlimited)
 		for !g.Over() {
 			var m replay.Move
 			if seatToMove(g) == 0 {

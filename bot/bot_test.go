@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -40,7 +41,7 @@ func replayMoves(t *testing.T, g *Game) {
 func TestBotsPlayLegalGames(t *testing.T) {
 	games := 0
 	for _, size := range []int{5, 7, 10, 12} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, a := range Names {
 				for _, b := range Names {
 					n := 6
@@ -68,7 +69,7 @@ func TestDeterministic(t *testing.T) {
 	for _, name := range Names {
 		for _, workers := range []int{1, 2} {
 			play := func(seed int) string {
-				g, err := Play(mustNew(t, name, Options{Playouts: 40, Workers: workers}), mustNew(t, "greedy", Options{}), 8, replay.Unlimited, seeded(seed))
+				g, err := Play(mustNew(t, name, Options{Playouts: 40, Workers: workers}), mustNew(t, "greedy", Options{}), 8, game.Unlimited, seeded(seed))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,14 +94,14 @@ func match(t *testing.T, a, b string, o Options, size, n int) (wa, wb, draws int
 		if i%2 == 1 {
 			opener, responder = b, a
 		}
-		g, err := Play(mustNew(t, opener, o), mustNew(t, responder, o), size, replay.Unlimited, seeded(1000+i))
+		g, err := Play(mustNew(t, opener, o), mustNew(t, responder, o), size, game.Unlimited, seeded(1000+i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch {
-		case g.Result == replay.Draw:
+		case g.Result == game.Draw:
 			draws++
-		case (g.Result == replay.LightWins) == (g.Light() == mustNew(t, a, o).Name()):
+		case (g.Result == game.LightWins) == (g.Light() == mustNew(t, a, o).Name()):
 			wa++
 		default:
 			wb++

@@ -4,12 +4,13 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // scoredCell is a cell with a quick estimate of what one tile there is worth.
 type scoredCell struct {
-	cell  replay.Cell
+	cell  game.Cell
 	value float64
 }
 
@@ -17,13 +18,13 @@ var orthogonal = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 
 // cellValue is a quick, local estimate of a tile of colour c on cell: growing a sandbank
 // towards an island, completing one, blocking the opponent's sandbanks, and room around it.
-func cellValue(g *replay.Game, c replay.Colour, cell replay.Cell) float64 {
+func cellValue(g *replay.Game, c replay.Colour, cell game.Cell) float64 {
 	size, free := 1, 0
 	var seen [4]int
 	nseen := 0
 	value := 0.0
 	for _, d := range orthogonal {
-		q := replay.CellAt(cell.Col()+d[0], cell.Row()+d[1])
+		q := game.CellAt(cell.Col()+d[0], cell.Row()+d[1])
 		if !q.On(g.Size()) {
 			continue
 		}

@@ -3,6 +3,7 @@ package bot
 import (
 	"math"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -35,9 +36,9 @@ func worth(g *replay.Game, c replay.Colour) float64 {
 func Evaluate(g *replay.Game, c replay.Colour) float64 {
 	if g.Over() {
 		switch r := g.Result(); {
-		case r == replay.Draw:
+		case r == game.Draw:
 			return 0
-		case (r == replay.LightWins) == (c == replay.Light):
+		case (r == game.LightWins) == (c == replay.Light):
 			return 1000
 		default:
 			return -1000
@@ -59,9 +60,9 @@ func lightValue(g *replay.Game) float64 {
 		return winChance(Evaluate(g, replay.Light))
 	}
 	switch g.Result() {
-	case replay.LightWins:
+	case game.LightWins:
 		return 1
-	case replay.DarkWins:
+	case game.DarkWins:
 		return 0
 	}
 	return 0.5

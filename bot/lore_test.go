@@ -3,7 +3,7 @@ package bot
 import (
 	"testing"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // TestLoreNames: lore takes arch's budgets and threads under its own name.
@@ -49,7 +49,7 @@ func TestLoreNames(t *testing.T) {
 // its turns with the learned priors too) against arch on one shared tree.
 func TestLoreSharedPlaysLegalGames(t *testing.T) {
 	for i, size := range []int{5, 8} {
-		g, err := Play(mustNew(t, "lore-60-s2", Options{}), mustNew(t, "arch-60-s2", Options{}), size, replay.Unlimited, seeded(100+i))
+		g, err := Play(mustNew(t, "lore-60-s2", Options{}), mustNew(t, "arch-60-s2", Options{}), size, game.Unlimited, seeded(100+i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestLoreSharedPlaysLegalGames(t *testing.T) {
 func TestLorePlaysLegalGames(t *testing.T) {
 	games := 0
 	for _, size := range []int{5, 8, 12} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, pair := range [][2]string{{"lore-30", "arch-30"}, {"arch-20", "lore-20-t2"}} {
 				g, err := Play(mustNew(t, pair[0], Options{}), mustNew(t, pair[1], Options{}), size, supply, seeded(games))
 				if err != nil {

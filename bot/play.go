@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -14,10 +15,10 @@ import (
 type Game struct {
 	Opener, Responder string // the bots' names
 	Size              int
-	Supply            replay.Supply
+	Supply            game.Supply
 	Moves             []replay.Move
 	Swapped           bool
-	Result            replay.Result
+	Result            game.Result
 	DecidedBy         replay.TieBreak
 	Score             [2]int // [light, dark] at the end
 	Islands           [2]int
@@ -44,7 +45,7 @@ func (g *Game) Dark() string {
 // Play plays a whole game between opener and responder on a board of side size. All
 // randomness comes from rng, so a seeded rng replays the same game. Every turn is checked
 // by the engine: a bot that returns an illegal turn is an error.
-func Play(opener, responder Bot, size int, supply replay.Supply, rng *rand.Rand) (*Game, error) {
+func Play(opener, responder Bot, size int, supply game.Supply, rng *rand.Rand) (*Game, error) {
 	return PlayContext(context.Background(), opener, responder, size, supply, rng)
 }
 
@@ -58,7 +59,7 @@ func MaxTurns(size int) int { return 4*size*size + 8 }
 
 // PlayContext is Play that looks at ctx before every turn: the same game for the same
 // seats and rng, or, once ctx has ended, an error wrapping ErrStopped and ctx's error.
-func PlayContext(ctx context.Context, opener, responder Bot, size int, supply replay.Supply, rng *rand.Rand) (*Game, error) {
+func PlayContext(ctx context.Context, opener, responder Bot, size int, supply game.Supply, rng *rand.Rand) (*Game, error) {
 	g, err := replay.NewGame(size, supply)
 	if err != nil {
 		return nil, err

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/verdict"
 )
 
 // playRandom plays game index of seed between two random bots.
-func playRandom(t *testing.T, size int, supply replay.Supply, seed uint64, index int) *bot.Game {
+func playRandom(t *testing.T, size int, supply game.Supply, seed uint64, index int) *bot.Game {
 	t.Helper()
 	opener, _ := bot.New("random", bot.Options{})
 	responder, _ := bot.New("random", bot.Options{})
@@ -30,13 +31,13 @@ func playRandom(t *testing.T, size int, supply replay.Supply, seed uint64, index
 func TestGameRecordReplays(t *testing.T) {
 	tests := []struct {
 		size   int
-		supply replay.Supply
+		supply game.Supply
 		games  int
 	}{
-		{10, replay.Unlimited, 12},
-		{12, replay.Supply40x15, 6},
-		{5, replay.Unlimited, 12},
-		{7, replay.Supply40x15, 12},
+		{10, game.Unlimited, 12},
+		{12, game.Supply40x15, 6},
+		{5, game.Unlimited, 12},
+		{7, game.Supply40x15, 12},
 	}
 	for _, tt := range tests {
 		for _, format := range []ingest.Format{ingest.FormatPonte, ingest.FormatJSONL} {
@@ -87,9 +88,9 @@ func TestGameRecordReplays(t *testing.T) {
 // the end, and the typed fields are those the tags give.
 func TestGameRecordTags(t *testing.T) {
 	g := &bot.Game{
-		Opener: "mcts", Responder: "greedy", Size: 12, Supply: replay.Supply40x15,
-		Moves:   []replay.Move{replay.TilesMove(replay.CellAt(0, 0), replay.CellAt(2, 2)), replay.SwapMove},
-		Swapped: true, Result: replay.DarkWins, Score: [2]int{3, 5},
+		Opener: "mcts", Responder: "greedy", Size: 12, Supply: game.Supply40x15,
+		Moves:   []replay.Move{replay.TilesMove(game.CellAt(0, 0), game.CellAt(2, 2)), replay.SwapMove},
+		Swapped: true, Result: game.DarkWins, Score: [2]int{3, 5},
 	}
 	rec := g.Record(7, 99)
 	want := []ingest.Tag{
@@ -102,7 +103,7 @@ func TestGameRecordTags(t *testing.T) {
 	if fmt.Sprint(rec.Tags) != fmt.Sprint(want) {
 		t.Errorf("tags\n%v\nwant\n%v", rec.Tags, want)
 	}
-	if rec.Format != ingest.FormatPonte || rec.Index != 7 || rec.Result == nil || *rec.Result != replay.DarkWins || len(rec.Moves) != 2 ||
+	if rec.Format != ingest.FormatPonte || rec.Index != 7 || rec.Result == nil || *rec.Result != game.DarkWins || len(rec.Moves) != 2 ||
 		rec.Moves[0].Text != g.Moves[0].String() || rec.Moves[1].Text != "swap" {
 		t.Errorf("record %+v", rec)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -47,7 +48,7 @@ type Sage struct {
 	buf     []scoredCell
 	moves   []replay.Move
 	playedB []int32 // per cell, the ply+1 at which a tile was put there in this playout, by seat
-	touched []replay.Cell
+	touched []game.Cell
 	count   int64
 	opener  *Greedy
 	forced  int32 // 1 + the root's turn every playout follows; 0 for none (Analyse)
@@ -345,7 +346,7 @@ func (s *Sage) note(g *replay.Game, m replay.Move, ply int32) {
 		return
 	}
 	seat := seatToMove(g)
-	for _, c := range [2]replay.Cell{m.A, m.B} {
+	for _, c := range [2]game.Cell{m.A, m.B} {
 		i := 2*int(c) + seat
 		if s.playedB[2*int(c)] == 0 && s.playedB[2*int(c)+1] == 0 {
 			s.touched = append(s.touched, c)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -31,7 +32,7 @@ type Config struct {
 	// Size and Supply are the board of the first game (boardsize and ponte-supply
 	// change them).
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	// Seed seeds the random source of the bot's turns until set_seed.
 	Seed uint64
 }
@@ -224,7 +225,7 @@ func (e *Engine) run(name string, args []string) result {
 			return arity(name, "one size")
 		}
 		n, err := strconv.Atoi(args[0])
-		if err != nil || n < replay.MinSize || n > replay.MaxSize {
+		if err != nil || n < game.MinSize || n > game.MaxSize {
 			return fail("unacceptable size")
 		}
 		e.cfg.Size = n
@@ -240,7 +241,7 @@ func (e *Engine) run(name string, args []string) result {
 		if len(args) != 1 {
 			return arity(name, `"unlimited" or "40/15"`)
 		}
-		s, good := replay.ParseSupply(args[0])
+		s, good := game.ParseSupply(args[0])
 		if !good {
 			return fail(`unknown supply %q: "unlimited" or "40/15"`, short(args[0]))
 		}
@@ -399,13 +400,13 @@ func finalScore(g *replay.Game) string {
 	s := g.Score()
 	res, by := g.Standing()
 	switch {
-	case res == replay.Draw:
+	case res == game.Draw:
 		return "0"
 	case s[0] > s[1]:
 		return "L+" + strconv.Itoa(s[0]-s[1])
 	case s[1] > s[0]:
 		return "D+" + strconv.Itoa(s[1]-s[0])
-	case res == replay.LightWins:
+	case res == game.LightWins:
 		return "L+0 " + by.String()
 	}
 	return "D+0 " + by.String()
@@ -429,7 +430,7 @@ func (e *Engine) board() string {
 	for row := n - 1; row >= 0; row-- {
 		fmt.Fprintf(&b, "%2d ", row+1)
 		for col := range n {
-			c := replay.CellAt(col, row)
+			c := game.CellAt(col, row)
 			ch := byte('.')
 			if colour, has := g.At(c); has {
 				ch = "LD"[colour]
@@ -453,7 +454,7 @@ func (e *Engine) board() string {
 		}
 		b.WriteByte('\n')
 	}
-	if g.Supply() == replay.Supply40x15 {
+	if g.Supply() == game.Supply40x15 {
 		fmt.Fprintf(&b, "supply 40/15: Light %d tiles, Dark %d tiles, %d bridges left\n",
 			g.TilesLeft(replay.Light), g.TilesLeft(replay.Dark), g.BridgesLeft())
 	}

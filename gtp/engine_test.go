@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -180,7 +181,7 @@ func TestGameToTheEnd(t *testing.T) {
 		t.Errorf("final_score %q, want %q", got, want)
 	}
 	// Replaying the turns from the moves recorded gives the same game.
-	g, _ := replay.NewGame(5, replay.Unlimited)
+	g, _ := replay.NewGame(5, game.Unlimited)
 	for _, m := range e.moves {
 		if err := g.Play(m); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -325,7 +326,7 @@ func (p *Player) newGame(g *replay.Game, rng *rand.Rand) error {
 	cmds := []string{"boardsize " + strconv.Itoa(g.Size())}
 	if p.known["ponte-supply"] {
 		cmds = append(cmds, "ponte-supply "+g.Supply().String())
-	} else if g.Supply() != replay.Unlimited {
+	} else if g.Supply() != game.Unlimited {
 		return p.fail(errors.New("the engine does not know ponte-supply, needed for the supply 40/15"))
 	}
 	cmds = append(cmds, "clear_board")
@@ -380,10 +381,10 @@ func turnSince(m, g *replay.Game, c replay.Colour) replay.Move {
 	if mb, gb := m.BuiltBridges(c), g.BuiltBridges(c); len(gb) > len(mb) {
 		return gb[len(mb)]
 	}
-	var cells []replay.Cell
+	var cells []game.Cell
 	for row := range g.Size() {
 		for col := range g.Size() {
-			x := replay.CellAt(col, row)
+			x := game.CellAt(col, row)
 			gc, gok := g.At(x)
 			_, mok := m.At(x)
 			if gok && !mok && gc == c {
@@ -403,7 +404,7 @@ func samePosition(a, b *replay.Game) bool {
 	}
 	for row := range a.Size() {
 		for col := range a.Size() {
-			x := replay.CellAt(col, row)
+			x := game.CellAt(col, row)
 			ac, aok := a.At(x)
 			bc, bok := b.At(x)
 			if aok != bok || aok && ac != bc {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/replay"
 )
@@ -139,7 +140,7 @@ func TestPlayerErrors(t *testing.T) {
 				return "=\n\n", false
 			})
 			defer p.Close()
-			g, _ := replay.NewGame(6, replay.Unlimited)
+			g, _ := replay.NewGame(6, game.Unlimited)
 			m := p.Turn(g, rand.New(rand.NewPCG(1, 2)))
 			err := p.Err()
 			if err == nil || err.Error() != tc.want {
@@ -170,7 +171,7 @@ func TestPlayerFollows(t *testing.T) {
 		return "=\n\n", false
 	})
 	defer p.Close()
-	g, _ := replay.NewGame(6, replay.Unlimited)
+	g, _ := replay.NewGame(6, game.Unlimited)
 	for _, tok := range []string{"a1,a2", "swap"} {
 		if err := g.PlayText(tok); err != nil {
 			t.Fatal(err)
@@ -180,7 +181,7 @@ func TestPlayerFollows(t *testing.T) {
 	if m := p.Turn(g, rng); m.String() != "e5,e6" || p.Err() != nil {
 		t.Fatalf("%s %v", m, p.Err())
 	}
-	g.Play(replay.TilesMove(replay.CellAt(4, 4), replay.CellAt(4, 5)))
+	g.Play(replay.TilesMove(game.CellAt(4, 4), game.CellAt(4, 5)))
 	g.PlayText("c3-b1") // not a bridge between Light's tiles: rejected, the game unchanged
 	g.PlayText("a4,b4")
 	if err := g.Play(p.Turn(g, rng)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -99,11 +100,11 @@ type bsTurn struct {
 	open      bool
 	seat      int
 	line, col int // of the P0/P1 property of its first move
-	tiles     [2]replay.Cell
+	tiles     [2]gamepkg.Cell
 	n         int // tiles dropped
 	bridge    bool
-	anchor    replay.Cell
-	end       replay.Cell
+	anchor    gamepkg.Cell
+	end       gamepkg.Cell
 	endSet    bool
 	hand      int
 	swap      bool
@@ -297,7 +298,7 @@ func (b *bsReader) newTree(ln, col int) *bsTree {
 	t := &b.tree
 	*t = bsTree{line: ln, col: col, raw: t.raw[:0], props: t.props[:0], val: t.val[:0], resigned: -1, bytes: 1}
 	t.turn.tm = -1
-	b.g.Reset(bsSize, replay.Supply40x15)
+	b.g.Reset(bsSize, gamepkg.Supply40x15)
 	return t
 }
 
@@ -570,14 +571,14 @@ func (r *bsReader) bsMove(t *bsTree, seat int, f []string, p *bsProp, tm int) {
 	if light {
 		colour = "Light"
 	}
-	cellArgs := func(a []string) (replay.Cell, bool) {
+	cellArgs := func(a []string) (gamepkg.Cell, bool) {
 		c, ok := bsCell(a[0], a[1])
 		if !ok {
 			fail("cannot read the cell " + quote(a[0]+" "+a[1]))
 		}
 		return c, ok
 	}
-	addTile := func(c replay.Cell) {
+	addTile := func(c gamepkg.Cell) {
 		switch {
 		case tr.bridge || tr.swap || tr.pass:
 			fail("a tile in a turn that already holds a bridge, a swap or a pass")
@@ -590,7 +591,7 @@ func (r *bsReader) bsMove(t *bsTree, seat int, f []string, p *bsProp, tm int) {
 			tr.n++
 		}
 	}
-	setBridge := func(a replay.Cell) {
+	setBridge := func(a gamepkg.Cell) {
 		switch {
 		case tr.n > 0 || tr.swap || tr.pass:
 			fail("a bridge in a turn that already holds a tile, a swap or a pass")
@@ -641,8 +642,8 @@ func (r *bsReader) bsMove(t *bsTree, seat int, f []string, p *bsProp, tm int) {
 		if !ok {
 			return
 		}
-		e := replay.CellAt(a.Col()+bsOffsets[k].dx, a.Row()+bsOffsets[k].dy)
-		if e == replay.NoCell {
+		e := gamepkg.CellAt(a.Col()+bsOffsets[k].dx, a.Row()+bsOffsets[k].dy)
+		if e == gamepkg.NoCell {
 			fail(args[0] + " from " + a.String() + " ends off the board")
 			return
 		}
@@ -746,19 +747,19 @@ func bsPiece(s string, light bool) (int, bool) {
 }
 
 // bsCell reads a cell given as a column letter and a row number.
-func bsCell(col, row string) (replay.Cell, bool) {
+func bsCell(col, row string) (gamepkg.Cell, bool) {
 	if len(col) != 1 {
-		return replay.NoCell, false
+		return gamepkg.NoCell, false
 	}
 	c := col[0] | 0x20
 	if c < 'a' || c > 'z' {
-		return replay.NoCell, false
+		return gamepkg.NoCell, false
 	}
 	n, ok := atoi(row, 2)
-	if !ok || n < 1 || n > replay.MaxSize {
-		return replay.NoCell, false
+	if !ok || n < 1 || n > gamepkg.MaxSize {
+		return gamepkg.NoCell, false
 	}
-	return replay.CellAt(int(c-'a'), n-1), true
+	return gamepkg.CellAt(int(c-'a'), n-1), true
 }
 
 // bsClose ends the turn being assembled and emits its token.
@@ -818,14 +819,14 @@ func (r *bsReader) bsClose(t *bsTree, p *bsProp) {
 // legal bridge in the current position. When none does, it returns the
 // first whose end is on the board, with a comment saying so; ok is false
 // when none is.
-func (r *bsReader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell, comment string, ok bool) {
-	first, firstName, last := replay.NoCell, "", replay.NoCell
+func (r *bsReader) bsDefaultEnd(t *bsTree, anchor gamepkg.Cell) (end gamepkg.Cell, comment string, ok bool) {
+	first, firstName, last := gamepkg.NoCell, "", gamepkg.NoCell
 	for _, o := range bsOffsets {
-		c := replay.CellAt(anchor.Col()+o.dx, anchor.Row()+o.dy)
-		if c == replay.NoCell || !c.On(bsSize) {
+		c := gamepkg.CellAt(anchor.Col()+o.dx, anchor.Row()+o.dy)
+		if c == gamepkg.NoCell || !c.On(bsSize) {
 			continue
 		}
-		if first == replay.NoCell {
+		if first == gamepkg.NoCell {
 			first, firstName = c, o.name
 		}
 		if !t.desync && r.g.IsLegal(replay.BridgeMove(anchor, c)) {
@@ -833,10 +834,10 @@ func (r *bsReader) bsDefaultEnd(t *bsTree, anchor replay.Cell) (end replay.Cell,
 		}
 	}
 	switch {
-	case last != replay.NoCell:
+	case last != gamepkg.NoCell:
 		return last, "", true
-	case first == replay.NoCell:
-		return replay.NoCell, "", false
+	case first == gamepkg.NoCell:
+		return gamepkg.NoCell, "", false
 	case t.desync:
 		return first, "boardspace: bridge without BridgeEnd after an illegal turn; " + firstName + " taken", true
 	}

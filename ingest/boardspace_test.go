@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -388,7 +389,7 @@ func TestBoardspaceDate(t *testing.T) {
 func TestBoardspaceReplay(t *testing.T) {
 	t.Parallel()
 	res := readAll(t, sgf("PonteDelDiavolo", cat(p0tiles("E 5", "F 6"), p1tiles("E 5", "A 1"))...))
-	g, _ := replay.NewGame(10, replay.Supply40x15)
+	g, _ := replay.NewGame(10, gamepkg.Supply40x15)
 	if err := g.PlayText(res[0].rec.Moves[0].Text); err != nil {
 		t.Fatal(err)
 	}

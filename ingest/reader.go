@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ponte/ponte/replay"
+	gamepkg "github.com/ponte/ponte/game"
 )
 
 // A Reader reads records from a stream of .ponte, JSON Lines, boardspace.net
@@ -268,7 +268,7 @@ func (r *Reader) readNext() (*Record, error) {
 		r.queue = append(r.queue, r.held...)
 		if r.heldMore > 0 {
 			last := r.held[len(r.held)-1].rec
-			more := &Record{Source: r.source, Format: r.format, Index: last.Index + 1, Line: last.Line + 1, Size: 10, Supply: replay.Unlimited}
+			more := &Record{Source: r.source, Format: r.format, Index: last.Index + 1, Line: last.Line + 1, Size: 10, Supply: gamepkg.Unlimited}
 			pe := r.parseError(more, more.Line, 1, ErrNotRecord,
 				strconv.Itoa(r.heldMore)+" more JSON objects without \"moves\", to line "+strconv.Itoa(r.heldLast)+": not game records")
 			more.Raw = []byte(pe.Error())

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -140,7 +141,7 @@ func TestSamples(t *testing.T) {
 			if e.RecordID != "" && rec.Tag("GameId") != e.RecordID {
 				t.Errorf("GameId %q, want %q", rec.Tag("GameId"), e.RecordID)
 			}
-			supply, _ := replay.ParseSupply(rec.Supply.String())
+			supply, _ := gamepkg.ParseSupply(rec.Supply.String())
 			g, err := replay.NewGame(rec.Size, supply)
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/components"
 	"github.com/ponte/ponte/internal/turntext"
@@ -74,9 +75,9 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error, g *store.Replayed)
 	if v.Result != nil && replayed {
 		result, by := a.g.Standing()
 		switch result {
-		case replay.LightWins:
+		case game.LightWins:
 			g.Winner = "light"
-		case replay.DarkWins:
+		case game.DarkWins:
 			g.Winner = "dark"
 		}
 		g.Result, g.TieBreak = v.Result, by.String()
@@ -212,16 +213,16 @@ func tagErrorsJSON(errs []verdict.Error) string {
 var cellNames [1024]string
 
 func init() {
-	for col := range replay.MaxSize {
-		for row := range replay.MaxSize {
-			c := replay.CellAt(col, row)
+	for col := range game.MaxSize {
+		for row := range game.MaxSize {
+			c := game.CellAt(col, row)
 			cellNames[c] = c.String()
 		}
 	}
 }
 
 // cellName is the notation of a cell ("d4").
-func cellName(c replay.Cell) string {
+func cellName(c game.Cell) string {
 	if int(c) < len(cellNames) && cellNames[c] != "" {
 		return cellNames[c]
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/utf8text"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
 
@@ -26,7 +26,7 @@ func TestAnalyzeTextBounds(t *testing.T) {
 		return out
 	}
 	many := func(n int, tok string) []string { return strings.Fields(strings.Repeat(tok+" ", n)) }
-	latin1 := ingest.Record{Source: "dir/caf\xe9.ponte", Format: ingest.FormatPonte, Index: 1, Line: 1, Size: 6, Supply: replay.Unlimited,
+	latin1 := ingest.Record{Source: "dir/caf\xe9.ponte", Format: ingest.FormatPonte, Index: 1, Line: 1, Size: 6, Supply: game.Unlimited,
 		Tags: []ingest.Tag{{Name: "Event", Value: "Citt\xe0"}, {Name: "Light", Value: "Jos\xe9"}, {Name: "Dark", Value: "Ren\xe9e"},
 			{Name: "Ann\xe9e", Value: "2026"}, {Name: "Size", Value: "6"}},
 		Moves: moves("a1,a2", "\xe9\xe9,b2", "c1,c2")}
@@ -120,7 +120,7 @@ func texts(g *store.Replayed) map[string]string {
 // A record that fits the bounds costs nothing more to store than before.
 func BenchmarkAnalyzeText(b *testing.B) {
 	rec := ingest.Record{Source: "../sample_data/autumn-league.ponte", Format: ingest.FormatPonte, Index: 1, Line: 1, Size: 10,
-		Supply: replay.Unlimited, Tags: []ingest.Tag{{Name: "Event", Value: "Autumn league"}, {Name: "Light", Value: "Jonas"},
+		Supply: game.Unlimited, Tags: []ingest.Tag{{Name: "Event", Value: "Autumn league"}, {Name: "Light", Value: "Jonas"},
 			{Name: "Dark", Value: "Chiara"}}}
 	for _, tok := range strings.Fields("d6,g2 b4,a4 f4,j7 g3,f3 h8,h7 h1,g1 d1,c1 j4,i4 h4,h3 j6,e8 e5,e6 i6,h6 j7-h7") {
 		rec.Moves = append(rec.Moves, ingest.Token{Text: tok})

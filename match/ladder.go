@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -77,8 +77,8 @@ func NewBlock(cfg *Config, r *Result, pairs []*Pair) Block {
 		for _, g := range p.Games {
 			s := 0.5
 			switch {
-			case g.Result == replay.Draw:
-			case (g.Result == replay.LightWins) != g.Swapped: // the opener is Light unless swapped
+			case g.Result == game.Draw:
+			case (g.Result == game.LightWins) != g.Swapped: // the opener is Light unless swapped
 				s = 1
 			default:
 				s = 0

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // plantedBlock simulates a block of pairs between a and b, a stronger by elo, with
@@ -117,7 +117,7 @@ func TestReadLadderErrors(t *testing.T) {
 
 // The ladder's block of a real match adds up: its outcomes are its games.
 func TestNewBlock(t *testing.T) {
-	cfg := &Config{A: "greedy", B: "random", Size: 6, Supply: replay.Unlimited, Seed: 4, Pairs: 5, Workers: 2,
+	cfg := &Config{A: "greedy", B: "random", Size: 6, Supply: game.Unlimited, Seed: 4, Pairs: 5, Workers: 2,
 		NewBot: func(name string) (bot.Bot, error) { return bot.New(name, bot.Options{}) }}
 	var pairs []*Pair
 	res, err := Run(context.Background(), cfg, nil, func(p *Pair, _ *Result) bool { pairs = append(pairs, p); return true })
@@ -153,7 +153,7 @@ func TestPlayoutsPerTurn(t *testing.T) {
 		{"greedy", false},
 		{"random", false},
 	} {
-		cfg := &Config{A: tc.bot, B: "greedy", Size: 6, Supply: replay.Unlimited, Seed: 2, Pairs: 1, Workers: 1,
+		cfg := &Config{A: tc.bot, B: "greedy", Size: 6, Supply: game.Unlimited, Seed: 2, Pairs: 1, Workers: 1,
 			NewBot: func(name string) (bot.Bot, error) { return bot.New(name, bot.Options{}) }}
 		p, err := PlayPair(cfg, 1)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // LadderPlay plays the ladder's missing games (ponte bots --play): each bot of Bots
@@ -23,7 +23,7 @@ type LadderPlay struct {
 	Bots   []string
 	NewBot func(name string) (bot.Bot, error)
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	Seed   uint64
 	// Games is what each pairing is to have, Block the games of a block (even), Reach how
 	// many of the next bots each meets; Workers how many games are played at once.

@@ -44,7 +44,7 @@ type Config struct {
 	// that is an io.Closer is closed at the end of its game.
 	NewBot func(name string) (bot.Bot, error)
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	// Seed makes the openings and every game's random source: pair i's opening and games
 	// depend on Seed and i alone, so a match is the same whatever Workers is.
 	Seed uint64
@@ -142,12 +142,12 @@ func (r *Result) Add(p *Pair) {
 
 // aScore is A's points in halves in a game of pair p.
 func aScore(g *bot.Game, p *Pair) int {
-	if g.Result == replay.Draw {
+	if g.Result == game.Draw {
 		return 1
 	}
 	aOpened := g == p.Games[0]
 	aLight := aOpened != g.Swapped
-	if (g.Result == replay.LightWins) == aLight {
+	if (g.Result == game.LightWins) == aLight {
 		return 2
 	}
 	return 0
@@ -166,7 +166,7 @@ func gameRand(seed uint64, game int) *rand.Rand {
 
 // Opening is pair i's opening for a match of seed seed on a board of side size: a
 // uniformly random legal first turn of Light.
-func Opening(seed uint64, pair, size int, supply replay.Supply) (replay.Move, error) {
+func Opening(seed uint64, pair, size int, supply game.Supply) (replay.Move, error) {
 	g, err := replay.NewGame(size, supply)
 	if err != nil {
 		return replay.Move{}, err

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/termtext"
 	"github.com/ponte/ponte/pipeline"
-	"github.com/ponte/ponte/replay"
 )
 
 // SelfPlay is a run of games between two bots (ponte selfplay): Light opens every game,
@@ -21,7 +21,7 @@ type SelfPlay struct {
 	// NewBot makes a bot by name, once per seat of every game.
 	NewBot func(name string) (bot.Bot, error)
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	// Seed makes every game's random source: game i depends on Seed and i alone, so a run
 	// is the same whatever Workers is.
 	Seed uint64
@@ -109,9 +109,9 @@ func (t *Tally) Add(g *bot.Game) {
 		t.Swaps++
 	}
 	switch {
-	case g.Result == replay.Draw:
+	case g.Result == game.Draw:
 		t.Draws++
-	case (g.Result == replay.LightWins) != g.Swapped: // the opener is Light unless swapped
+	case (g.Result == game.LightWins) != g.Swapped: // the opener is Light unless swapped
 		t.OpenerWon++
 	default:
 		t.ResponderWon++

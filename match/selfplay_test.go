@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // SelfPlay.Run emits every game once, in order, keeps at most its window of games ahead
 // of the next one to emit, and stops early when emit says so or the context ends.
 func TestSelfPlayRun(t *testing.T) {
 	o := bot.Options{Playouts: 1, Workers: 1, Threads: 1}
-	sp := &SelfPlay{Light: "random", Dark: "random", Size: 6, Supply: replay.Unlimited, Seed: 1, Games: 60, Workers: 3,
+	sp := &SelfPlay{Light: "random", Dark: "random", Size: 6, Supply: game.Unlimited, Seed: 1, Games: 60, Workers: 3,
 		NewBot: func(name string) (bot.Bot, error) { return bot.New(name, o) }}
 	if err := sp.Check(); err != nil {
 		t.Fatal(err)

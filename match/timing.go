@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -18,7 +19,7 @@ type Timing struct {
 	Bots   []string
 	NewBot func(name string) (bot.Bot, error)
 	Size   int
-	Supply replay.Supply
+	Supply game.Supply
 	// Positions is how many positions are timed: position i is taken from a game of
 	// greedy against itself seeded by Seed and i, at a turn drawn from 1 to 40.
 	Positions int
@@ -53,7 +54,7 @@ func (t *Timing) Check() error {
 		return fmt.Errorf("positions and rounds must be at least 1, not %d and %d", t.Positions, t.Rounds)
 	case t.Positions*t.Rounds > MaxTimingTurns/len(t.Bots):
 		return fmt.Errorf("%d positions × %d rounds × %d bots is more than %d turns", t.Positions, t.Rounds, len(t.Bots), MaxTimingTurns)
-	case t.Size < replay.MinSize || t.Size > replay.MaxSize:
+	case t.Size < game.MinSize || t.Size > game.MaxSize:
 		return fmt.Errorf("board size %d: %w", t.Size, replay.ErrSize)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -35,7 +36,7 @@ func (c *fakeClock) now() time.Time { return c.t }
 func TestTiming(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	var order []string
-	cfg := &Timing{Bots: []string{"a", "b", "random"}, Size: 8, Supply: replay.Unlimited, Positions: 4, Rounds: 3, Seed: 1, Now: clock.now,
+	cfg := &Timing{Bots: []string{"a", "b", "random"}, Size: 8, Supply: game.Unlimited, Positions: 4, Rounds: 3, Seed: 1, Now: clock.now,
 		NewBot: func(name string) (bot.Bot, error) {
 			switch name {
 			case "a":

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 )
@@ -78,7 +79,7 @@ func readRecords(t *testing.T, path string) []*ingest.Record {
 
 // replayRecord plays a record to its end or its first illegal turn, then checks its claims.
 func replayRecord(rec *ingest.Record) (*replay.Game, *replay.RuleError) {
-	supply, _ := replay.ParseSupply(rec.Supply.String())
+	supply, _ := game.ParseSupply(rec.Supply.String())
 	g, err := replay.NewGame(rec.Size, supply)
 	if err != nil {
 		return nil, &replay.RuleError{Rule: "size", Message: err.Error()}
@@ -200,7 +201,7 @@ func TestConformanceFeatures(t *testing.T) {
 	checked := 0
 	for _, want := range all {
 		rec := recs[want.Index-1]
-		supply, _ := replay.ParseSupply(rec.Supply.String())
+		supply, _ := game.ParseSupply(rec.Supply.String())
 		g, _ := replay.NewGame(rec.Size, supply)
 		var tracker replay.FeatureTracker
 		if len(want.Turns) != len(rec.Moves) {

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // A game is replayed turn by turn from its tokens; the engine keeps the score.
 func ExampleGame_PlayText() {
-	g, _ := replay.NewGame(10, replay.Unlimited)
+	g, _ := replay.NewGame(10, game.Unlimited)
 	for _, tok := range []string{"d4,d5", "swap", "g7,g8", "e4,e5"} {
 		if err := g.PlayText(tok); err != nil {
 			fmt.Println(err)
@@ -25,7 +26,7 @@ func ExampleGame_PlayText() {
 
 // An illegal turn is a *RuleError that names the rule, the turn and the cells.
 func ExampleRuleError() {
-	g, _ := replay.NewGame(6, replay.Unlimited)
+	g, _ := replay.NewGame(6, game.Unlimited)
 	var err error
 	for _, tok := range []string{"a1,a2", "f1,f2", "b1,b2", "f4,f5", "c3,e5"} {
 		if err = g.PlayText(tok); err != nil {
@@ -61,7 +62,7 @@ func ExampleParseMove() {
 
 // The engine answers what a bot needs: where tiles may go and which bridges may be built.
 func ExampleGame_LegalBridges() {
-	g, _ := replay.NewGame(6, replay.Unlimited)
+	g, _ := replay.NewGame(6, game.Unlimited)
 	for _, tok := range []string{"a1,c1", "f6,f5"} {
 		_ = g.PlayText(tok)
 	}
@@ -74,9 +75,9 @@ func ExampleGame_LegalBridges() {
 
 // A record's claims are checked against the replay (R8).
 func ExampleGame_CheckClaim() {
-	g, _ := replay.NewGame(6, replay.Unlimited)
+	g, _ := replay.NewGame(6, game.Unlimited)
 	_ = g.PlayText("a1,a2")
-	err := g.CheckClaim(replay.Claim{Result: replay.LightWins, Termination: "normal"})
+	err := g.CheckClaim(replay.Claim{Result: game.LightWins, Termination: "normal"})
 	fmt.Println(err)
 	// Output:
 	// R8: the record claims a normal end, but the game is not over after turn 1: Dark is to move
@@ -84,7 +85,7 @@ func ExampleGame_CheckClaim() {
 
 // Groups and components show how a colour scores (R6).
 func ExampleGame_Groups() {
-	g, _ := replay.NewGame(8, replay.Unlimited)
+	g, _ := replay.NewGame(8, game.Unlimited)
 	for _, tok := range []string{"a1,a2", "h8,h7", "a3,a4", "h1,h2", "c2,c3", "f8,e8", "a2-c2"} {
 		if err := g.PlayText(tok); err != nil {
 			fmt.Println(err)

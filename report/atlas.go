@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ponte/ponte/atlas"
-	"github.com/ponte/ponte/replay"
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -151,10 +151,10 @@ func flipList(ids []int) string {
 // put a tile there (every opening of every class, each counted once).
 func swapMaps(a *atlas.Atlas) ([]atlasMap, error) {
 	n := a.Config.Size
-	byPair := map[[2]replay.Cell]*atlas.Estimate{}
+	byPair := map[[2]gamepkg.Cell]*atlas.Estimate{}
 	for i := range a.Estimates {
 		e := &a.Estimates[i]
-		byPair[[2]replay.Cell{e.A, e.B}] = e
+		byPair[[2]gamepkg.Cell{e.A, e.B}] = e
 	}
 	cells := n * n
 	best, worst, sum := make([]float64, cells), make([]float64, cells), make([]float64, cells)
@@ -164,8 +164,8 @@ func swapMaps(a *atlas.Atlas) ([]atlasMap, error) {
 	}
 	for i := range cells {
 		for j := i + 1; j < cells; j++ {
-			fa, fb := atlas.Fold(replay.CellAt(i%n, i/n), replay.CellAt(j%n, j/n), n)
-			e := byPair[[2]replay.Cell{fa, fb}]
+			fa, fb := atlas.Fold(gamepkg.CellAt(i%n, i/n), gamepkg.CellAt(j%n, j/n), n)
+			e := byPair[[2]gamepkg.Cell{fa, fb}]
 			if e == nil || e.Games() == 0 {
 				continue
 			}
@@ -204,13 +204,13 @@ func cellSVG(n int, v []float64) template.HTML {
 		px, py := 20+col*cell, (n-1-row)*cell
 		fill := "#dddddd"
 		text := "–"
-		tip := replay.CellAt(col, row).String() + ": no opening"
+		tip := gamepkg.CellAt(col, row).String() + ": no opening"
 		ink := "#333333"
 		if !math.IsNaN(x) {
 			c := rdBu.at(x)
 			fill = c.hex()
 			text = strconv.Itoa(int(math.Round(100 * x)))
-			tip = fmt.Sprintf("%s: %.1f%%", replay.CellAt(col, row), 100*x)
+			tip = fmt.Sprintf("%s: %.1f%%", gamepkg.CellAt(col, row), 100*x)
 			if c.dark() {
 				ink = "#ffffff"
 			}

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"strings"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -21,16 +22,16 @@ const (
 type position struct {
 	size    int
 	game    *replay.Game
-	tileAt  map[replay.Cell]int // cell -> turn its tile was placed
+	tileAt  map[gamepkg.Cell]int // cell -> turn its tile was placed
 	bridges []placedBridge
-	water   map[replay.Cell]int // blocked cell -> turn of the bridge above it
-	moves   []replay.Move       // the legal turns, in order
-	movers  []replay.Colour     // who played each of them
-	bad     *replay.Move        // the illegal turn when it could be read
+	water   map[gamepkg.Cell]int // blocked cell -> turn of the bridge above it
+	moves   []replay.Move        // the legal turns, in order
+	movers  []replay.Colour      // who played each of them
+	bad     *replay.Move         // the illegal turn when it could be read
 }
 
 type placedBridge struct {
-	a, b   replay.Cell
+	a, b   gamepkg.Cell
 	colour replay.Colour
 	turn   int
 }
@@ -38,7 +39,7 @@ type placedBridge struct {
 // replayGame replays the first turns tokens of g's moves (the legal prefix); it reads the
 // next token as the illegal turn when the game is illegal at that turn.
 func replayGame(g *game) (*position, error) {
-	sup, ok := replay.ParseSupply(g.Supply)
+	sup, ok := gamepkg.ParseSupply(g.Supply)
 	if !ok {
 		return nil, fmt.Errorf("supply %q", g.Supply)
 	}
@@ -46,7 +47,7 @@ func replayGame(g *game) (*position, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &position{size: g.Size, game: rg, tileAt: map[replay.Cell]int{}, water: map[replay.Cell]int{}}
+	p := &position{size: g.Size, game: rg, tileAt: map[gamepkg.Cell]int{}, water: map[gamepkg.Cell]int{}}
 	turn := 0
 	for tok := range strings.FieldsSeq(g.Moves) {
 		turn++
@@ -74,8 +75,8 @@ func replayGame(g *game) (*position, error) {
 		case replay.Bridge:
 			p.bridges = append(p.bridges, placedBridge{a: m.A, b: m.B, colour: colour, turn: turn})
 			w1, w2 := replay.Water(m.A, m.B)
-			for _, w := range [2]replay.Cell{w1, w2} {
-				if w != replay.NoCell {
+			for _, w := range [2]gamepkg.Cell{w1, w2} {
+				if w != gamepkg.NoCell {
 					if _, seen := p.water[w]; !seen {
 						p.water[w] = turn
 					}
@@ -87,12 +88,12 @@ func replayGame(g *game) (*position, error) {
 }
 
 // xy returns the top-left corner of a cell in the board SVG (row 1 at the bottom).
-func (p *position) xy(c replay.Cell) (int, int) {
+func (p *position) xy(c gamepkg.Cell) (int, int) {
 	return boardMargin + c.Col()*cellSize, boardMargin + (p.size-1-c.Row())*cellSize
 }
 
 // centre returns the centre of a cell.
-func (p *position) centre(c replay.Cell) (int, int) {
+func (p *position) centre(c gamepkg.Cell) (int, int) {
 	x, y := p.xy(c)
 	return x + cellSize/2, y + cellSize/2
 }
@@ -128,7 +129,7 @@ func (p *position) svg(lastTurn int) template.HTML {
 
 	for row := 0; row < n; row++ {
 		for col := 0; col < n; col++ {
-			c := replay.CellAt(col, row)
+			c := gamepkg.CellAt(col, row)
 			if t, ok := p.water[c]; ok {
 				x, y := p.xy(c)
 				fmt.Fprintf(&b, `<rect class="water" data-turn="%d" x="%d" y="%d" width="%d" height="%d"><title>%s: water under a bridge (turn %d)</title></rect>`,
@@ -138,7 +139,7 @@ func (p *position) svg(lastTurn int) template.HTML {
 	}
 	for row := 0; row < n; row++ {
 		for col := 0; col < n; col++ {
-			c := replay.CellAt(col, row)
+			c := gamepkg.CellAt(col, row)
 			colour, ok := p.game.At(c)
 			if !ok {
 				continue
@@ -154,7 +155,7 @@ func (p *position) svg(lastTurn int) template.HTML {
 			continue
 		}
 		formed := 0
-		in := map[replay.Cell]bool{}
+		in := map[gamepkg.Cell]bool{}
 		for _, c := range gr.Cells {
 			formed = max(formed, p.tileAt[c])
 			in[c] = true
@@ -188,7 +189,7 @@ func (p *position) svg(lastTurn int) template.HTML {
 			x2, y2 := p.centre(p.bad.B)
 			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d"/>`, x1, y1, x2, y2)
 		}
-		for _, c := range [2]replay.Cell{p.bad.A, p.bad.B} {
+		for _, c := range [2]gamepkg.Cell{p.bad.A, p.bad.B} {
 			x, y := p.centre(c)
 			fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="%d"/>`, x, y, cellSize/2-2)
 		}
@@ -200,9 +201,9 @@ func (p *position) svg(lastTurn int) template.HTML {
 
 // outline returns the path of an island's outline: its boundary, drawn islandInset inside
 // its cells, so that the outlines of two islands side by side stay apart.
-func (p *position) outline(cells []replay.Cell, in map[replay.Cell]bool) string {
+func (p *position) outline(cells []gamepkg.Cell, in map[gamepkg.Cell]bool) string {
 	var b strings.Builder
-	has := func(col, row int) bool { return in[replay.CellAt(col, row)] }
+	has := func(col, row int) bool { return in[gamepkg.CellAt(col, row)] }
 	// The four sides of a cell: the outward normal (nx, ny) and the tangent (tx, ty),
 	// with rows counted upwards.
 	sides := [4][4]int{{0, 1, -1, 0}, {0, -1, 1, 0}, {1, 0, 0, 1}, {-1, 0, 0, -1}}

@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/ponte/ponte/annotate"
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/intake"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 	"github.com/ponte/ponte/store"
 )
@@ -40,7 +40,7 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 		t.Fatal(err)
 	}
 	for _, g := range todo[:min(games, len(todo))] {
-		supply, _ := replay.ParseSupply(g.Supply)
+		supply, _ := gamepkg.ParseSupply(g.Supply)
 		turns, err := e.Analyse(annotate.Game{GameID: g.GameID, Size: g.Size, Supply: supply, Moves: strings.Fields(g.Moves)[:g.Turns]}, nil, nil)
 		if err != nil {
 			t.Fatal(err)

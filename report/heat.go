@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	pgame "github.com/ponte/ponte/game"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
 )
 
@@ -92,7 +91,7 @@ var (
 // orbitKey names the class of the cell (col, row) under the board's symmetries: its
 // canonical cell (pgame.FoldCell, as stats folds openings), as col + 32*row.
 func orbitKey(col, row, n int) int {
-	c := pgame.FoldCell(replay.CellAt(col, row), n)
+	c := pgame.FoldCell(pgame.CellAt(col, row), n)
 	return c.Col() + 32*c.Row()
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	gamepkg "github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/intake"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/stats"
@@ -247,7 +248,7 @@ func TestGamePages(t *testing.T) {
 			continue
 		}
 		// Replay the legal turns to know the final position.
-		sup, _ := replay.ParseSupply(supply)
+		sup, _ := gamepkg.ParseSupply(supply)
 		g, err := replay.NewGame(size, sup)
 		if err != nil {
 			t.Fatal(err)
@@ -260,7 +261,7 @@ func TestGamePages(t *testing.T) {
 		tiles, water := 0, 0
 		for row := range size {
 			for col := range size {
-				c := replay.CellAt(col, row)
+				c := gamepkg.CellAt(col, row)
 				if _, ok := g.At(c); ok {
 					tiles++
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -41,7 +42,7 @@ func TestPackedTurnsReadBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		if turn == 1 {
-			sup, _ := replay.ParseSupply(supply)
+			sup, _ := game.ParseSupply(supply)
 			g.Reset(size, sup)
 			ft.Reset()
 			moves = strings.Fields(text)

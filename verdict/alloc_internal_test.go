@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 )
@@ -32,9 +33,9 @@ func TestAnalyzeWithoutAllocating(t *testing.T) {
 // as a bridge, both ways round, and swap and pass.
 func TestAppendMoveIsCanonical(t *testing.T) {
 	var cells []string
-	for col := 0; col < replay.MaxSize; col++ {
-		for row := 0; row < replay.MaxSize; row++ {
-			cells = append(cells, replay.CellAt(col, row).String())
+	for col := 0; col < game.MaxSize; col++ {
+		for row := 0; row < game.MaxSize; row++ {
+			cells = append(cells, game.CellAt(col, row).String())
 		}
 	}
 	texts := []string{"swap", "pass"}
@@ -45,7 +46,7 @@ func TestAppendMoveIsCanonical(t *testing.T) {
 	}
 	n := 0
 	for _, text := range texts {
-		m, err := replay.ParseMove(text, replay.MaxSize)
+		m, err := replay.ParseMove(text, game.MaxSize)
 		if err != nil {
 			continue
 		}

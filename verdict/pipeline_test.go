@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/verdict"
 )
 
@@ -34,7 +34,7 @@ func bigRecords(n, size int, held *atomic.Int64, most *atomic.Int64) iter.Seq2[*
 }
 
 func bigRecord(i int, comment string) *ingest.Record {
-	return &ingest.Record{Source: "big", Index: i, Line: i, Size: 10, Supply: replay.Unlimited, Comment: comment,
+	return &ingest.Record{Source: "big", Index: i, Line: i, Size: 10, Supply: game.Unlimited, Comment: comment,
 		Moves: []ingest.Token{{Text: "a1,b1", Line: i, Col: 1}}}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 )
@@ -22,7 +23,7 @@ func TestIllegalGamesKeepTheirIDThroughExport(t *testing.T) {
 	var src bytes.Buffer
 	w := ingest.NewWriter(&src, ingest.FormatPonte)
 	for i := range 300 {
-		g, err := bot.Play(bot.Random{}, bot.Random{}, 8+2*(i%2), replay.Unlimited, rng)
+		g, err := bot.Play(bot.Random{}, bot.Random{}, 8+2*(i%2), game.Unlimited, rng)
 		if err != nil {
 			t.Fatal(err)
 		}

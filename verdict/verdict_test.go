@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/verdict"
@@ -390,7 +391,7 @@ func TestUnreadableWithoutRecord(t *testing.T) {
 	pe := &ingest.ParseError{Source: "s.jsonl", Game: 3, StartLine: 7, Line: 7, Column: 2, Err: ingest.ErrJSON}
 	v := verdict.Unreadable(nil, pe)
 	if !v.Unreadable || v.Legal || v.Source != "s.jsonl" || v.Index != 3 || v.Line != 7 || v.Score != nil ||
-		v.GameID != verdict.GameID(verdict.UnreadableRecord(pe)) || v.ClaimedResult != replay.NoResult || v.TagErrors == nil {
+		v.GameID != verdict.GameID(verdict.UnreadableRecord(pe)) || v.ClaimedResult != game.NoResult || v.TagErrors == nil {
 		t.Errorf("%+v", v)
 	}
 	if e := v.Error; e == nil || e.Rule != "format" || e.Line != 7 || e.Col != 2 || e.Message != ingest.ErrJSON.Error() {

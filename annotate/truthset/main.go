@@ -32,6 +32,7 @@ import (
 
 	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/interrupt"
 	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/replay"
@@ -223,7 +224,7 @@ func probeRate(c annotate.TruthConfig, n int) (float64, error) {
 				}
 				sides[j] = b
 			}
-			g, err := replay.NewGame(c.Size, replay.Unlimited)
+			g, err := replay.NewGame(c.Size, game.Unlimited)
 			if err != nil {
 				errs <- err
 				return

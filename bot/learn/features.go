@@ -7,13 +7,14 @@ package learn
 
 import (
 	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // gridCells is the size of replay's cell grid (stride 32, a margin of two on every side of
 // the largest board): every Cell and every jump of two from a board cell indexes it.
 const (
-	gridCells = (replay.MaxSize + 4) * 32
+	gridCells = (game.MaxSize + 4) * 32
 	stride    = 32
 )
 
@@ -82,7 +83,7 @@ var jumps = func() (out [16]int) {
 	k := 0
 	for dy := -2; dy <= 2; dy++ {
 		for dx := -2; dx <= 2; dx++ {
-			if replay.ShapeOf(replay.CellAt(5, 5), replay.CellAt(5+dx, 5+dy)) != replay.NoShape {
+			if replay.ShapeOf(game.CellAt(5, 5), game.CellAt(5+dx, 5+dy)) != replay.NoShape {
 				out[k] = dy*stride + dx
 				k++
 			}
@@ -112,7 +113,7 @@ func (b *Board) Read(p *pos.Position, c replay.Colour) {
 	}
 	for row := range n {
 		for col := range n {
-			x := replay.CellAt(col, row)
+			x := game.CellAt(col, row)
 			s := stEmpty
 			if k, ok := p.At(x); ok {
 				s = stOther
@@ -129,7 +130,7 @@ func (b *Board) Read(p *pos.Position, c replay.Colour) {
 	b.size = b.size[:0]
 	for row := range n {
 		for col := range n {
-			x := replay.CellAt(col, row)
+			x := game.CellAt(col, row)
 			if s := b.st[x]; (s == stOwn || s == stOther) && b.group[x] < 0 {
 				b.flood(x, s)
 			}
@@ -138,7 +139,7 @@ func (b *Board) Read(p *pos.Position, c replay.Colour) {
 }
 
 // flood labels the group of colour state s on x.
-func (b *Board) flood(x replay.Cell, s uint8) {
+func (b *Board) flood(x game.Cell, s uint8) {
 	id := int16(len(b.size))
 	b.stack = append(b.stack[:0], int16(x))
 	b.group[x] = id
@@ -159,7 +160,7 @@ func (b *Board) flood(x replay.Cell, s uint8) {
 
 // CellFeatures appends the features of a tile of the mover on the empty cell x, whose
 // hand-made value (pos.Position.CellValue) is value.
-func (b *Board) CellFeatures(x replay.Cell, value float64, dst []int16) []int16 {
+func (b *Board) CellFeatures(x game.Cell, value float64, dst []int16) []int16 {
 	v := nValue - 1
 	for i, hi := range valueBins {
 		if value < hi {
@@ -216,7 +217,7 @@ func (b *Board) CellFeatures(x replay.Cell, value float64, dst []int16) []int16 
 }
 
 // PairFeature returns the feature of a tile turn on a and b together, -1 for none.
-func PairFeature(a, b replay.Cell) int {
+func PairFeature(a, b game.Cell) int {
 	dx, dy := a.Col()-b.Col(), a.Row()-b.Row()
 	switch {
 	case dx*dx+dy*dy == 1:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -15,7 +16,7 @@ func randomData(t *testing.T, games, size int) *Data {
 	d := &Data{}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range games {
-		p, err := pos.New(size, replay.Unlimited)
+		p, err := pos.New(size, game.Unlimited)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func TestFit(t *testing.T) {
 // over a lone tile, and a bridge joining islands over one joining nothing.
 func TestTrained(t *testing.T) {
 	m := Trained()
-	p, err := pos.New(8, replay.Unlimited)
+	p, err := pos.New(8, game.Unlimited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +116,13 @@ func TestTrained(t *testing.T) {
 	var b Board
 	// Dark to move, with h8 g8: f8 makes a sandbank of 3, d4 a lone tile.
 	b.Read(&p, p.ToMove())
-	grow := m.Cell(&b, replay.CellAt(5, 7), p.CellValue(replay.Dark, replay.CellAt(5, 7)))
-	lone := m.Cell(&b, replay.CellAt(3, 3), p.CellValue(replay.Dark, replay.CellAt(3, 3)))
+	grow := m.Cell(&b, game.CellAt(5, 7), p.CellValue(replay.Dark, game.CellAt(5, 7)))
+	lone := m.Cell(&b, game.CellAt(3, 3), p.CellValue(replay.Dark, game.CellAt(3, 3)))
 	if !(grow > lone) {
 		t.Errorf("f8, next to Dark's g8 h8, scores %.2f; d4, alone, %.2f", grow, lone)
 	}
-	join := m.Bridge(replay.BridgeMove(replay.CellAt(0, 0), replay.CellAt(2, 1)), 10)
-	none := m.Bridge(replay.BridgeMove(replay.CellAt(0, 0), replay.CellAt(2, 1)), 0.4)
+	join := m.Bridge(replay.BridgeMove(game.CellAt(0, 0), game.CellAt(2, 1)), 10)
+	none := m.Bridge(replay.BridgeMove(game.CellAt(0, 0), game.CellAt(2, 1)), 0.4)
 	if !(join > none) {
 		t.Errorf("a bridge joining islands scores %.2f, one joining nothing %.2f", join, none)
 	}

@@ -1,6 +1,9 @@
 package learn
 
-import "github.com/ponte/ponte/replay"
+import (
+	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/replay"
+)
 
 // Model is the weights of the features: a turn's prior is the sum of its features'
 // weights, the log of its odds against the other turns of the position.
@@ -10,7 +13,7 @@ type Model struct {
 
 // Cell returns the prior of a tile of the mover on the empty cell x of b, whose hand-made
 // value is value.
-func (m *Model) Cell(b *Board, x replay.Cell, value float64) float64 {
+func (m *Model) Cell(b *Board, x game.Cell, value float64) float64 {
 	var buf [8]int16
 	sum := 0.0
 	for _, f := range b.CellFeatures(x, value, buf[:0]) {
@@ -20,7 +23,7 @@ func (m *Model) Cell(b *Board, x replay.Cell, value float64) float64 {
 }
 
 // Pair returns what a tile turn on a and b adds to its two cells' priors.
-func (m *Model) Pair(a, b replay.Cell) float64 {
+func (m *Model) Pair(a, b game.Cell) float64 {
 	if f := PairFeature(a, b); f >= 0 {
 		return m.W[f]
 	}

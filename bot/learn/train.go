@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -23,7 +24,7 @@ type Data struct {
 	pairs   []pair
 	bridges []int16 // 2 features per bridge
 	board   Board
-	legal   []replay.Cell
+	legal   []game.Cell
 	moves   []replay.Move
 	// Skipped counts the positions left out: the first two turns (the opening and the
 	// swap, which the bot decides otherwise), and turns the alternatives do not list.
@@ -114,7 +115,7 @@ func (d *Data) Add(p *pos.Position, chosen replay.Move) {
 
 // AddGame adds the positions of the game played by the turns moves, from an empty board,
 // where the colour to move is one of learnFrom (by replay.Colour).
-func (d *Data) AddGame(size int, supply replay.Supply, moves []replay.Move, learnFrom [2]bool) error {
+func (d *Data) AddGame(size int, supply game.Supply, moves []replay.Move, learnFrom [2]bool) error {
 	p, err := pos.New(size, supply)
 	if err != nil {
 		return err

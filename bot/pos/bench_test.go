@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // benchStart returns the empty game of side size, or the game after turns turns of the
 // reference policy from a fixed seed.
 func benchStart(tb testing.TB, size, turns int) *replay.Game {
-	g, err := replay.NewGame(size, replay.Unlimited)
+	g, err := replay.NewGame(size, game.Unlimited)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestPlayoutAllocs(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var sim Position
-	var cells []replay.Cell
+	var cells []game.Cell
 	var bridges []replay.Move
 	allocs := testing.AllocsPerRun(200, func() {
 		sim.CopyFrom(&root)

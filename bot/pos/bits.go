@@ -3,6 +3,7 @@ package pos
 import (
 	"math/bits"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -15,11 +16,11 @@ import (
 // can fill: the two of a 10×10 board (118 indices from the first cell to the last) would
 // straddle three words without it.
 const (
-	maxStride = replay.MaxSize + 2
-	numIdx    = (replay.MaxSize+4)*maxStride + 4 + maxOff
+	maxStride = game.MaxSize + 2
+	numIdx    = (game.MaxSize+4)*maxStride + 4 + maxOff
 	maxOff    = 63
 	numWords  = 16 // numIdx/64 + 2 (one spare word, read by the shifts), rounded up to a power of 2
-	maxGroups = replay.MaxSize * replay.MaxSize
+	maxGroups = game.MaxSize * game.MaxSize
 )
 
 // bitset holds a bit per cell index.
@@ -66,8 +67,8 @@ type geom struct {
 	wlo    int // max(w0-1, 0): the first word that scratch masks read by up are written from
 	last   int // the highest cell index of the board
 	board  bitset
-	cell   [numIdx]replay.Cell // the replay cell of an index, NoCell off the board
-	x, y   [numIdx]int8        // column+2 and row+2 of an index
+	cell   [numIdx]game.Cell // the replay cell of an index, NoCell off the board
+	x, y   [numIdx]int8      // column+2 and row+2 of an index
 	// jumps are the 8 bridge jumps to a higher index, in the order replay lists bridges;
 	// water their water cells as offsets from the lower end (the second equal to the
 	// first for a straight or diagonal jump).
@@ -80,8 +81,8 @@ type geom struct {
 }
 
 // geoms are the geometries of the board sizes, built at start.
-var geoms = func() (out [replay.MaxSize + 1]*geom) {
-	for n := replay.MinSize; n <= replay.MaxSize; n++ {
+var geoms = func() (out [game.MaxSize + 1]*geom) {
+	for n := game.MinSize; n <= game.MaxSize; n++ {
 		g := &geom{size: n, s: n + 2}
 		g.off = bestOffset(n)
 		for i := range g.cell {
@@ -92,14 +93,14 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 		}
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
-				i := g.idx(replay.CellAt(c, r))
-				g.cell[i] = replay.CellAt(c, r)
+				i := g.idx(game.CellAt(c, r))
+				g.cell[i] = game.CellAt(c, r)
 				g.board.set(i)
 				g.walls[i] = 0
 				g.last = i
 			}
 		}
-		g.w0, g.nw = g.idx(replay.CellAt(0, 0))/64, g.last/64+1
+		g.w0, g.nw = g.idx(game.CellAt(0, 0))/64, g.last/64+1
 		g.wlo = max(g.w0-1, 0)
 		for h := 3; h <= 5; h++ {
 			for w := 3; w <= 5; w++ {
@@ -113,11 +114,11 @@ var geoms = func() (out [replay.MaxSize + 1]*geom) {
 		}
 		// The forward jumps (dx, dy) in the order of replay's jump list.
 		for j, d := range [8][2]int{{2, 0}, {0, 2}, {2, 2}, {-2, 2}, {1, 2}, {-1, 2}, {2, 1}, {-2, 1}} {
-			a := replay.CellAt(n/2, n/2)
-			b := replay.CellAt(n/2+d[0], n/2+d[1])
+			a := game.CellAt(n/2, n/2)
+			b := game.CellAt(n/2+d[0], n/2+d[1])
 			g.jumps[j] = g.idx(b) - g.idx(a)
 			w1, w2 := replay.Water(a, b)
-			if w2 == replay.NoCell {
+			if w2 == game.NoCell {
 				w2 = w1
 			}
 			g.water[j] = [2]int{g.idx(w1) - g.idx(a), g.idx(w2) - g.idx(a)}
@@ -144,7 +145,7 @@ func bestOffset(n int) int {
 }
 
 // idx returns the index of a replay cell (which must be on the board or near it).
-func (g *geom) idx(c replay.Cell) int { return int(c>>5)*g.s + int(c&31) + g.off }
+func (g *geom) idx(c game.Cell) int { return int(c>>5)*g.s + int(c&31) + g.off }
 
 // count returns the number of bits of m in the words w0 to nw-1.
 func count(m *bitset, w0, nw int) int {
@@ -206,7 +207,7 @@ func shift(b *bitset, i int, k int) uint64 {
 var _ [numWords - numIdx/64 - 2]struct{}
 
 // maxLast is the highest index of a board cell, on the largest board at the largest offset.
-const maxLast = (replay.MaxSize+1)*maxStride + replay.MaxSize + 1 + maxOff
+const maxLast = (game.MaxSize+1)*maxStride + game.MaxSize + 1 + maxOff
 
 // The arrays hold every index a jump of two cells from a board cell reaches.
 var _ [numIdx - (maxLast + 2*maxStride + 2) - 1]struct{}

@@ -3,13 +3,14 @@ package pos
 import (
 	"math/bits"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // bridgeLegal decides a bridge of colour c between the board cells a and b, a jump apart:
 // both ends the mover's tiles (R4), no tile under it (R4.2; blocked cells are water), no
 // end already used (R4.3), no crossing or touching another bridge (R4.4).
-func (p *Position) bridgeLegal(c replay.Colour, a, b replay.Cell) bool {
+func (p *Position) bridgeLegal(c replay.Colour, a, b game.Cell) bool {
 	geo := p.g
 	i, j := geo.idx(a), geo.idx(b)
 	t := &p.tiles[c&1]
@@ -17,7 +18,7 @@ func (p *Position) bridgeLegal(c replay.Colour, a, b replay.Cell) bool {
 		return false
 	}
 	w1, w2 := replay.Water(a, b)
-	if p.hasTile(geo.idx(w1)) || (w2 != replay.NoCell && p.hasTile(geo.idx(w2))) {
+	if p.hasTile(geo.idx(w1)) || (w2 != game.NoCell && p.hasTile(geo.idx(w2))) {
 		return false
 	}
 	if p.ends.has(i) || p.ends.has(j) {
@@ -55,7 +56,7 @@ func (p *Position) candidates(c replay.Colour, cand *[8]bitset) bitset {
 // LegalBridges appends to dst every bridge colour c could build now, in replay's order:
 // the set replay.Game.LegalBridges returns.
 func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Move {
-	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
+	if p.supply == game.Supply40x15 && p.bridgesLeft == 0 {
 		return dst
 	}
 	var cand [8]bitset
@@ -81,7 +82,7 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 // candidates are drawn from the tiles of components with islands first (the mask
 // icells), and a candidate's value is known before its crossing is tested.
 func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float64, ok bool) {
-	if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
+	if p.supply == game.Supply40x15 && p.bridgesLeft == 0 {
 		return 0, 0, 0, false
 	}
 	c &= 1

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -27,7 +28,7 @@ func (d driver) String() string { return [...]string{"uniform", "policy", "refer
 
 // diffGame plays one game on both engines, checking them against each other after every
 // turn, and returns the turns played.
-func diffGame(t testing.TB, size int, supply replay.Supply, d driver, rng *rand.Rand, pairs bool) int {
+func diffGame(t testing.TB, size int, supply game.Supply, d driver, rng *rand.Rand, pairs bool) int {
 	g, err := replay.NewGame(size, supply)
 	if err != nil {
 		t.Fatal(err)
@@ -150,10 +151,10 @@ func compare(t testing.TB, where string, g *replay.Game, p *Position, rng *rand.
 		fail("bridges left", p.BridgesLeft(), g.BridgesLeft())
 	}
 	n := g.Size()
-	var board []replay.Cell
+	var board []game.Cell
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			board = append(board, replay.CellAt(c, r))
+			board = append(board, game.CellAt(c, r))
 		}
 	}
 	for _, cell := range board {
@@ -180,7 +181,7 @@ func compare(t testing.TB, where string, g *replay.Game, p *Position, rng *rand.
 		fail("CanPass", p.CanPass(), g.IsLegal(replay.PassMove))
 	}
 	// Every pair of free cells (a sample on the largest boards), and pairs with other cells.
-	var free []replay.Cell
+	var free []game.Cell
 	for _, cell := range board {
 		if _, ok := g.At(cell); !ok && !g.Blocked(cell) {
 			free = append(free, cell)
@@ -201,7 +202,7 @@ func compare(t testing.TB, where string, g *replay.Game, p *Position, rng *rand.
 			check(replay.TilesMove(free[rng.IntN(len(free))], free[rng.IntN(len(free))]))
 		}
 	}
-	off := []replay.Cell{replay.NoCell, replay.CellAt(n, 0), replay.CellAt(0, n), replay.Cell(0xffff)}
+	off := []game.Cell{game.NoCell, game.CellAt(n, 0), game.CellAt(0, n), game.Cell(0xffff)}
 	for range 40 {
 		a, b := board[rng.IntN(len(board))], board[rng.IntN(len(board))]
 		if a != b {
@@ -224,7 +225,7 @@ func compare(t testing.TB, where string, g *replay.Game, p *Position, rng *rand.
 			shapes = jumpShapes[:] // and shapes that are none, which replay explains slowly
 		}
 		for _, d := range shapes {
-			check(replay.BridgeMove(cell, replay.CellAt(cell.Col()+d[0], cell.Row()+d[1])))
+			check(replay.BridgeMove(cell, game.CellAt(cell.Col()+d[0], cell.Row()+d[1])))
 		}
 	}
 }
@@ -235,7 +236,7 @@ func TestDiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	turns := 0
 	for _, size := range []int{5, 8, 10, 12, 26} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, d := range []driver{uniform, policy, reference} {
 				if size == 26 && d != policy {
 					continue // the largest board once a supply: a policy game
@@ -254,7 +255,7 @@ func TestDiff(t *testing.T) {
 	start, long, games := time.Now(), 0, 0
 	for long < *longTurns {
 		for _, size := range []int{8, 10, 12} {
-			for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+			for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 				for _, d := range []driver{uniform, policy, reference} {
 					long += diffGame(t, size, supply, d, rng, games%8 == 0)
 					games++

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -19,8 +20,8 @@ func FuzzPosition(f *testing.F) {
 		if len(data) < 2 {
 			return
 		}
-		size := replay.MinSize + int(data[0])%8
-		supply := replay.Supply(data[1] & 1)
+		size := game.MinSize + int(data[0])%8
+		supply := game.Supply(data[1] & 1)
 		g, err := replay.NewGame(size, supply)
 		if err != nil {
 			t.Fatal(err)
@@ -31,16 +32,16 @@ func FuzzPosition(f *testing.F) {
 		}
 		rng := rand.New(rand.NewPCG(uint64(len(data)), 1))
 		for i := 2; i+2 < len(data) && !g.Over(); i += 3 {
-			a := replay.CellAt(int(data[i+1]&15), int(data[i+1]>>4))
+			a := game.CellAt(int(data[i+1]&15), int(data[i+1]>>4))
 			m := replay.Move{Kind: replay.MoveKind(data[i] % 5), A: a}
 			switch m.Kind {
 			case replay.Tiles:
-				m.B = replay.CellAt(int(data[i+2]&15), int(data[i+2]>>4))
+				m.B = game.CellAt(int(data[i+2]&15), int(data[i+2]>>4))
 			case replay.Bridge:
 				d := jumpShapes[int(data[i+2])%len(jumpShapes)]
-				m.B = replay.CellAt(a.Col()+d[0], a.Row()+d[1])
+				m.B = game.CellAt(a.Col()+d[0], a.Row()+d[1])
 			default:
-				m.A = replay.NoCell
+				m.A = game.NoCell
 			}
 			if got, want := p.IsLegal(m), g.IsLegal(m); got != want {
 				t.Fatalf("turn %d: IsLegal %s (kind %s): pos %v, replay %v", g.Turn()+1, m, m.Kind, got, want)

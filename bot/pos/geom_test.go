@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // TestGeometry checks every board size's cell indices: the board's cells lie in the
@@ -13,9 +13,9 @@ import (
 // inside the arrays, the words below w0 hold no board cell, and every cell's index maps
 // back to it.
 func TestGeometry(t *testing.T) {
-	for n := replay.MinSize; n <= replay.MaxSize; n++ {
+	for n := game.MinSize; n <= game.MaxSize; n++ {
 		g := geoms[n]
-		first, last := g.idx(replay.CellAt(0, 0)), g.idx(replay.CellAt(n-1, n-1))
+		first, last := g.idx(game.CellAt(0, 0)), g.idx(game.CellAt(n-1, n-1))
 		if last != g.last {
 			t.Errorf("%d×%d: last cell %d, geometry says %d", n, n, last, g.last)
 		}
@@ -36,8 +36,8 @@ func TestGeometry(t *testing.T) {
 		}
 		for r := range n {
 			for c := range n {
-				i := g.idx(replay.CellAt(c, r))
-				if g.cell[i] != replay.CellAt(c, r) || int(g.x[i]) != c+2 || int(g.y[i]) != r+2 || !g.board.has(i) {
+				i := g.idx(game.CellAt(c, r))
+				if g.cell[i] != game.CellAt(c, r) || int(g.x[i]) != c+2 || int(g.y[i]) != r+2 || !g.board.has(i) {
 					t.Fatalf("%d×%d: cell (%d,%d) at %d maps back to %v, x %d, y %d", n, n, c, r, i, g.cell[i], g.x[i], g.y[i])
 				}
 			}
@@ -55,11 +55,11 @@ func wordsAt(n, off int) int {
 // agree after every turn (each size has its own offset of the cell indices).
 func TestDiffEverySize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 5))
-	for n := replay.MinSize; n <= replay.MaxSize; n++ {
+	for n := game.MinSize; n <= game.MaxSize; n++ {
 		t.Run(fmt.Sprintf("%dx%d", n, n), func(t *testing.T) {
-			diffGame(t, n, replay.Unlimited, policy, rng, n <= 8)
+			diffGame(t, n, game.Unlimited, policy, rng, n <= 8)
 			if n <= 12 {
-				diffGame(t, n, replay.Supply40x15, uniform, rng, false)
+				diffGame(t, n, game.Supply40x15, uniform, rng, false)
 			}
 		})
 	}

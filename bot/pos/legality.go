@@ -3,6 +3,7 @@ package pos
 import (
 	"math/bits"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -23,7 +24,7 @@ func (p *Position) IsLegal(m replay.Move) bool {
 		if !m.A.On(n) || !m.B.On(n) || m.A == m.B {
 			return false
 		}
-		if p.supply == replay.Supply40x15 && p.tilesLeft[c] < 2 {
+		if p.supply == game.Supply40x15 && p.tilesLeft[c] < 2 {
 			return false
 		}
 		return p.tilesLegal(c, p.g.idx(m.A), p.g.idx(m.B))
@@ -32,7 +33,7 @@ func (p *Position) IsLegal(m replay.Move) bool {
 		if !m.A.On(n) || !m.B.On(n) || replay.ShapeOf(m.A, m.B) == replay.NoShape {
 			return false
 		}
-		if p.supply == replay.Supply40x15 && p.bridgesLeft == 0 {
+		if p.supply == game.Supply40x15 && p.bridgesLeft == 0 {
 			return false
 		}
 		return p.bridgeLegal(c, m.A, m.B)
@@ -45,7 +46,7 @@ func (p *Position) CanPass() bool { return !p.over && p.canPass(p.ToMove()) }
 
 // canPass is R5.1: fewer than 2 tiles left, or no pair of cells takes two tiles.
 func (p *Position) canPass(c replay.Colour) bool {
-	if p.supply == replay.Supply40x15 && p.tilesLeft[c] < 2 {
+	if p.supply == game.Supply40x15 && p.tilesLeft[c] < 2 {
 		return true
 	}
 	return !p.canPlaceTwo(c)
@@ -53,7 +54,7 @@ func (p *Position) canPass(c replay.Colour) bool {
 
 // CanPlaceTwo reports whether colour c could place two tiles somewhere (the test of R5.1).
 func (p *Position) CanPlaceTwo(c replay.Colour) bool {
-	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+	if p.supply == game.Supply40x15 && p.tilesLeft[c&1] < 2 {
 		return false
 	}
 	return p.canPlaceTwo(c & 1)
@@ -234,8 +235,8 @@ func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 // LegalTileCells appends to dst the empty cells where a single tile of colour c would be
 // legal, in replay's order (rows from the first, cells of a row from the left): the set
 // replay.Game.LegalTileCells returns.
-func (p *Position) LegalTileCells(c replay.Colour, dst []replay.Cell) []replay.Cell {
-	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+func (p *Position) LegalTileCells(c replay.Colour, dst []game.Cell) []game.Cell {
+	if p.supply == game.Supply40x15 && p.tilesLeft[c&1] < 2 {
 		return dst
 	}
 	var l bitset
@@ -250,7 +251,7 @@ func (p *Position) LegalTileCells(c replay.Colour, dst []replay.Cell) []replay.C
 
 // Mobility returns the number of cells where a single tile of colour c would be legal.
 func (p *Position) Mobility(c replay.Colour) int {
-	if p.supply == replay.Supply40x15 && p.tilesLeft[c&1] < 2 {
+	if p.supply == game.Supply40x15 && p.tilesLeft[c&1] < 2 {
 		return 0
 	}
 	var l bitset

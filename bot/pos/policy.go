@@ -5,13 +5,14 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
 // CellValue is the sage bot's quick, local estimate of a tile of colour c on cell (a cell
 // of the board): growing a sandbank towards an island, completing one, blocking the
 // opponent's sandbanks, and room around it. It is bot's cellValue, to the last bit.
-func (p *Position) CellValue(c replay.Colour, cell replay.Cell) float64 {
+func (p *Position) CellValue(c replay.Colour, cell game.Cell) float64 {
 	return p.cellValue(c, p.g.idx(cell))
 }
 
@@ -174,7 +175,7 @@ func (p *Position) LegalTurns(dst []replay.Move) []replay.Move {
 		dst = append(dst, replay.SwapMove)
 	}
 	pairs := 0
-	if p.supply != replay.Supply40x15 || p.tilesLeft[c] >= 2 {
+	if p.supply != game.Supply40x15 || p.tilesLeft[c] >= 2 {
 		var l bitset
 		p.legalMask(c, &l)
 		var buf [maxGroups]int16
@@ -349,7 +350,7 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 		}
 		a, b, v, ok := p.bestBridge(c, least)
 		// bestBridge looked for a bridge worth 10 first (unless the pool is empty).
-		d.no10 = d.no10 || v < 10 && (p.supply != replay.Supply40x15 || p.bridgesLeft > 0)
+		d.no10 = d.no10 || v < 10 && (p.supply != game.Supply40x15 || p.bridgesLeft > 0)
 		if ok {
 			return replay.BridgeMove(geo.cell[a], geo.cell[b])
 		}
@@ -358,7 +359,7 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	ncells := 0
 	top := &d.top
 	top.n = 0
-	if p.supply != replay.Supply40x15 || p.tilesLeft[c] >= 2 {
+	if p.supply != game.Supply40x15 || p.tilesLeft[c] >= 2 {
 		p.legalMaskWith(c, l, &d.single, &d.next)
 		ncells = p.drawTop(c, rng, d)
 	}

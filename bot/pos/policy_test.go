@@ -5,13 +5,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // policyPosition plays the reference policy from a seed until want holds before a turn,
 // and returns that game.
-func policyPosition(t *testing.T, size int, supply replay.Supply, seed uint64, want func(*replay.Game) bool) *replay.Game {
+func policyPosition(t *testing.T, size int, supply game.Supply, seed uint64, want func(*replay.Game) bool) *replay.Game {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
 	for game := 0; game < 200; game++ {
@@ -66,12 +67,12 @@ func TestPolicyDistribution(t *testing.T) {
 		name string
 		g    *replay.Game
 	}{
-		{"opening 10×10", policyPosition(t, 10, replay.Unlimited, 1, func(g *replay.Game) bool { return g.Turn() == 3 })},
-		{"middle game, sandbank of 3, 10×10", policyPosition(t, 10, replay.Unlimited, 2, sandbankOf3)},
-		{"middle game, sandbank of 3, 8×8 40/15", policyPosition(t, 8, replay.Supply40x15, 3, sandbankOf3)},
-		{"bridge chances 10×10", policyPosition(t, 10, replay.Unlimited, 4, bridgeChances)},
-		{"late game 12×12", policyPosition(t, 12, replay.Unlimited, 5, crowded)},
-		{"late game 8×8 40/15", policyPosition(t, 8, replay.Supply40x15, 6, crowded)},
+		{"opening 10×10", policyPosition(t, 10, game.Unlimited, 1, func(g *replay.Game) bool { return g.Turn() == 3 })},
+		{"middle game, sandbank of 3, 10×10", policyPosition(t, 10, game.Unlimited, 2, sandbankOf3)},
+		{"middle game, sandbank of 3, 8×8 40/15", policyPosition(t, 8, game.Supply40x15, 3, sandbankOf3)},
+		{"bridge chances 10×10", policyPosition(t, 10, game.Unlimited, 4, bridgeChances)},
+		{"late game 12×12", policyPosition(t, 12, game.Unlimited, 5, crowded)},
+		{"late game 8×8 40/15", policyPosition(t, 8, game.Supply40x15, 6, crowded)},
 	}
 	const draws = 20000
 	for i, tc := range cases {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -32,7 +33,7 @@ type group struct {
 // and the bitboards.
 type head struct {
 	g           *geom
-	supply      replay.Supply
+	supply      game.Supply
 	turn        int
 	swapped     bool
 	lightPassed bool
@@ -78,12 +79,12 @@ type Position struct {
 }
 
 // New returns the empty position of a board of side size with the given supply.
-func New(size int, supply replay.Supply) (Position, error) {
+func New(size int, supply game.Supply) (Position, error) {
 	var p Position
-	if size < replay.MinSize || size > replay.MaxSize {
+	if size < game.MinSize || size > game.MaxSize {
 		return p, fmt.Errorf("%w, not %d", replay.ErrSize, size)
 	}
-	if supply != replay.Unlimited && supply != replay.Supply40x15 {
+	if supply != game.Unlimited && supply != game.Supply40x15 {
 		return p, fmt.Errorf("pos: unknown supply %d", supply)
 	}
 	p.g = geoms[size]
@@ -106,7 +107,7 @@ func FromGame(g *replay.Game) (Position, error) {
 		return p, err
 	}
 	p.turn, p.swapped, p.over, p.lightPassed = g.Turn(), g.Swapped(), g.Over(), g.LightPassed()
-	if p.supply == replay.Supply40x15 {
+	if p.supply == game.Supply40x15 {
 		p.tilesLeft = [2]int{g.TilesLeft(replay.Light), g.TilesLeft(replay.Dark)}
 		p.bridgesLeft = g.BridgesLeft()
 	}
@@ -114,7 +115,7 @@ func FromGame(g *replay.Game) (Position, error) {
 	n := geo.size
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			cell := replay.CellAt(c, r)
+			cell := game.CellAt(c, r)
 			i := geo.idx(cell)
 			if col, ok := g.At(cell); ok {
 				p.tiles[col].set(i)
@@ -129,7 +130,7 @@ func FromGame(g *replay.Game) (Position, error) {
 	// Groups by flood fill, in cell order.
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			i := geo.idx(replay.CellAt(c, r))
+			i := geo.idx(game.CellAt(c, r))
 			col, ok := p.colourAt(i)
 			if !ok || p.seen(i) {
 				continue
@@ -180,9 +181,9 @@ func FromGame(g *replay.Game) (Position, error) {
 	}
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			a := replay.CellAt(c, r)
+			a := game.CellAt(c, r)
 			b := g.BridgeEnd(a)
-			if b == replay.NoCell {
+			if b == game.NoCell {
 				continue
 			}
 			i, j := geo.idx(a), geo.idx(b)
@@ -241,7 +242,7 @@ func (p *Position) CopyFrom(src *Position) {
 func (p *Position) Size() int { return p.g.size }
 
 // Supply returns the supply setting.
-func (p *Position) Supply() replay.Supply { return p.supply }
+func (p *Position) Supply() game.Supply { return p.supply }
 
 // Turn returns the number of turns played so far.
 func (p *Position) Turn() int { return p.turn }
@@ -271,7 +272,7 @@ func (p *Position) ToMove() replay.Colour {
 
 // TilesLeft returns how many tiles colour c has left, -1 with the unlimited supply.
 func (p *Position) TilesLeft(c replay.Colour) int {
-	if p.supply == replay.Unlimited {
+	if p.supply == game.Unlimited {
 		return -1
 	}
 	return p.tilesLeft[c&1]
@@ -279,14 +280,14 @@ func (p *Position) TilesLeft(c replay.Colour) int {
 
 // BridgesLeft returns how many bridges the shared pool holds, -1 with the unlimited supply.
 func (p *Position) BridgesLeft() int {
-	if p.supply == replay.Unlimited {
+	if p.supply == game.Unlimited {
 		return -1
 	}
 	return p.bridgesLeft
 }
 
 // At returns the colour of the tile on cell, and false when it holds none.
-func (p *Position) At(cell replay.Cell) (replay.Colour, bool) {
+func (p *Position) At(cell game.Cell) (replay.Colour, bool) {
 	if !cell.On(p.g.size) {
 		return replay.Light, false
 	}
@@ -304,6 +305,6 @@ func (p *Position) colourAt(i int) (replay.Colour, bool) {
 }
 
 // Blocked reports whether cell lies under a bridge (R4.5).
-func (p *Position) Blocked(cell replay.Cell) bool {
+func (p *Position) Blocked(cell game.Cell) bool {
 	return cell.On(p.g.size) && p.blocked.has(p.g.idx(cell))
 }

@@ -3,6 +3,7 @@ package pos
 import (
 	"math/rand/v2"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -13,13 +14,13 @@ import (
 
 var refOrthogonal = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 
-func refCellValue(g *replay.Game, c replay.Colour, cell replay.Cell) float64 {
+func refCellValue(g *replay.Game, c replay.Colour, cell game.Cell) float64 {
 	size, free := 1, 0
 	var seen [4]int
 	nseen := 0
 	value := 0.0
 	for _, d := range refOrthogonal {
-		q := replay.CellAt(cell.Col()+d[0], cell.Row()+d[1])
+		q := game.CellAt(cell.Col()+d[0], cell.Row()+d[1])
 		if !q.On(g.Size()) {
 			continue
 		}
@@ -98,7 +99,7 @@ func refLegalTurns(g *replay.Game, dst []replay.Move) []replay.Move {
 }
 
 type refScored struct {
-	cell  replay.Cell
+	cell  game.Cell
 	value float64
 }
 

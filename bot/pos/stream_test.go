@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata")
 func TestPlayoutStream(t *testing.T) {
 	var lines []string
 	for _, size := range []int{6, 8, 10, 12, 20} {
-		for _, supply := range []replay.Supply{replay.Unlimited, replay.Supply40x15} {
+		for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
 			for _, from := range []int{0, 12} {
 				g, err := replay.NewGame(size, supply)
 				if err != nil {

@@ -15,10 +15,10 @@ import (
 
 	"github.com/ponte/ponte/atlas"
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/archive"
 	"github.com/ponte/ponte/internal/progress"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
 
@@ -26,7 +26,7 @@ import (
 type atlasOptions struct {
 	db           string
 	size         int
-	supply       replay.Supply
+	supply       game.Supply
 	bot          string
 	seed         uint64
 	first, max   int
@@ -67,7 +67,7 @@ func addAtlasSettings(cmd *cobra.Command, opts *atlasOptions) {
 	d := atlas.DefaultConfig()
 	f := cmd.Flags()
 	opts.size, opts.bot = d.Size, "lore-100"
-	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", game.MinSize, game.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Var(botFlag(&opts.bot), "bot", "the bot that plays both sides: "+strings.Join(bot.Names, ", ")+", mcts-N, sage-N, sage-Nms, arch-N, arch-Nms, lore-N, lore-Nms")
 	f.Uint64Var(&opts.seed, "seed", d.Seed, "the base of every game's seed")

@@ -10,17 +10,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/match"
 	"github.com/ponte/ponte/pipeline"
-	"github.com/ponte/ponte/replay"
 )
 
 // botsOptions are the flags of `ponte bots`.
 type botsOptions struct {
 	ladder     string
 	size       int
-	supply     replay.Supply
+	supply     game.Supply
 	anchor     string
 	bootstraps int
 	json       bool
@@ -66,7 +66,7 @@ func newBotsCmd(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.ladder, "ladder", "", "the ladder file (default: the repository's, built into ponte; --play needs one)")
 	opts.size = 10
-	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("the board side of the games rated, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("the board side of the games rated, %d to %d", game.MinSize, game.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", "the supply of the games rated")
 	f.StringVar(&opts.anchor, "anchor", "greedy", "the bot rated 0")
 	opts.bootstraps = 400

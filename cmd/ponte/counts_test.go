@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/flagvalue"
-	"github.com/ponte/ponte/replay"
 )
 
 // Issue 31 finding 11: a count flag's value was taken as it was, and memory grew with it
@@ -35,7 +35,7 @@ func TestCountsBounded(t *testing.T) {
 		{[]string{"bots", "--play", "--ladder", ladder}, "--block", 2, maxCount},
 		{[]string{"bots", "--play", "--ladder", ladder}, "--reach", 1, maxCount},
 		{[]string{"bots", "--play", "--ladder", ladder}, "--workers", 1, maxWorkers},
-		{[]string{"bots", "--play", "--ladder", ladder}, "--size", replay.MinSize, replay.MaxSize},
+		{[]string{"bots", "--play", "--ladder", ladder}, "--size", game.MinSize, game.MaxSize},
 		{[]string{"bots"}, "--bootstraps", 1, maxBootstraps},
 		{[]string{"bots", "--time"}, "--positions", 1, maxCount},
 		{[]string{"bots", "--time"}, "--rounds", 1, maxCount},
@@ -43,19 +43,19 @@ func TestCountsBounded(t *testing.T) {
 		{[]string{"selfplay", "--out", filepath.Join(dir, "s.ponte")}, "--playouts", 1, bot.MaxPlayouts},
 		{[]string{"selfplay", "--out", filepath.Join(dir, "s.ponte")}, "--threads", 1, bot.MaxThreads},
 		{[]string{"selfplay", "--out", filepath.Join(dir, "s.ponte")}, "--workers", 1, maxWorkers},
-		{[]string{"selfplay", "--out", filepath.Join(dir, "s.ponte")}, "--size", replay.MinSize, replay.MaxSize},
+		{[]string{"selfplay", "--out", filepath.Join(dir, "s.ponte")}, "--size", game.MinSize, game.MaxSize},
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--games", 2, maxCount},
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--playouts", 1, bot.MaxPlayouts},
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--threads", 1, bot.MaxThreads},
 		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--workers", 1, maxWorkers},
-		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--size", replay.MinSize, replay.MaxSize},
+		{[]string{"match", "random", "greedy", "--out", filepath.Join(dir, "m.ponte")}, "--size", game.MinSize, game.MaxSize},
 		{[]string{"verify", in}, "--workers", 1, maxWorkers},
 		{[]string{"verify", in}, "--max-turns", 1, flagvalue.MaxTurns},
 		{[]string{"verify", in}, "--max-tags", 1, flagvalue.MaxTags},
 		{[]string{"ingest", "--db", filepath.Join(dir, "i.db"), in}, "--workers", 1, maxWorkers},
 		{[]string{"analyze", "--db", filepath.Join(dir, "a.db"), "--out", filepath.Join(dir, "r"), in}, "--workers", 1, maxWorkers},
 		{[]string{"export", "--out", filepath.Join(dir, "e.ponte"), in}, "--max-tags", 1, flagvalue.MaxTags},
-		{[]string{"gtp"}, "--size", replay.MinSize, replay.MaxSize},
+		{[]string{"gtp"}, "--size", game.MinSize, game.MaxSize},
 	} {
 		for _, v := range []int{c.lo - 1, c.hi + 1, 1_000_000_000_000, -1} {
 			if v >= c.lo && v <= c.hi {

@@ -3,15 +3,14 @@ package main
 import (
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/spf13/pflag"
-
-	"github.com/ponte/ponte/replay"
 )
 
 func TestFlagTypes(t *testing.T) {
 	var (
 		size   int
-		supply replay.Supply
+		supply game.Supply
 		name   string
 	)
 	for _, tc := range []struct {

@@ -6,16 +6,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/gtp"
 	"github.com/ponte/ponte/pipeline"
-	"github.com/ponte/ponte/replay"
 )
 
 // gtpOptions are the flags of `ponte gtp`.
 type gtpOptions struct {
 	bot    string
 	size   int
-	supply replay.Supply
+	supply game.Supply
 	seed   uint64
 }
 
@@ -35,7 +35,7 @@ func newGTPCmd(s *streams) *cobra.Command {
 	opts.bot = "sage"
 	f.Var(botFlag(&opts.bot), "bot", "the bot that plays genmove (ponte bots lists them)")
 	opts.size = 10
-	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side until boardsize, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side until boardsize, %d to %d", game.MinSize, game.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges) until ponte-supply`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the bot's turns until set_seed")
 	return cmd

@@ -11,19 +11,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/gtp"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/archive"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/match"
-	"github.com/ponte/ponte/replay"
 )
 
 // matchOptions are the flags of `ponte match`.
 type matchOptions struct {
 	games       int
 	size        int
-	supply      replay.Supply
+	supply      game.Supply
 	seed        uint64
 	workers     int
 	playouts    int
@@ -51,7 +51,7 @@ func newMatchCmd(s *streams) *cobra.Command {
 	opts.games = 200
 	f.VarP(countFlag(&opts.games, 2, maxCount), "games", "n", "the most games to play, an even number (pairs of games)")
 	opts.size = 10
-	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", game.MinSize, game.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed of the openings and the games")
 	opts.workers = defaultWorkers()

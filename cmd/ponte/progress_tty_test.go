@@ -19,6 +19,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -39,14 +40,14 @@ func writeRandomArchive(t testing.TB, path string, n int, seed uint64) int64 {
 	}
 	w := bufio.NewWriterSize(zw, 64<<10)
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	g, err := replay.NewGame(10, replay.Unlimited)
+	g, err := replay.NewGame(10, game.Unlimited)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var moves []replay.Move
 	var line []byte
 	for i := range n {
-		g.Reset(10, replay.Unlimited)
+		g.Reset(10, game.Unlimited)
 		fmt.Fprintf(w, "[Event \"progress test\"]\n[Round \"%d\"]\n[Light \"a\"]\n[Dark \"b\"]\n[Size \"10\"]\n[Supply \"unlimited\"]\n\n", i+1)
 		line = line[:0]
 		for turn := 1; !g.Over() && turn <= 300; turn++ {

@@ -9,11 +9,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/archive"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/match"
-	"github.com/ponte/ponte/replay"
 )
 
 // selfplayOptions are the flags of `ponte selfplay`.
@@ -21,7 +21,7 @@ type selfplayOptions struct {
 	games       int
 	light, dark string
 	size        int
-	supply      replay.Supply
+	supply      game.Supply
 	seed        uint64
 	out         string
 	format      ingest.Format // ingest.FormatUnknown: the name of --out chooses
@@ -49,7 +49,7 @@ func newSelfplayCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.light, "light", "greedy", "the opener's bot: "+strings.Join(bot.Names, ", "))
 	f.StringVar(&opts.dark, "dark", "greedy", "the responder's bot (it may swap): "+strings.Join(bot.Names, ", "))
 	opts.size = 10
-	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", replay.MinSize, replay.MaxSize))
+	f.Var(sizeFlag(&opts.size), "size", fmt.Sprintf("board side, %d to %d", game.MinSize, game.MaxSize))
 	f.Var(supplyFlag(&opts.supply), "supply", `"unlimited" or "40/15" (tiles per colour / bridges)`)
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed: the same seed gives the same archive")
 	f.StringVarP(&opts.out, "out", "o", "-", `output file ("-" for standard output); .gz or .zst compresses`)

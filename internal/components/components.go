@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -21,7 +22,7 @@ func Final(g *replay.Game, comps [2][]int) [2][]int {
 	size := g.Size()
 	for row := range size {
 		for col := range size {
-			cell := replay.CellAt(col, row)
+			cell := game.CellAt(col, row)
 			colour, ok := g.At(cell)
 			if !ok || g.GroupSize(cell) != 4 {
 				continue

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // MaxCount is the largest value a count flag takes (games, rounds, positions): 2^20. Work
@@ -35,7 +35,7 @@ func NewCount(p *int, lo, hi int) Count { return Count{p, lo, hi, "int"} }
 
 // Size is the --size flag that sets *p: a board side from replay.MinSize to
 // replay.MaxSize.
-func Size(p *int) Count { return Count{p, replay.MinSize, replay.MaxSize, "side"} }
+func Size(p *int) Count { return Count{p, game.MinSize, game.MaxSize, "side"} }
 
 func (v Count) String() string {
 	if v.p == nil {
@@ -75,20 +75,20 @@ func (e *ValueError) Error() string { return e.Err.Error() }
 func (e *ValueError) Unwrap() error { return e.Err }
 
 // SupplyValue is a --supply flag: "unlimited" or "40/15".
-type SupplyValue struct{ p *replay.Supply }
+type SupplyValue struct{ p *game.Supply }
 
 // Supply is the --supply flag that sets *p.
-func Supply(p *replay.Supply) SupplyValue { return SupplyValue{p} }
+func Supply(p *game.Supply) SupplyValue { return SupplyValue{p} }
 
 func (v SupplyValue) String() string {
 	if v.p == nil {
-		return replay.Unlimited.String()
+		return game.Unlimited.String()
 	}
 	return v.p.String()
 }
 
 func (v SupplyValue) Set(s string) error {
-	su, ok := replay.ParseSupply(s)
+	su, ok := game.ParseSupply(s)
 	if !ok || s == "" {
 		return &ValueError{errors.New(`must be "unlimited" or "40/15"`), true}
 	}
