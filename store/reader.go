@@ -283,11 +283,14 @@ func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*Tur
 	}
 	defer rows.Close()
 	var t TurnSummary
-	var turns any // the driver's own value: a string for text, read without a copy
+	// The driver's own values, without database/sql's conversions: the key an int64,
+	// the turns a string when they are text (not copied).
+	var game, turns any
 	for rows.Next() {
-		if err := rows.Scan(&t.Game, &turns); err != nil {
+		if err := rows.Scan(&game, &turns); err != nil {
 			return err
 		}
+		t.Game, _ = game.(int64) // game_turns.game is the table's INTEGER PRIMARY KEY
 		text, ok := turns.(string)
 		if !ok {
 			return &TurnsError{t.Game, errNotText}
