@@ -42,20 +42,28 @@ func appendNarrow[S SummaryOf](dst []S, text string) (_ []S, ok bool) {
 	if len(text) != HeaderSize+RecordSize*count {
 		return dst, false
 	}
-	mobL, mobD := digits(text[3:5]), digits(text[5:7])
 	n := len(dst)
 	out := slices.Grow(dst, count)[:n+count]
 	// The summaries written field by field: S has Summary's fields, so the same layout.
 	// (A whole S assigned at once is made on the stack and copied, several times
 	// slower.)
 	sums := unsafe.Slice((*Summary)(unsafe.Pointer(unsafe.SliceData(out))), len(out))
-	recs := text[HeaderSize:]
+	if !readNarrow(sums[n:], text[HeaderSize:], digits(text[3:5]), digits(text[5:7])) {
+		return dst, false
+	}
+	return out, true
+}
+
+// readNarrow reads into sums the summaries of the narrow records recs, one for each of
+// sums, from the mobility bases mobL and mobD; it returns false for records NextSummary
+// refuses or reads as wide.
+func readNarrow(sums []Summary, recs string, mobL, mobD int) bool {
 	const ones, high = 0x0101010101010101, 0x8080808080808080
 	const base4 = Base * Base * Base * Base
 	bad := false
-	for i := n; i < len(sums); i++ {
+	for i := range sums {
 		if len(recs) < RecordSize {
-			return dst, false // never: the length was checked
+			return false // never: the length was checked
 		}
 		// record, with notDigit's test of its 9 bytes.
 		w := uint64(recs[0]) | uint64(recs[1])<<8 | uint64(recs[2])<<16 | uint64(recs[3])<<24 |
@@ -84,8 +92,5 @@ func appendNarrow[S SummaryOf](dst []S, text string) (_ []S, ok bool) {
 		s.DeadCreated[0], s.DeadCreated[1] = int(q%vDeadCreated), int(q/(wDeadD/wDeadL)%vDeadCreated)
 		s.Mobility[0], s.Mobility[1] = mobL, mobD
 	}
-	if bad {
-		return dst, false
-	}
-	return out, true
+	return !bad
 }
