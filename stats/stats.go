@@ -908,6 +908,14 @@ func (t *turnSum) add(u *turnSum) {
 	t.mobDark += u.mobDark
 }
 
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // maxTurn bounds the turn numbers summed: a stored game has at most the readers' turn
 // limit (10,000 by default); a game said to have more is only in an edited database, and
 // is refused rather than summed into arrays that size.
@@ -947,21 +955,21 @@ func turnSums(ctx context.Context, src Source, ids []int64, sizes []uint8, turns
 		}
 		size := int(sizes[next])
 		a := bySize[size]
-		for len(a) < n {
-			a = append(a, turnSum{})
+		if len(a) < n {
+			a = append(a, make([]turnSum, n-len(a))...)
+			bySize[size] = a
 		}
-		for i := range ts.Turns {
-			t, p := &a[i], &ts.Turns[i]
+		turns := ts.Turns // a local slice, and sums of its length: no bounds to check
+		sums := a[:len(turns)]
+		for i := range turns {
+			t, p := &sums[i], &turns[i]
 			t.n++
 			t.islands += p.IslandsFormed
-			if p.Bridge {
-				t.bridges++
-			}
+			t.bridges += b2i(p.Bridge) // without a branch: half the turns are bridges
 			t.dead += p.DeadCreated[0] + p.DeadCreated[1]
 			t.mobLight += p.Mobility[0]
 			t.mobDark += p.Mobility[1]
 		}
-		bySize[size] = a
 		next++
 		return nil
 	})

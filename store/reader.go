@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"unsafe"
 
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
@@ -275,32 +274,28 @@ func (e *TurnsError) Unwrap() error { return e.Err }
 var errNotText = errors.New("not text")
 
 // TurnSummaries calls fn with the turn summary of each game whose id is from … to that
-// has one, in the order of the ids, read from each game's turns (turntext.Scanner's
-// NextSummary). Turns
-// that cannot be read stop it with a *TurnsError.
+// has one, in the order of the ids, read from each game's turns
+// (turntext.AppendSummaries). Turns that cannot be read stop it with a *TurnsError.
 func (r *Reader) TurnSummaries(ctx context.Context, from, to int64, fn func(*TurnSummary) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT game, turns, typeof(turns) = 'text' FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
+	rows, err := r.db.QueryContext(ctx, `SELECT game, turns FROM game_turns WHERE game >= ? AND game <= ? ORDER BY game`, from, to)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	var t TurnSummary
-	var text sql.RawBytes
-	var isText bool
-	var sc turntext.Scanner
-	var s turntext.Summary
+	// The driver's own values, without database/sql's conversions: the key an int64,
+	// the turns a string when they are text (not copied).
+	var game, turns any
 	for rows.Next() {
-		if err := rows.Scan(&t.Game, &text, &isText); err != nil {
+		if err := rows.Scan(&game, &turns); err != nil {
 			return err
 		}
-		if !isText {
+		t.Game, _ = game.(int64) // game_turns.game is the table's INTEGER PRIMARY KEY
+		text, ok := turns.(string)
+		if !ok {
 			return &TurnsError{t.Game, errNotText}
 		}
-		t.Turns = t.Turns[:0]
-		for sc.Reset(unsafe.String(unsafe.SliceData(text), len(text))); sc.NextSummary(&s); {
-			t.Turns = append(t.Turns, turnsum.Turn{IslandsFormed: s.IslandsFormed, Bridge: s.Bridge, DeadCreated: s.DeadCreated, Mobility: s.Mobility})
-		}
-		if err := sc.Err(); err != nil {
+		if t.Turns, err = turntext.AppendSummaries(t.Turns[:0], text); err != nil {
 			return &TurnsError{t.Game, err}
 		}
 		if err := fn(&t); err != nil {

@@ -28,7 +28,7 @@
 // holds the mover's change; the islands' change is the islands formed.
 //
 // Builder makes the text; Scanner reads it, allocating nothing but for a text with a wide
-// turn.
+// turn; AppendSummaries reads only what the statistics sum of each turn (Summary).
 package turntext
 
 import (
