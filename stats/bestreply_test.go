@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // The estimate against a good reply sums floats over the openings: the same tally gives
@@ -19,7 +19,7 @@ func TestBestReplyDeterministic(t *testing.T) {
 			o.openerKept.add(float64((g*3+i)%3) / 2)
 		}
 		o.opener.n += i % 13
-		b.openings[[2]replay.Cell{replay.CellAt(i%12, i/12%12), replay.CellAt((i+5)%12, (i/3)%12)}] = o
+		b.openings[[2]game.Cell{game.CellAt(i%12, i/12%12), game.CellAt((i+5)%12, (i/3)%12)}] = o
 		b.swapped.add(1)
 	}
 	first := b.board(12, PopulationPeople).Swap.BestReply

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/ponte/ponte/replay"
+	"github.com/ponte/ponte/game"
 )
 
 // OpeningPriors are the beta priors of one board and population that the openings' rates
@@ -68,8 +68,8 @@ type Period struct {
 // distances returns an opening's distance from the edge (the least over its two tiles of
 // the cells to the nearest edge) and the Chebyshev distance between its tiles. Both are
 // unchanged by the board's symmetries.
-func distances(a, b replay.Cell, size int) (edge, apart int) {
-	toEdge := func(c replay.Cell) int {
+func distances(a, b game.Cell, size int) (edge, apart int) {
+	toEdge := func(c game.Cell) int {
 		return min(c.Col(), c.Row(), size-1-c.Col(), size-1-c.Row())
 	}
 	abs := func(x int) int {

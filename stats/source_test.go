@@ -6,7 +6,6 @@ import (
 
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/turnsum"
-	"github.com/ponte/ponte/replay"
 	"github.com/ponte/ponte/store"
 )
 
@@ -64,9 +63,9 @@ func TestComputeOverRows(t *testing.T) {
 	// a1,b1 and e1,d1 are one opening class on 5×5 (a mirror image).
 	for i, g := range []struct {
 		swapped bool
-		result  replay.Result
+		result  game.Result
 		a, b    string
-	}{{false, replay.LightWins, "a1", "b1"}, {true, replay.LightWins, "e1", "d1"}, {true, replay.DarkWins, "a1", "b1"}, {false, replay.Draw, "e1", "d1"}} {
+	}{{false, game.LightWins, "a1", "b1"}, {true, game.LightWins, "e1", "d1"}, {true, game.DarkWins, "a1", "b1"}, {false, game.Draw, "e1", "d1"}} {
 		id := int64(i + 1)
 		src.games = append(src.games, store.LegalGame{ID: id, Size: 5, Swapped: g.swapped, Turns: 2,
 			Result: g.result, Termination: game.Resign, Claimed: g.result,

@@ -373,8 +373,8 @@ type boardTally struct {
 	games, decided, finished        int
 	swapped, opener, openerSwapped  tally
 	openerKept, light, dark, draws  tally
-	openings                        map[[2]replay.Cell]*openingTally
-	cells                           map[replay.Cell]*cellTally
+	openings                        map[[2]game.Cell]*openingTally
+	cells                           map[game.Cell]*cellTally
 	scoreLight, scoreDark, margin   map[int]int
 	islands, bridges, comps, length map[int]int
 	sumScore                        [2]int
@@ -413,7 +413,7 @@ func addTo[K comparable](m map[K]*cellTally, key K, sw, score float64) {
 
 func newBoardTally() *boardTally {
 	return &boardTally{
-		openings: map[[2]replay.Cell]*openingTally{}, cells: map[replay.Cell]*cellTally{},
+		openings: map[[2]game.Cell]*openingTally{}, cells: map[game.Cell]*cellTally{},
 		scoreLight: map[int]int{}, scoreDark: map[int]int{}, margin: map[int]int{},
 		islands: map[int]int{}, bridges: map[int]int{}, comps: map[int]int{}, length: map[int]int{},
 		tieBreaks: map[string]int{}, endings: map[string]int{}, formats: map[string]int{},
@@ -539,8 +539,8 @@ func gamesIn(ctx context.Context, src Source, f Filter, pop string, boards map[s
 	var read_, prev int64
 	err := src.LegalGames(ctx, read, from, to, func(g *gameRow) error {
 		id := g.ID
-		if g.Size < replay.MinSize || g.Size > replay.MaxSize {
-			return fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.Size, replay.MinSize, replay.MaxSize, ErrEdited)
+		if g.Size < game.MinSize || g.Size > game.MaxSize {
+			return fmt.Errorf("games.id %d has size %d, not %d to %d: %w", id, g.Size, game.MinSize, game.MaxSize, ErrEdited)
 		}
 		if read_ > 0 && id <= prev {
 			return fmt.Errorf("games.id %d comes after games.id %d: the ids are not unique and ascending: %w", id, prev, ErrEdited)
@@ -712,10 +712,10 @@ func (b *boardTally) addOpening(g *gameRow, res game.Result) {
 		b.openerKept.add(openerScore)
 	}
 	fa, fb := game.FoldPair(m.A, m.B, g.Size)
-	o := b.openings[[2]replay.Cell{fa, fb}]
+	o := b.openings[[2]game.Cell{fa, fb}]
 	if o == nil {
 		o = &openingTally{}
-		b.openings[[2]replay.Cell{fa, fb}] = o
+		b.openings[[2]game.Cell{fa, fb}] = o
 	}
 	o.swapped.add(sw)
 	o.opener.add(openerScore)
@@ -724,7 +724,7 @@ func (b *boardTally) addOpening(g *gameRow, res game.Result) {
 	} else {
 		o.openerKept.add(openerScore)
 	}
-	for _, c := range [2]replay.Cell{m.A, m.B} {
+	for _, c := range [2]game.Cell{m.A, m.B} {
 		addTo(b.cells, c, sw, openerScore)
 	}
 	edge, apart := distances(m.A, m.B, g.Size)
@@ -750,7 +750,7 @@ func (b *boardTally) board(size int, pop string) Board {
 	var value, variance float64
 	// In the order of the openings, not of the map: the sums below are of floats, whose
 	// last digits depend on the order they are added in.
-	pairs := slices.SortedFunc(maps.Keys(b.openings), func(x, y [2]replay.Cell) int {
+	pairs := slices.SortedFunc(maps.Keys(b.openings), func(x, y [2]game.Cell) int {
 		if c := cmp.Compare(x[0], y[0]); c != 0 {
 			return c
 		}
@@ -795,7 +795,7 @@ func (b *boardTally) board(size int, pop string) Board {
 
 	for row := 0; row < size; row++ {
 		for col := 0; col < size; col++ {
-			c := replay.CellAt(col, row)
+			c := game.CellAt(col, row)
 			cs := CellStat{Cell: c.String(), Col: col, Row: row, Swapped: NewRate(0, 0), Opener: NewRate(0, 0)}
 			if ct := b.cells[c]; ct != nil {
 				cs.Games, cs.Swapped, cs.Opener = ct.opener.n, ct.swapped.rate(), ct.opener.rate()

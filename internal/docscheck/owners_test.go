@@ -177,3 +177,22 @@ func TestOneFinalResultRule(t *testing.T) {
 		})
 	})
 }
+
+// The names of a game that package game owns (cells, sizes, supplies, results) are read
+// through game outside replay, its tests included: replay keeps aliases of them for its
+// own code only.
+func TestGameNamesThroughGame(t *testing.T) {
+	aliases := []string{"MinSize", "MaxSize", "Cell", "NoCell", "CellAt", "Supply", "Unlimited", "Supply40x15", "ParseSupply",
+		"Result", "NoResult", "LightWins", "DarkWins", "Draw", "ParseResult"}
+	eachGoFile(t, true, func(rel string, f *ast.File, fset *token.FileSet) {
+		if strings.HasPrefix(rel, "replay/") && !strings.HasSuffix(f.Name.Name, "_test") {
+			return
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if name, ok := isSelector(n, "replay", aliases...); ok {
+				t.Errorf("%s: replay.%s: package game owns it, say game.%s", fset.Position(n.Pos()), name, name)
+			}
+			return true
+		})
+	})
+}

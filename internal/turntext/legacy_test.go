@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -29,10 +30,10 @@ func TestPackReadsBack(t *testing.T) {
 		}
 		switch f.Kind {
 		case replay.Tiles:
-			f.Move = replay.Move{Kind: replay.Tiles, A: replay.CellAt(n(25), n(25)), B: replay.CellAt(n(25), n(25))}
+			f.Move = replay.Move{Kind: replay.Tiles, A: game.CellAt(n(25), n(25)), B: game.CellAt(n(25), n(25))}
 			f.TileGroups = [2]int{1 + n(3), 1 + n(3)}
 		case replay.Bridge:
-			f.Move = replay.Move{Kind: replay.Bridge, A: replay.CellAt(n(25), n(25)), B: replay.CellAt(n(25), n(25))}
+			f.Move = replay.Move{Kind: replay.Bridge, A: game.CellAt(n(25), n(25)), B: game.CellAt(n(25), n(25))}
 			f.BridgeShape, f.BridgeEnds, f.BridgeMerged = replay.BridgeShape(1+n(2)), [2]int{1 + n(3), 1 + n(3)}, n(1) == 1
 		}
 		millis := 0

@@ -3,6 +3,7 @@ package turntext
 import (
 	"math/rand/v2"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -28,11 +29,11 @@ func RandomGame(r *rand.Rand, n, wideEvery int) ([]replay.Features, []int) {
 		}
 		switch f.Kind {
 		case replay.Tiles:
-			f.Move = replay.Move{Kind: replay.Tiles, A: replay.CellAt(k(25), k(25)), B: replay.CellAt(k(25), k(25))}
+			f.Move = replay.Move{Kind: replay.Tiles, A: game.CellAt(k(25), k(25)), B: game.CellAt(k(25), k(25))}
 			f.TileGroups = [2]int{1 + k(3), 1 + k(3)}
 			f.IslandsFormed = k(2)
 		case replay.Bridge:
-			f.Move = replay.Move{Kind: replay.Bridge, A: replay.CellAt(k(25), k(25)), B: replay.CellAt(k(25), k(25))}
+			f.Move = replay.Move{Kind: replay.Bridge, A: game.CellAt(k(25), k(25)), B: game.CellAt(k(25), k(25))}
 			f.BridgeShape, f.BridgeEnds, f.BridgeMerged = replay.BridgeShape(1+k(2)), [2]int{1 + k(3), 1 + k(3)}, k(1) == 1
 		}
 		run[m][1] = min(run[m][1]+f.IslandsFormed, maxIslands)

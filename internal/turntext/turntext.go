@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -81,16 +82,16 @@ func Pack(f *replay.Features, millis int) Turn {
 // record (row × 26 + column).
 var cellNames = func() (names [cells]string) {
 	for i := range names {
-		names[i] = replay.CellAt(i%replay.MaxSize, i/replay.MaxSize).String()
+		names[i] = game.CellAt(i%game.MaxSize, i/game.MaxSize).String()
 	}
 	return names
 }()
 
-const cells = replay.MaxSize * replay.MaxSize
+const cells = game.MaxSize * game.MaxSize
 
-func cellName(c replay.Cell) string {
-	if c.Col() >= 0 && c.Col() < replay.MaxSize && c.Row() >= 0 && c.Row() < replay.MaxSize {
-		return cellNames[c.Row()*replay.MaxSize+c.Col()]
+func cellName(c game.Cell) string {
+	if c.Col() >= 0 && c.Col() < game.MaxSize && c.Row() >= 0 && c.Row() < game.MaxSize {
+		return cellNames[c.Row()*game.MaxSize+c.Col()]
 	}
 	return c.String()
 }
@@ -98,7 +99,7 @@ func cellName(c replay.Cell) string {
 // cellIndex is the index of a cell's notation (row × 26 + column), or -1 when it is not a
 // cell of a board of at most 26×26.
 func cellIndex(s string) int {
-	if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] < '1' || s[1] > '9' {
+	if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+game.MaxSize || s[1] < '1' || s[1] > '9' {
 		return -1
 	}
 	row := int(s[1] - '0')
@@ -108,10 +109,10 @@ func cellIndex(s string) int {
 		}
 		row = row*10 + int(s[2]-'0')
 	}
-	if row > replay.MaxSize {
+	if row > game.MaxSize {
 		return -1
 	}
-	return (row-1)*replay.MaxSize + int(s[0]-'a')
+	return (row-1)*game.MaxSize + int(s[0]-'a')
 }
 
 // Colour is the mover's colour: 0 Light, 1 Dark (replay.Colour).

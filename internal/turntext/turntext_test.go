@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -141,7 +142,7 @@ func TestV6TurnIsTurn(t *testing.T) {
 		}
 		if f.Kind <= replay.Bridge {
 			a, b := cellIndex(want.A), cellIndex(want.B)
-			f.Move = replay.Move{Kind: f.Kind, A: replay.CellAt(a%26, a/26), B: replay.CellAt(b%26, b/26)}
+			f.Move = replay.Move{Kind: f.Kind, A: game.CellAt(a%26, a/26), B: game.CellAt(b%26, b/26)}
 		}
 		v6 := PackV6(&f, int(want.Think))
 		if got := v6.Turn(); got != want {
@@ -236,14 +237,14 @@ func TestNotDigit(t *testing.T) {
 // three bytes of letters, digits and signs.
 func TestCellIndex(t *testing.T) {
 	old := func(s string) int {
-		if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+replay.MaxSize || s[1] == '0' {
+		if len(s) < 2 || len(s) > 3 || s[0] < 'a' || s[0] >= 'a'+game.MaxSize || s[1] == '0' {
 			return -1
 		}
 		row, err := strconv.Atoi(s[1:])
-		if err != nil || row < 1 || row > replay.MaxSize || s[1] == '+' || s[1] == '-' {
+		if err != nil || row < 1 || row > game.MaxSize || s[1] == '+' || s[1] == '-' {
 			return -1
 		}
-		return (row-1)*replay.MaxSize + int(s[0]-'a')
+		return (row-1)*game.MaxSize + int(s[0]-'a')
 	}
 	const chars = "`abyz{0123456789+- "
 	var try func(s string)
