@@ -33,8 +33,8 @@ type Count struct {
 // NewCount is the count flag that sets *p to a value from lo to hi.
 func NewCount(p *int, lo, hi int) Count { return Count{p, lo, hi, "int"} }
 
-// Size is the --size flag that sets *p: a board side from replay.MinSize to
-// replay.MaxSize.
+// Size is the --size flag that sets *p: a board side from game.MinSize to
+// game.MaxSize.
 func Size(p *int) Count { return Count{p, game.MinSize, game.MaxSize, "side"} }
 
 func (v Count) String() string {
