@@ -169,7 +169,7 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	if e.after {
 		for k := range n {
 			playedQ[k], playedN[k] = valueAfter(colour[k], raw[k+1], over[k+1], searched[k+1])
-			if sameTurn(best[k], moves[k]) {
+			if best[k].Same(moves[k]) {
 				playedQ[k], playedN[k] = bestQ[k], bestN[k]
 			}
 		}
@@ -233,11 +233,6 @@ func valueAfter(mover replay.Colour, raw float64, over bool, playouts int) (floa
 		return raw, 0
 	}
 	return raw, playouts
-}
-
-// sameTurn reports whether a and b are one turn, its tiles in either order.
-func sameTurn(a, b replay.Move) bool {
-	return a.Kind == b.Kind && ((a.A == b.A && a.B == b.B) || (a.A == b.B && a.B == b.A))
 }
 
 // seedOf is the random seed of a game's searches: a hash of its stable id.

@@ -51,7 +51,7 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 		b := e.an.Analyse(after, nil, rand.New(rand.NewPCG(seed, uint64(k+1))))
 		t.RawAfter, t.OverAfter = b.Light, after.Over()
 		t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, after.Over(), b.Playouts)
-		if sameTurn(a.Best, m) {
+		if a.Best.Same(m) {
 			t.PlayedQ, t.PlayedN = t.BestQ, t.BestN
 		}
 	}

@@ -240,16 +240,11 @@ func (a *Arch) best() replay.Move {
 func (t *archTree) rootCand(m replay.Move) int32 {
 	r := t.nodes[0]
 	for k := r.candStart; k < r.candStart+r.candN; k++ {
-		if sameTurn(t.cands[k].move, m) {
+		if t.cands[k].move.Same(m) {
 			return k
 		}
 	}
 	return -1
-}
-
-// sameTurn reports whether two turns are the same, whatever the order of their cells.
-func sameTurn(a, b replay.Move) bool {
-	return a.Kind == b.Kind && ((a.A == b.A && a.B == b.B) || (a.A == b.B && a.B == b.A))
 }
 
 // remember keeps the game after the bot's turn m, to find the reply next turn.
@@ -363,7 +358,7 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 	nx := t.nodes[x]
 	y := int32(-1)
 	for j := nx.candStart; j < nx.candStart+nx.candN; j++ {
-		if sameTurn(t.cands[j].move, reply) {
+		if t.cands[j].move.Same(reply) {
 			y = t.cands[j].child
 			break
 		}

@@ -80,7 +80,7 @@ func (a *Arch) Analyse(g *replay.Game, played *replay.Move, rng *rand.Rand) Anal
 	}
 	out.PlayedQ, out.PlayedN = pw/pn, int(pn)
 	out.Playouts = int(a.count.Load() - before)
-	if out.BestN > 0 && sameTurn(out.Best, *played) {
+	if out.BestN > 0 && out.Best.Same(*played) {
 		out.BestQ, out.BestN = out.PlayedQ, out.PlayedN
 	}
 	return out

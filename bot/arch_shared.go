@@ -456,7 +456,7 @@ func (s *sharedTree) childOf(n int32, m replay.Move) int32 {
 	}
 	cs := s.cands.run(nd.candStart, nd.candN)
 	for k := range cs {
-		if sameTurn(cs[k].move, m) {
+		if cs[k].move.Same(m) {
 			return cs[k].child.Load() - 1
 		}
 	}
@@ -516,7 +516,7 @@ func (s *sharedTree) include(m replay.Move) int32 {
 	r := s.nodes.at(0)
 	cs := s.cands.run(r.candStart, r.candN)
 	for k := range cs {
-		if sameTurn(cs[k].move, m) {
+		if cs[k].move.Same(m) {
 			cs[k].legal.Store(candLegal)
 			return r.candStart + int32(k)
 		}
@@ -585,7 +585,7 @@ func (a *Arch) sharedAnalyse(g *replay.Game, root pos.Position, played *replay.M
 	wg.Wait()
 	out.PlayedQ, out.PlayedN = float64(c.w2.Load())/2/float64(c.n.Load()), int(c.n.Load())
 	out.Playouts = int(a.count.Load() - before)
-	if out.BestN > 0 && sameTurn(out.Best, *played) {
+	if out.BestN > 0 && out.Best.Same(*played) {
 		out.BestQ, out.BestN = out.PlayedQ, out.PlayedN
 	}
 	return out

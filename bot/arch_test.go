@@ -167,7 +167,7 @@ func TestArchKeepsTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	reply, ok := a.reply(g)
-	if !ok || !sameTurn(reply, best) {
+	if !ok || !reply.Same(best) {
 		t.Fatalf("reply = %s, %v; want %s", reply, ok, best)
 	}
 	if !tr.keep(a.played, reply) {

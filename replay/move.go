@@ -45,6 +45,12 @@ var (
 	PassMove = Move{Kind: Pass}
 )
 
+// Same reports whether m and o are one turn: the same kind and cells, a turn's two tiles
+// or a bridge's two ends in either order.
+func (m Move) Same(o Move) bool {
+	return m.Kind == o.Kind && ((m.A == o.A && m.B == o.B) || (m.A == o.B && m.B == o.A))
+}
+
 // String returns the move in the project's notation: "d4,e5", "d4-f5", "swap" or "pass".
 func (m Move) String() string { return string(m.AppendText(nil)) }
 
