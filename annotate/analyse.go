@@ -168,9 +168,10 @@ func (e *Engine) Analyse(g Game, stop func() error, progress Progress) ([]Turn, 
 	}
 	if e.after {
 		for k := range n {
-			playedQ[k], playedN[k] = valueAfter(colour[k], raw[k+1], over[k+1], searched[k+1])
-			if best[k].Same(moves[k]) {
-				playedQ[k], playedN[k] = bestQ[k], bestN[k]
+			if !best[k].Same(moves[k]) {
+				playedQ[k], playedN[k] = valueAfter(colour[k], raw[k+1], over[k+1], searched[k+1])
+			} else {
+				playedQ[k], playedN[k] = bestQ[k], bestN[k] // the engine's own best loses nothing
 			}
 		}
 	}

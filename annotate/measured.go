@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/termtext"
 )
 
@@ -52,17 +53,22 @@ func measureMarks(rs []TruthReading) [4]MarkMeasured {
 	var out [4]MarkMeasured
 	for i, xs := range by {
 		out[i].N = len(xs)
-		if len(xs) == 0 {
-			continue
+		if len(xs) > 0 {
+			out[i].Mean, out[i].Lo, out[i].Hi = meanInterval(xs)
 		}
-		m, sd := stat.MeanStdDev(xs, nil)
-		half := 0.0
-		if len(xs) > 1 {
-			half = 1.96 * sd / math.Sqrt(float64(len(xs)))
-		}
-		out[i].Mean, out[i].Lo, out[i].Hi = m, m-half, m+half
 	}
 	return out
+}
+
+// meanInterval is the mean of xs (not empty) and its 95 % normal interval (the mean itself
+// for one value).
+func meanInterval(xs []float64) (m, lo, hi float64) {
+	m, sd := stat.MeanStdDev(xs, nil)
+	if len(xs) < 2 {
+		return m, m, m
+	}
+	half := 1.96 * sd / math.Sqrt(float64(len(xs)))
+	return m, m - half, m + half
 }
 
 // MeasuredMarksSource is the Go file that declares Measured: what the marks of engine
@@ -75,7 +81,7 @@ func MeasuredMarksSource(engine, file string, rs []TruthReading, command string)
 		sizes[r.Size] = true
 	}
 	var boards []string
-	for _, n := range []int32{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26} {
+	for n := int32(game.MinSize); n <= game.MaxSize; n++ {
 		if sizes[n] {
 			boards = append(boards, fmt.Sprintf("%d×%d", n, n))
 		}

@@ -50,9 +50,10 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 		}
 		b := e.an.Analyse(after, nil, rand.New(rand.NewPCG(seed, uint64(k+1))))
 		t.RawAfter, t.OverAfter = b.Light, after.Over()
-		t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, after.Over(), b.Playouts)
-		if a.Best.Same(m) {
-			t.PlayedQ, t.PlayedN = t.BestQ, t.BestN
+		if !a.Best.Same(m) {
+			t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, after.Over(), b.Playouts)
+		} else {
+			t.PlayedQ, t.PlayedN = t.BestQ, t.BestN // the engine's own best loses nothing
 		}
 	}
 	if a.Best != (replay.Move{}) {
@@ -144,12 +145,9 @@ type MarksFigures struct {
 	// RecallLoss that are marked mistake or blunder; FalseAlarms the share of those that
 	// measured at most FalseAlarmLoss that have any mark.
 	Precision, Recall, FalseAlarms Share
-	// ByMark is, for each mark (Good first), how many turns got it and their mean measured
-	// loss.
-	ByMark [4]struct {
-		N    int
-		Mean float64
-	}
+	// ByMark is, for each mark (Good first), how many turns got it and the mean of their
+	// measured losses with its 95 % interval.
+	ByMark [4]MarkMeasured
 }
 
 // Marks measures the readings against their measured losses.
@@ -179,21 +177,14 @@ func Marks(rs []TruthReading) MarksFigures {
 				fk++
 			}
 		}
-		f.ByMark[r.Mark].N++
-		f.ByMark[r.Mark].Mean += r.Loss
 	}
-	for i := range f.ByMark {
-		if f.ByMark[i].N > 0 {
-			f.ByMark[i].Mean /= float64(f.ByMark[i].N)
-		}
-	}
+	f.ByMark = measureMarks(rs)
 	f.Precision, f.Recall, f.FalseAlarms = shareOf(pk, pn), shareOf(rk, rn), shareOf(fk, fn)
 	n := len(rs)
 	f.MAE.N, f.Spearman.N = n, n
 	if n >= 2 {
-		m, sd := stat.MeanStdDev(absErr, nil)
-		half := 1.96 * sd / math.Sqrt(float64(n))
-		f.MAE.Value, f.MAE.Lo, f.MAE.Hi = m, max(0, m-half), m+half
+		m, lo, hi := meanInterval(absErr)
+		f.MAE.Value, f.MAE.Lo, f.MAE.Hi = m, max(0, lo), hi
 	}
 	f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi = math.NaN(), math.NaN(), math.NaN()
 	if n >= 4 {
