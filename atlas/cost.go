@@ -14,10 +14,11 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ponte/ponte/bot"
+	"github.com/ponte/ponte/internal/cputime"
 )
 
 // Rate is a bot's measured speed on an atlas's games: the games played and the process's
-// CPU time they took (CPUTime: every thread, the searches' and the garbage collector's).
+// CPU time they took (cputime.Process: every thread, the searches' and the garbage collector's).
 type Rate struct {
 	Games      int
 	CPUSeconds float64
@@ -223,9 +224,9 @@ func (c *Config) MeasureRate(ctx context.Context, classes []Class, d *Data, newB
 		byID[cl.ID] = cl
 	}
 	workers = max(1, workers)
-	start := CPUTime()
+	start := cputime.Process()
 	var r Rate
-	for len(units) > 0 && (r.Games == 0 || CPUTime()-start < budget) {
+	for len(units) > 0 && (r.Games == 0 || cputime.Process()-start < budget) {
 		batch := units[:min(workers, len(units))]
 		units = units[len(batch):]
 		errs := make([]error, len(batch))
@@ -240,7 +241,7 @@ func (c *Config) MeasureRate(ctx context.Context, classes []Class, d *Data, newB
 			}
 		}
 		r.Games += len(batch)
-		r.CPUSeconds = (CPUTime() - start).Seconds()
+		r.CPUSeconds = (cputime.Process() - start).Seconds()
 	}
 	return r, nil
 }

@@ -5,19 +5,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/cputime"
 )
-
-// cpuTime returns the process's user and system time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkSelfplayPlayouts plays whole self-play games of a bot against itself at the
 // same budget, sage and arch side by side, and reports playouts per core-second (CPU
@@ -29,7 +21,7 @@ func BenchmarkSelfplayPlayouts(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%d", name, size, size), func(b *testing.B) {
 				x, y := mustNew(b, name, Options{}), mustNew(b, name, Options{})
 				rng := rand.New(rand.NewPCG(5, uint64(size)))
-				cpu := cpuTime()
+				cpu := cputime.Process()
 				games := 0
 				for b.Loop() {
 					if _, err := Play(x, y, size, game.Unlimited, rng); err != nil {
@@ -37,7 +29,7 @@ func BenchmarkSelfplayPlayouts(b *testing.B) {
 					}
 					games++
 				}
-				secs := (cpuTime() - cpu).Seconds()
+				secs := (cputime.Process() - cpu).Seconds()
 				n := x.(interface{ PlayoutsDone() int64 }).PlayoutsDone() + y.(interface{ PlayoutsDone() int64 }).PlayoutsDone()
 				b.ReportMetric(float64(n)/secs, "playouts/cpu-s")
 				b.ReportMetric(float64(games)/secs, "games/cpu-s")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -32,12 +33,12 @@ func BenchmarkArchThreads(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			x := mustNew(b, name, Options{}).(*Arch)
 			x.Reuse = false
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), cputime.Process()
 			for b.Loop() {
 				x.Turn(g, rng)
 			}
 			b.ReportMetric(float64(x.PlayoutsDone())/time.Since(start).Seconds(), "playouts/s")
-			b.ReportMetric(float64(x.PlayoutsDone())/(cpuTime()-cpu).Seconds(), "playouts/cpu-s")
+			b.ReportMetric(float64(x.PlayoutsDone())/(cputime.Process()-cpu).Seconds(), "playouts/cpu-s")
 		})
 	}
 }

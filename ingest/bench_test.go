@@ -6,18 +6,20 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ponte/ponte/internal/cputime"
 )
 
 // cpuLoop runs body b.N times, as b.Loop does, and reports the CPU time the process used
 // for it per iteration (cpu-ms/op), beside the wall time.
 func cpuLoop(b *testing.B, body func()) {
-	start := cpuTime()
+	start := cputime.Process()
 	n := 0
 	for b.Loop() {
 		body()
 		n++
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(max(n, 1)), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(time.Millisecond)/float64(max(n, 1)), "cpu-ms/op")
 }
 
 // benchInput repeats a conformance corpus in memory to about 20 MB.

@@ -5,9 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/ponte/ponte/internal/cputime"
 )
 
 // BenchmarkTurnSummaries reads every game's turn summary, as ponte stats does, from the
@@ -30,7 +30,7 @@ func BenchmarkTurnSummaries(b *testing.B) {
 	defer r.Close()
 	ctx := context.Background()
 	turns := 0
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		if err := r.TurnSummaries(ctx, math.MinInt64, math.MaxInt64, func(ts *TurnSummary) error {
 			turns += len(ts.Turns)
@@ -39,12 +39,5 @@ func BenchmarkTurnSummaries(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
-}
-
-// cpuTime is the CPU time of the process so far (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
 }

@@ -27,12 +27,12 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/internal/interrupt"
 	"github.com/ponte/ponte/internal/outfile"
 	"github.com/ponte/ponte/replay"
@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *estimate {
 		return nil
 	}
-	cpu0, wall0 := cpuSeconds(), time.Now()
+	cpu0, wall0 := cputime.Process().Seconds(), time.Now()
 	var games atomic.Int64
 	for _, p := range todo {
 		t0, g0 := time.Now(), games.Load()
@@ -187,7 +187,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		fmt.Fprintln(out)
 	}
-	cpu := cpuSeconds() - cpu0
+	cpu := cputime.Process().Seconds() - cpu0
 	fmt.Fprintf(out, "%d positions, %s in %.0f s, %.0f CPU-seconds: %.1f games a core-second\n",
 		len(todo), plural(int(games.Load()), "game"), time.Since(wall0).Seconds(), cpu, float64(games.Load())/cpu)
 	return nil
@@ -208,7 +208,7 @@ func gamesPerPosition(c annotate.TruthConfig) int {
 // probeRate plays n self-play games of c.Player on c.Workers goroutines and returns the
 // games a core-second (CPU time of the process).
 func probeRate(c annotate.TruthConfig, n int) (float64, error) {
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Process().Seconds()
 	errs := make(chan error, n)
 	sem := make(chan struct{}, max(c.Workers, 1))
 	for i := range n {
@@ -239,16 +239,7 @@ func probeRate(c annotate.TruthConfig, n int) (float64, error) {
 			return 0, err
 		}
 	}
-	return float64(n) / (cpuSeconds() - cpu0), nil
-}
-
-// cpuSeconds is the process's CPU time, user and system.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	return float64(n) / (cputime.Process().Seconds() - cpu0), nil
 }
 
 func plural(n int, word string) string {
@@ -339,12 +330,12 @@ func marks(args []string, out io.Writer) error {
 		fmt.Fprintln(out, l)
 	}
 	for _, e := range es {
-		c0 := cpuSeconds()
+		c0 := cputime.Process().Seconds()
 		rs, err := e.ReadTruthSet(rows)
 		if err != nil {
 			return err
 		}
-		cpu := cpuSeconds() - c0
+		cpu := cputime.Process().Seconds() - c0
 		for _, r := range rs {
 			table = append(table, []string{e.Bot(), strconv.Itoa(int(r.Size)), strconv.Itoa(int(r.Position)), r.Kind, r.Candidate,
 				strconv.FormatFloat(r.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(r.Predicted, 'f', 4, 64), r.Mark.String()})

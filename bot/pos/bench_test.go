@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -59,7 +58,7 @@ func BenchmarkPlayout(b *testing.B) {
 				var sim Position
 				var d Draw
 				turns := 0
-				cpu := cpuTime()
+				cpu := cputime.Process()
 				for b.Loop() {
 					sim.CopyFrom(&root)
 					for !sim.Over() {
@@ -68,20 +67,12 @@ func BenchmarkPlayout(b *testing.B) {
 						turns++
 					}
 				}
-				b.ReportMetric(float64(b.N)/(cpuTime()-cpu).Seconds(), "playouts/cpu-s")
+				b.ReportMetric(float64(b.N)/(cputime.Process()-cpu).Seconds(), "playouts/cpu-s")
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 				b.ReportMetric(float64(turns)/float64(b.N), "turns/playout")
 			})
 		}
 	}
-}
-
-// cpuTime returns the process's user and system time, which a shared machine's load
-// changes less than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkCopy compares the two ways to start a playout: a copy by value and CopyFrom,

@@ -18,6 +18,7 @@ import (
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/internal/archive"
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/internal/progress"
 	"github.com/ponte/ponte/store"
 )
@@ -175,7 +176,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 	}
 	var played, stored atomic.Int64 // in the round, in the run
 	var bar *progress.Stage
-	start, cpu := time.Now(), atlas.CPUTime()
+	start, cpu := time.Now(), cputime.Process()
 	r := atlas.Runner{Workers: opts.workers, Shard: shard, Shards: shards,
 		NewBot: func(name string) (bot.Bot, error) { return newBot(name, bot.Options{Workers: 1}) },
 		Round: func(p *atlas.Plan, units int) {
@@ -207,7 +208,7 @@ func runAtlas(s *streams, opts *atlasOptions) error {
 			return usagef("%s: %s", safe(opts.db), safeErr(err))
 		}
 		n := int(stored.Load())
-		rate := atlas.Rate{Games: n, CPUSeconds: (atlas.CPUTime() - cpu).Seconds()}
+		rate := atlas.Rate{Games: n, CPUSeconds: (cputime.Process() - cpu).Seconds()}
 		fmt.Fprintf(s.err, "%s: %d %s stored by this run, %d in the database, %s this run, %.1f CPU-s: %.4g games per core-second\n", safe(opts.db), n, plural(n, "game", "games"),
 			held, seconds(time.Since(start).Seconds()), rate.CPUSeconds, rate.PerCoreSecond())
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ponte/ponte/internal/cputime"
 )
 
 // scanSummaries is what a Scanner's NextSummary reads of text: the summaries until the
@@ -132,7 +134,7 @@ func BenchmarkAppendSummaries(b *testing.B) {
 			var dst []Summary
 			var err error
 			turns := 0
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				for _, text := range texts {
 					if dst, err = bc.read(dst[:0], text); err != nil {
@@ -141,7 +143,7 @@ func BenchmarkAppendSummaries(b *testing.B) {
 					turns += len(dst)
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
 		})
 	}
 }

@@ -6,11 +6,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -108,7 +107,7 @@ func BenchmarkNextSummary(b *testing.B) {
 	var sc Scanner
 	var s Summary
 	turns := 0
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		for _, text := range texts {
 			for sc.Reset(text); sc.NextSummary(&s); {
@@ -116,15 +115,7 @@ func BenchmarkNextSummary(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
-}
-
-// cpuTime is the CPU time of the process so far (user and system): on a busy machine,
-// the firmer figure.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
 }
 
 // The legacy text of version 6 reads as the same turns.
@@ -283,7 +274,7 @@ func BenchmarkBuilder(b *testing.B) {
 	}
 	var bd Builder
 	turns := 0
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		for _, g := range games {
 			bd.Reset()
@@ -293,5 +284,5 @@ func BenchmarkBuilder(b *testing.B) {
 			turns += bd.Len()
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
 }

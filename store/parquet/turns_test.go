@@ -8,12 +8,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	pq "github.com/parquet-go/parquet-go"
 
+	"github.com/ponte/ponte/internal/cputime"
 	"github.com/ponte/ponte/internal/turntext"
 )
 
@@ -129,7 +128,7 @@ func BenchmarkTurns(b *testing.B) {
 	}
 	dir := b.TempDir()
 	i := 0
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		i++
 		path := filepath.Join(dir, "turns"+strconv.Itoa(i)+".parquet")
@@ -147,12 +146,5 @@ func BenchmarkTurns(b *testing.B) {
 		}
 		os.Remove(path)
 	}
-	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N*turns), "cpu-ns/turn")
-}
-
-// cpuTime is the CPU time of the process so far (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(b.N*turns), "cpu-ns/turn")
 }

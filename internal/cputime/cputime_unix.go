@@ -1,15 +1,15 @@
 //go:build unix
 
-package atlas
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// CPUTime is the CPU time of the process so far, user and system, every thread's
+// Process is the CPU time of the process so far, user and system, every thread's
 // (getrusage); 0 when it cannot be read.
-func CPUTime() time.Duration {
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
