@@ -3,13 +3,9 @@ package docscheck
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -24,37 +20,10 @@ const renameOwner = "internal/outfile"
 // ponte's non-test Go code is in internal/outfile: a second hand-written rename-into-place
 // anywhere else fails here, naming its file and line.
 func TestOneAtomicWrite(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	renames := []string{"Rename", "Renameat", "Renameat2", "RenameExchange"}
 	var found []string
 	owned := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "vendor") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachGoFile(t, false, func(rel string, f *ast.File, fset *token.FileSet) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -75,11 +44,7 @@ func TestOneAtomicWrite(t *testing.T) {
 			found = append(found, fmt.Sprintf("%s: %s.%s", fset.Position(call.Pos()), pkg.Name, sel.Sel.Name))
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, f := range found {
 		t.Errorf("%s renames outside %s: write through outfile.Create / outfile.WriteFile (a file), outfile.NewFolder (a folder switched whole) or outfile.InstallFolder", f, renameOwner)
 	}
