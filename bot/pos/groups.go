@@ -39,20 +39,10 @@ func (p *Position) union(c replay.Colour, g, h int16) {
 // markComponent adds the tiles of the component whose root is r, of colour c, to the
 // colour's island-component tiles.
 func (p *Position) markComponent(c replay.Colour, r int16) {
-	m := &p.icells[c&1]
 	g := r
 	for {
 		grp := &p.groups[g]
-		for _, x := range grp.cells[:grp.size] {
-			if !m.has(int(x)) {
-				m.set(int(x))
-				p.grew = true
-				if p.nadded < len(p.added) {
-					p.added[p.nadded] = x
-				}
-				p.nadded++
-			}
-		}
+		p.markTiles(c, grp.cells[:grp.size])
 		g = p.cnext[g]
 		if g == r {
 			return
