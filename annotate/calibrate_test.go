@@ -154,3 +154,37 @@ func TestFittedLoreCheck(t *testing.T) {
 		t.Error("CalibrationOf does not give each family its calibration")
 	}
 }
+
+// Choose keeps a fit only where it does better than the raw value on held-out games: on
+// games whose raw values are their chances it keeps the raw value against a fit that is off,
+// and on games whose chances are steeper than their values it keeps the fit.
+func TestChoose(t *testing.T) {
+	games := func(seed uint64, slope float64) []Point {
+		rng := rand.New(rand.NewPCG(seed, 3))
+		var pts []Point
+		for g := range 600 {
+			id := strconv.Itoa(g)
+			for range 20 {
+				raw := 0.02 + 0.96*rng.Float64()
+				won := 0.0
+				if rng.Float64() < sigmoid(slope*logit(raw)) {
+					won = 1
+				}
+				pts = append(pts, Point{Raw: raw, Phase: 0.5, Won: won, Game: id})
+			}
+		}
+		return pts
+	}
+	off := Calibration{W: [4]float64{0.4, 1, 0, 0}} // 10 points too high in the middle
+	if c, why := Choose(off, games(1, 1)); c != Identity {
+		t.Errorf("raw values that are chances: kept %v (%s), want the raw value", c, why)
+	}
+	steep := games(2, 2)
+	fitted, err := Fit(games(3, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, why := Choose(fitted, steep); c != fitted {
+		t.Errorf("chances steeper than the values: kept %v (%s), want the fit %v", c, why, fitted)
+	}
+}
