@@ -265,3 +265,19 @@ func ReliabilityTable(c Calibration, points []Point) string {
 	within, naive, nonEmpty := tally(bins)
 	return s + fmt.Sprintf("\n%d of %d deciles within their interval by games (%d within the interval by positions)\n", within, nonEmpty, naive)
 }
+
+// Choose returns the calibration to keep of fitted and the search's value as it is
+// (Identity), judged on the held-out points: the one with more deciles within their
+// interval by games, and at equal deciles the lower Brier score (fitted when both are
+// equal); and says why. A fit that does worse on the games it was not fitted on than no fit
+// at all is not kept.
+func Choose(fitted Calibration, heldOut []Point) (Calibration, string) {
+	fw, _, fb := tally(fitted.Reliability(heldOut))
+	rw, _, rb := tally(Identity.Reliability(heldOut))
+	fs, rs := fitted.Brier(heldOut), Identity.Brier(heldOut)
+	say := fmt.Sprintf("held out, the fit %d of %d deciles within, Brier %.4f; the raw value %d of %d, Brier %.4f", fw, fb, fs, rw, rb, rs)
+	if rw > fw || rw == fw && rs < fs {
+		return Identity, say + ": the raw value is kept"
+	}
+	return fitted, say + ": the fit is kept"
+}

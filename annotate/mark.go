@@ -18,9 +18,9 @@ const (
 // those FitThresholds sets from DefaultEngine's reading of the truth set's 8×8 positions
 // (docs/annotate.md, "The marks' thresholds"; TestThresholdsOfTruthSet).
 const (
-	InaccuracyLoss = 0.21
-	MistakeLoss    = 0.24
-	BlunderLoss    = 0.43
+	InaccuracyLoss = 0.23
+	MistakeLoss    = 0.28
+	BlunderLoss    = 0.44
 )
 
 // DefaultThresholds are the marks' thresholds as a value.

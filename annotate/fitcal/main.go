@@ -58,15 +58,18 @@ func run(dbPath, bot, write, name string) error {
 	if len(fit) == 0 || len(test) == 0 {
 		return fmt.Errorf("%s: no decided games annotated by %s on both sides of the split", dbPath, bot)
 	}
-	c, err := annotate.Fit(fit)
+	fitted, err := annotate.Fit(fit)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("fitted on %d positions of %d games: W = %.4f\n", len(fit), len(games[false]), c.W)
-	fmt.Printf("held out: %d positions of %d games\n\n", len(test), len(games[true]))
-	fmt.Println(annotate.ReliabilityTable(c, test))
 	raw := annotate.Identity
-	fmt.Printf("Brier score (held out): %.4f calibrated, %.4f the search's raw value\n", c.Brier(test), raw.Brier(test))
+	fmt.Printf("fitted on %d positions of %d games: W = %.4f\n", len(fit), len(games[false]), fitted.W)
+	fmt.Printf("held out: %d positions of %d games\n\n", len(test), len(games[true]))
+	fmt.Println(annotate.ReliabilityTable(fitted, test))
+	fmt.Printf("Brier score (held out): %.4f calibrated, %.4f the search's raw value\n", fitted.Brier(test), raw.Brier(test))
+	fmt.Printf("\nThe search's raw value on the held-out games:\n\n%s", annotate.ReliabilityTable(raw, test))
+	c, why := annotate.Choose(fitted, test)
+	fmt.Printf("\nkept: %s\n", why)
 	if write == "" {
 		return nil
 	}
@@ -80,7 +83,8 @@ func run(dbPath, bot, write, name string) error {
 package annotate
 
 // %[4]s is the calibration of the engine %[2]s's values (and of its family's),
-// fitted on %[5]d positions of %[6]d self-play games.
+// fitted on %[5]d positions of %[6]d self-play games
+// (%[19]s).
 var %[4]s = Calibration{W: [4]float64{%.6[7]f, %.6[8]f, %.6[9]f, %.6[10]f}}
 
 // %[4]sCheck is %[4]s's reliability on the held-out self-play games.
@@ -91,7 +95,7 @@ var %[4]sCheck = Check{
 %s	},
 }
 `, dbPath, bot, write, name, len(fit), len(games[false]), c.W[0], c.W[1], c.W[2], c.W[3],
-		bot, len(games[false]), len(fit), len(games[true]), len(test), c.Brier(test), raw.Brier(test), bins.String())
+		bot, len(games[false]), len(fit), len(games[true]), len(test), c.Brier(test), raw.Brier(test), bins.String(), why)
 	out, err := format.Source([]byte(src))
 	if err != nil {
 		return err
