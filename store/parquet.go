@@ -107,7 +107,18 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			}
 			defer sw.Abort() // unless switched in
 		}
-		n, size, err := exportGames(c, sw.Path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
+		var n, size int64
+		if stream != nil && stream.gameFile != nil && !stream.gamesDropped && !stream.dupMet {
+			if progress != nil {
+				progress(ParquetProgress{File: "games.parquet", Rows: stream.gameFile.Rows(), Games: games, TotalGames: games, Streamed: true})
+			}
+			n, size, err = stream.gameFile.Finish(state)
+		} else {
+			if stream != nil {
+				stream.dropGames() // its rows' duplicates are not the database's
+			}
+			n, size, err = exportGames(c, sw.Path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
+		}
 		if err != nil {
 			return err
 		}

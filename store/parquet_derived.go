@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/ingest"
 	"github.com/ponte/ponte/store/parquet"
 )
 
@@ -169,40 +171,91 @@ func textValue(col string, v driver.Value) (string, error) {
 // exportGames writes games.parquet to path: the games table, in the order stored, with
 // the derived columns (gamesParquet).
 func exportGames(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
-	plan, err := planOf[GameRow](&gamesTable)
+	gm, err := newGameRows()
 	if err != nil {
 		return 0, 0, err
 	}
-	date := -1
-	for i, col := range gamesTable.columns {
-		if col.name == "date" {
-			date = i
-		}
-	}
 	// Whether the game has a bot player, as ponte stats decides without --bots.
 	bot, _ := botSQL(nil)
-	var dv parquet.Deriver
 	n := len(gamesTable.columns)
 	set := func(g *GameRow, vals []driver.Value, sl *parquet.Slab) error {
-		if err := plan.set(unsafe.Pointer(g), vals[:n], sl); err != nil {
-			return err
-		}
-		if date >= 0 && vals[date] != nil {
-			text, err := textValue("date", vals[date])
-			if err != nil {
-				return err
-			}
-			g.DateText = sl.Stringp(text)
-		}
 		isBot, ok := vals[n].(int64)
 		if !ok {
 			return typeError("population", vals[n])
 		}
-		dv.Derive(g, isBot != 0)
-		return nil
+		return gm.set(g, vals[:n], isBot != 0, sl)
 	}
 	return exportRows(c, "SELECT "+gamesTable.names()+", "+bot+" FROM games g ORDER BY id", set,
 		path, parquet.GamesPerRowGroup, state, progress, gamesBlobs...)
+}
+
+// gameRows makes the rows of games.parquet from the values of the games table's columns,
+// as read from the database or as the writer stores them.
+type gameRows struct {
+	plan rowPlan
+	date int // the index of the column date, or -1
+	site int // of site
+	dv   parquet.Deriver
+}
+
+func newGameRows() (*gameRows, error) {
+	plan, err := planOf[GameRow](&gamesTable)
+	if err != nil {
+		return nil, err
+	}
+	gm := &gameRows{plan: plan, date: -1, site: -1}
+	for i, col := range gamesTable.columns {
+		switch col.name {
+		case "date":
+			gm.date = i
+		case "site":
+			gm.site = i
+		}
+	}
+	return gm, nil
+}
+
+// set fills g from the values of the table's columns, vals, given whether the game has a
+// bot player (botSQL).
+func (gm *gameRows) set(g *GameRow, vals []driver.Value, bot bool, sl *parquet.Slab) error {
+	if err := gm.plan.set(unsafe.Pointer(g), vals, sl); err != nil {
+		return err
+	}
+	if gm.date >= 0 && vals[gm.date] != nil {
+		text, err := textValue("date", vals[gm.date])
+		if err != nil {
+			return err
+		}
+		g.DateText = sl.Stringp(text)
+	}
+	gm.dv.Derive(g, bot)
+	return nil
+}
+
+// hasBot is botSQL(nil) of a game as the writer stores it: its site (a value of the
+// column site) and its tags, which game_tags holds as valid text (appendTagsJSON) and
+// botSQL compares with SQLite's lower(), which lowers ASCII letters only.
+func (gm *gameRows) hasBot(vals []driver.Value, tags []ingest.Tag) bool {
+	if site, _ := vals[gm.site].(string); site == game.SelfPlaySite {
+		return true
+	}
+	for _, t := range tags {
+		if name := validText(t.Name); (name == game.LightIsAI || name == game.DarkIsAI) && asciiLower(validText(t.Value)) == game.IsAIValue {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower is s with its ASCII capitals lowered, as SQLite's lower() does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // parquetExtra is the columns the Parquet file of t derives, after t's own.

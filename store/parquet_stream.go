@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -26,16 +27,25 @@ import (
 // and switches the folder; anything else (an interrupted or failed ingest, a database that does not
 // match) drops them, and the files are exported from the database as before.
 //
-// games.parquet is not streamed: a game's duplicates column grows when a copy is met
-// later in the run, so its rows are only final once the ingest ends.
+// games.parquet is streamed too, from the values the writer stores (gameRows), but its
+// rows are final only if no game met a copy later in the run, which adds to its
+// duplicates column (dupMet): WriteParquet then drops the file and exports it from the
+// database, as it does for a Parquet-only ingest, whose database keeps no tags for the
+// population's bots (botSQL).
 type parquetStream struct {
-	dir   string
-	in    chan []streamGame
-	done  chan struct{} // closed when every game handed over is in the files' rows
-	err   error         // the first error, after done
-	turns *parquet.Turns
-	tags  *parquet.File[TagRow]
-	games int64 // the games streamed, numbered 1 … games
+	dir      string
+	in       chan []streamGame
+	done     chan struct{} // closed when every game handed over is in the files' rows
+	err      error         // the first error, after done
+	turns    *parquet.Turns
+	tags     *parquet.File[TagRow]
+	gameFile *parquet.File[GameRow] // nil when games.parquet is exported
+	gameRows *gameRows
+	// dupMet: a copy of a game streamed was met, set by the writer's goroutine and read
+	// after the ingest.
+	dupMet       bool
+	gamesDropped bool  // gameFile was dropped (dropGames)
+	games        int64 // the games streamed, numbered 1 … games
 	// sw is the new state of the folder dir that the files are written into, which
 	// WriteParquet completes and switches in; abort drops it.
 	sw *folderSwitch
@@ -43,10 +53,11 @@ type parquetStream struct {
 
 // streamGame is what the writer hands over of a game it stores.
 type streamGame struct {
-	id     int64        // games.id
-	gameID string       // games.game_id
-	turns  string       // game_turns.turns, "" for none
-	tags   []ingest.Tag // its tags, in order
+	id     int64          // games.id
+	gameID string         // games.game_id
+	row    []driver.Value // the values of the games table's columns, as stored
+	turns  string         // game_turns.turns, "" for none
+	tags   []ingest.Tag   // its tags, in order
 }
 
 // streamEncoders bounds the goroutines that encode turns.parquet's row groups during an
@@ -56,8 +67,8 @@ type streamGame struct {
 const streamEncoders = 2
 
 // startParquetStream starts writing turns.parquet and tags.parquet of the folder dir into
-// its new state sw.
-func startParquetStream(dir string, sw *folderSwitch) (*parquetStream, error) {
+// its new state sw, and games.parquet if withGames.
+func startParquetStream(dir string, sw *folderSwitch, withGames bool) (*parquetStream, error) {
 	turns, err := parquet.CreateTurns(sw.Path("turns.parquet"), min(streamEncoders, max(1, runtime.GOMAXPROCS(0))))
 	if err != nil {
 		return nil, err
@@ -68,6 +79,16 @@ func startParquetStream(dir string, sw *folderSwitch) (*parquetStream, error) {
 		return nil, err
 	}
 	s := &parquetStream{dir: dir, in: make(chan []streamGame, 4), done: make(chan struct{}), turns: turns, tags: tags, sw: sw}
+	if withGames {
+		if s.gameRows, err = newGameRows(); err == nil {
+			s.gameFile, err = parquet.Create[GameRow](sw.Path("games.parquet"), parquet.GamesPerRowGroup, gamesBlobs...)
+		}
+		if err != nil {
+			turns.Abort()
+			tags.Abort()
+			return nil, err
+		}
+	}
 	go s.run()
 	return s, nil
 }
@@ -96,6 +117,17 @@ func (s *parquetStream) add(g *streamGame) error {
 		return fmt.Errorf("game %d handed over after game %d", g.id, s.games)
 	}
 	s.games = g.id
+	if s.gameFile != nil {
+		r, sl := s.gameFile.Next()
+		if err := s.gameRows.set(r, g.row, s.gameRows.hasBot(g.row, g.tags), sl); err != nil {
+			return fmt.Errorf("games.parquet's row of game %d: %w", g.id, err)
+		}
+		if s.gameFile.Full() {
+			if err := s.gameFile.Send(); err != nil {
+				return err
+			}
+		}
+	}
 	if g.turns != "" {
 		if err := s.turns.AddGame(g.id, g.turns); err != nil {
 			return err
@@ -129,14 +161,25 @@ func (s *parquetStream) abort() error {
 	<-s.done
 	s.turns.Abort()
 	s.tags.Abort()
+	s.dropGames()
 	s.sw.Abort()
 	switch {
 	case !errors.Is(s.err, parquet.ErrStopped):
 		return s.err
 	case s.turns.Failure() != nil && !errors.Is(s.turns.Failure(), parquet.ErrStopped):
 		return s.turns.Stopped(s.err, s.turns.Failure())
+	case s.gameFile != nil && s.gameFile.Failure() != nil && !errors.Is(s.gameFile.Failure(), parquet.ErrStopped):
+		return s.gameFile.Stopped(s.err, s.gameFile.Failure())
 	}
 	return s.tags.Stopped(s.err, s.tags.Failure())
+}
+
+// dropGames drops the games.parquet streamed, if any, which WriteParquet does not use.
+func (s *parquetStream) dropGames() {
+	if s.gameFile != nil && !s.gamesDropped {
+		s.gameFile.Abort()
+		s.gamesDropped = true
+	}
 }
 
 // startStream starts streaming the Parquet files of an ingest (WriteOptions.StreamParquet) when
@@ -174,7 +217,7 @@ func (d *DB) newStream(dir string) (*parquetStream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := startParquetStream(dir, sw)
+	s, err := startParquetStream(dir, sw, d.parquetOnly == "")
 	if err != nil {
 		sw.Abort()
 		return nil, err

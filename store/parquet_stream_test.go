@@ -260,7 +260,7 @@ func TestParquetStreamFailureSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := startParquetStream(dir, sw)
+	s, err := startParquetStream(dir, sw, false)
 	if err != nil {
 		t.Fatal(err)
 	}

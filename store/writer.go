@@ -437,6 +437,9 @@ func (w *writer) record(it *Entry) error {
 		id, dup = w.existing[g.GameID]
 	}
 	if dup {
+		if w.stream != nil {
+			w.stream.dupMet = true // the game's row streamed is not final
+		}
 		w.dups[id]++
 		st.c.Duplicates++
 		w.counts.Duplicates++
@@ -460,7 +463,7 @@ func (w *writer) record(it *Entry) error {
 	}
 	w.counts.TurnRows += int64(g.TurnRows)
 	if w.stream != nil {
-		w.streamed = append(w.streamed, streamGame{id: id, gameID: g.GameID, turns: g.PackedTurns, tags: g.Tags})
+		w.streamed = append(w.streamed, streamGame{id: id, gameID: g.GameID, row: g.row, turns: g.PackedTurns, tags: g.Tags})
 		if w.streamOnly {
 			return nil
 		}

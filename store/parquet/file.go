@@ -50,6 +50,7 @@ func Create[T any](path string, rowGroup int64, blobs ...string) (*File[T], erro
 		pq.Compression(&Zstd),
 		pq.MaxRowsPerRowGroup(rowGroup),
 		pq.CreatedBy("ponte", "", ""),
+		pq.DataPageStatistics(false),
 	}
 	for _, col := range blobs {
 		opts = append(opts, pq.SkipPageBounds(col), pq.SkipPageStatistics(col))

@@ -245,6 +245,9 @@ func turnsWriterOptions() []pq.WriterOption {
 		pq.Compression(&Zstd),
 		pq.MaxRowsPerRowGroup(TurnsPerRowGroup),
 		pq.CreatedBy("ponte", "", ""),
+		pq.DataPageStatistics(false),
+		pq.SkipPageBounds("colour"), pq.SkipPageBounds("kind"), pq.SkipPageBounds("bridge_shape"),
+		pq.SkipPageBounds("a"), pq.SkipPageBounds("b"),
 	}
 }
 
