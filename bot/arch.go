@@ -62,8 +62,9 @@ type Arch struct {
 
 // archTree is one thread's tree and scratch space.
 type archTree struct {
-	nodes   []sageNode
-	cands   []sageCand
+	nodes   []archNode
+	cands   []archCand
+	rcells  []raveCell // the nodes' RAVE cells
 	path    []sageStep
 	root    pos.Position
 	sim     pos.Position
@@ -79,15 +80,50 @@ type archTree struct {
 	forced  int32
 	// sortByPrior's scratch
 	keys, keys2 []priorKey
-	sorted      []sageCand
+	sorted      []archCand
 	runs        []int32
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
-	nodes2 []sageNode
-	cands2 []sageCand
-	old    []int32
-	lore   *loreScratch // set with Arch.Priors
+	nodes2  []archNode
+	cands2  []archCand
+	rcells2 []raveCell
+	old     []int32
+	lore    *loreScratch // set with Arch.Priors
 	// the thread's RAVE statistics of the shared tree, and the spare for compaction
 	rave, rave2 *raveTable
+}
+
+// archNode is a node of an archTree: its turns are cands[candStart:candStart+candN], and
+// its RAVE cells rcells[cellStart:cellStart+cellN].
+type archNode struct {
+	candStart, candN int32
+	cellStart, cellN int32
+	visits           float64
+	seat             int8 // who moves at this node: the opener (0) or the responder (1)
+	expanded         bool
+}
+
+// archCand is a turn of a node. A tile turn's all-moves-as-first statistics are those of
+// its two cells (ia, ib in the node's RAVE cells): a pair's visits are the halves of its
+// cells' hits, its wins the halves of theirs, the same values, exactly, as counting a
+// pair's hits by halves (every term is a multiple of ¼).
+type archCand struct {
+	move  replay.Move
+	prior float64
+	child int32 // the node after the turn, -1 before it is made
+	// ia and ib are the indexes of a tile turn's cells in its node's RAVE cells, -1 for
+	// the other turns.
+	ia, ib int16
+	// unchecked marks a tile pair not yet checked for legality: a pair is checked when the
+	// widening opens it, and an illegal one is dropped (n = -1).
+	unchecked bool
+	n, w      float64
+}
+
+// raveCell is a cell of a node's tile turns and its all-moves-as-first hits and wins: the
+// playouts through the node in which the node's mover later played it, and their results.
+type raveCell struct {
+	cell game.Cell
+	n, w float64
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -339,7 +375,7 @@ func samePosition(x, y *replay.Game) bool {
 
 // fresh starts a new tree at the root position.
 func (t *archTree) fresh(cells int) {
-	t.nodes, t.cands = t.nodes[:0], t.cands[:0]
+	t.nodes, t.cands, t.rcells = t.nodes[:0], t.cands[:0], t.rcells[:0]
 	t.newNode(posSeat(&t.root))
 	t.expand(0, &t.root, cells)
 }
@@ -372,11 +408,13 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 
 // compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
 func (t *archTree) compact(y int32) {
-	nodes, cands, old := t.nodes2[:0], t.cands2[:0], t.old[:0]
+	nodes, cands, rcells, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.old[:0]
 	nodes = append(nodes, t.nodes[y])
 	old = append(old, y)
 	for i := 0; i < len(nodes); i++ {
 		o := t.nodes[old[i]]
+		nodes[i].cellStart = int32(len(rcells))
+		rcells = append(rcells, t.rcells[o.cellStart:o.cellStart+o.cellN]...)
 		start := int32(len(cands))
 		for k := o.candStart; k < o.candStart+o.candN; k++ {
 			c := t.cands[k]
@@ -389,12 +427,12 @@ func (t *archTree) compact(y int32) {
 		}
 		nodes[i].candStart = start
 	}
-	t.nodes2, t.cands2, t.old = t.nodes, t.cands, old
-	t.nodes, t.cands = nodes, cands
+	t.nodes2, t.cands2, t.rcells2, t.old = t.nodes, t.cands, t.rcells, old
+	t.nodes, t.cands, t.rcells = nodes, cands, rcells
 }
 
 func (t *archTree) newNode(seat int) int32 {
-	t.nodes = append(t.nodes, sageNode{seat: int8(seat)})
+	t.nodes = append(t.nodes, archNode{seat: int8(seat)})
 	return int32(len(t.nodes) - 1)
 }
 
@@ -408,16 +446,41 @@ func posSeat(p *pos.Position) int {
 
 // expand lists the node's turns in p, best prior first, as Sage.expand does.
 func (t *archTree) expand(n int32, p *pos.Position, cells int) {
-	start := len(t.cands)
+	start, cellStart := len(t.cands), len(t.rcells)
 	t.cands = t.listTurns(t.cands, p, cells)
-	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+	nd := &t.nodes[n]
+	nd.candStart, nd.candN, nd.expanded = int32(start), int32(len(t.cands)-start), true
+	nd.cellStart, nd.cellN = int32(cellStart), int32(len(t.rcells)-cellStart)
+}
+
+// cellIndex returns the index of cell among the RAVE cells from base, the last ones of
+// rcells, appending it when they do not hold it.
+func (t *archTree) cellIndex(base int, cell game.Cell) int16 {
+	for i, rc := range t.rcells[base:] {
+		if rc.cell == cell {
+			return int16(i)
+		}
+	}
+	t.rcells = append(t.rcells, raveCell{cell: cell})
+	return int16(len(t.rcells) - 1 - base)
+}
+
+// tilesCand returns the candidate tile turn m with its cells among the RAVE cells from
+// base.
+func (t *archTree) tilesCand(m replay.Move, prior float64, base int) archCand {
+	c := archCand{move: m, prior: prior, child: -1, ia: -1, ib: -1}
+	if m.Kind == replay.Tiles {
+		c.ia, c.ib = t.cellIndex(base, m.A), t.cellIndex(base, m.B)
+	}
+	return c
 }
 
 // listTurns appends to cands the turns of a node whose position is p, best prior first:
 // the pairs of the best cells (the best legal one checked, the others unchecked), the
-// useful bridges, the pass or every legal turn when no pair is legal.
-func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sageCand {
-	start := len(cands)
+// useful bridges, the pass or every legal turn when no pair is legal. It appends the
+// node's RAVE cells to rcells.
+func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []archCand {
+	start, base := len(cands), len(t.rcells)
 	c := p.ToMove()
 	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
 	// the turns listed for want of a legal pair come last.
@@ -428,10 +491,13 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 		t.lore.board.Read(p, c)
 	}
 	if p.Turn() == 1 {
-		cands = append(cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
+		cands = append(cands, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
 	}
 	top := t.topCells(p, c, cells, 0.05, m)
 	pairs := 0
+	for _, sc := range top {
+		t.rcells = append(t.rcells, raveCell{cell: sc.cell})
+	}
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
 			a, b := top[i].cell, top[j].cell
@@ -439,7 +505,7 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 			if m != nil {
 				prior += m.Pair(a, b)
 			}
-			cands = append(cands, sageCand{move: replay.TilesMove(a, b), prior: prior, child: -1, unchecked: true})
+			cands = append(cands, archCand{move: replay.TilesMove(a, b), prior: prior, child: -1, ia: int16(i), ib: int16(j), unchecked: true})
 		}
 	}
 	byPrior := cands[start:]
@@ -461,17 +527,17 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 			if m != nil {
 				v = m.Bridge(mv, v)
 			}
-			cands = append(cands, sageCand{move: mv, prior: v, child: -1})
+			cands = append(cands, archCand{move: mv, prior: v, child: -1, ia: -1, ib: -1})
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			cands = append(cands, sageCand{move: replay.PassMove, prior: last, child: -1})
+			cands = append(cands, archCand{move: replay.PassMove, prior: last, child: -1, ia: -1, ib: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
 			for _, mv := range t.moves {
 				if mv.Kind != replay.Swap {
-					cands = append(cands, sageCand{move: mv, prior: last, child: -1})
+					cands = append(cands, t.tilesCand(mv, last, base))
 				}
 			}
 		}
@@ -479,7 +545,7 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, mv := range t.moves {
-			cands = append(cands, sageCand{move: mv, child: -1})
+			cands = append(cands, t.tilesCand(mv, 0, base))
 		}
 	}
 	t.sortByPrior(cands[start:])
@@ -491,7 +557,7 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 // It merges the runs the turns already come in (the pairs of one cell with the cells
 // after it, the bridges after the sorted pairs), on (prior, index) keys, and moves each
 // turn once.
-func (t *archTree) sortByPrior(cands []sageCand) {
+func (t *archTree) sortByPrior(cands []archCand) {
 	n := len(cands)
 	if n < 2 {
 		return
@@ -606,9 +672,13 @@ func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 			return k
 		}
 		q := c.w / c.n
-		if a.Rave > 0 && c.an > 0 {
-			beta := math.Sqrt(a.Rave / (3*c.n + a.Rave))
-			q = (1-beta)*q + beta*c.aw/c.an
+		if a.Rave > 0 && c.ia >= 0 {
+			ca, cb := &t.rcells[nd.cellStart+int32(c.ia)], &t.rcells[nd.cellStart+int32(c.ib)]
+			if an := (ca.n + cb.n) / 2; an > 0 {
+				aw := (ca.w + cb.w) / 2
+				beta := math.Sqrt(a.Rave / (3*c.n + a.Rave))
+				q = (1-beta)*q + beta*aw/an
+			}
 		}
 		u := q + a.Explore*math.Sqrt(logN/c.n)
 		if u > bestU {
@@ -683,21 +753,12 @@ func (t *archTree) playout(a *Arch) {
 			continue
 		}
 		seat := int(nd.seat)
-		for k := nd.candStart; k < nd.candStart+nd.candN; k++ {
-			c := &t.cands[k]
-			if c.move.Kind != replay.Tiles {
-				continue
-			}
-			hits := 0
-			if p := t.playedB[2*int(c.move.A)+seat]; p > st.ply {
-				hits++
-			}
-			if p := t.playedB[2*int(c.move.B)+seat]; p > st.ply {
-				hits++
-			}
-			if hits > 0 {
-				c.an += float64(hits) / 2
-				c.aw += r * float64(hits) / 2
+		rcells := t.rcells[nd.cellStart : nd.cellStart+nd.cellN]
+		for i := range rcells {
+			rc := &rcells[i]
+			if t.playedB[2*int(rc.cell)+seat] > st.ply {
+				rc.n++
+				rc.w += r
 			}
 		}
 	}
