@@ -93,9 +93,12 @@ type archTree struct {
 }
 
 // archNode is a node of an archTree: its turns are cands[candStart:candStart+candN], and
-// its RAVE cells rcells[cellStart:cellStart+cellN].
+// its RAVE cells rcells[cellStart:cellStart+cellN]. The first sorted turns are in their
+// order (prior, highest first, then the order listed), the others after them in any
+// order: choose places the next one when the widening reaches it (placeNext).
 type archNode struct {
 	candStart, candN int32
+	sorted           int32
 	cellStart, cellN int32
 	visits           float64
 	seat             int8 // who moves at this node: the opener (0) or the responder (1)
@@ -110,6 +113,7 @@ type archCand struct {
 	move  replay.Move
 	prior float64
 	child int32 // the node after the turn, -1 before it is made
+	order int32 // the turn's place in its node's listing, for equal priors
 	// ia and ib are the indexes of a tile turn's cells in its node's RAVE cells, -1 for
 	// the other turns.
 	ia, ib int16
@@ -377,7 +381,7 @@ func samePosition(x, y *replay.Game) bool {
 func (t *archTree) fresh(cells int) {
 	t.nodes, t.cands, t.rcells = t.nodes[:0], t.cands[:0], t.rcells[:0]
 	t.newNode(posSeat(&t.root))
-	t.expand(0, &t.root, cells)
+	t.expand(0, &t.root, cells, true)
 }
 
 // keep makes the node after the bot's turn played and the reply the new root, keeping its
@@ -403,7 +407,39 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 		return false
 	}
 	t.compact(y)
+	t.order(0)
 	return true
+}
+
+// order puts all of node n's turns in their order.
+func (t *archTree) order(n int32) {
+	nd := &t.nodes[n]
+	slices.SortFunc(t.cands[nd.candStart+nd.sorted:nd.candStart+nd.candN], cmpOrder)
+	nd.sorted = nd.candN
+}
+
+// cmpOrder orders turns by prior, highest first, then as they were listed.
+func cmpOrder(x, y archCand) int {
+	switch {
+	case x.prior > y.prior:
+		return -1
+	case x.prior < y.prior:
+		return 1
+	}
+	return int(x.order - y.order)
+}
+
+// placeNext moves the first of cands in the order (cmpOrder) to cands[0].
+func placeNext(cands []archCand) {
+	best := 0
+	for j := 1; j < len(cands); j++ {
+		if c, b := &cands[j], &cands[best]; c.prior > b.prior || (c.prior == b.prior && c.order < b.order) {
+			best = j
+		}
+	}
+	if best != 0 {
+		cands[0], cands[best] = cands[best], cands[0]
+	}
 }
 
 // compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
@@ -444,12 +480,14 @@ func posSeat(p *pos.Position) int {
 	return 0
 }
 
-// expand lists the node's turns in p, best prior first, as Sage.expand does.
-func (t *archTree) expand(n int32, p *pos.Position, cells int) {
+// expand lists the node's turns in p, best prior first as Sage.expand does (all of them
+// in order when full is set, otherwise as far as listTurns needed).
+func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
 	start, cellStart := len(t.cands), len(t.rcells)
-	t.cands = t.listTurns(t.cands, p, cells)
+	var sorted int32
+	t.cands, sorted = t.listTurns(t.cands, p, cells, full)
 	nd := &t.nodes[n]
-	nd.candStart, nd.candN, nd.expanded = int32(start), int32(len(t.cands)-start), true
+	nd.candStart, nd.candN, nd.sorted, nd.expanded = int32(start), int32(len(t.cands)-start), sorted, true
 	nd.cellStart, nd.cellN = int32(cellStart), int32(len(t.rcells)-cellStart)
 }
 
@@ -465,10 +503,10 @@ func (t *archTree) cellIndex(base int, cell game.Cell) int16 {
 	return int16(len(t.rcells) - 1 - base)
 }
 
-// tilesCand returns the candidate tile turn m with its cells among the RAVE cells from
-// base.
-func (t *archTree) tilesCand(m replay.Move, prior float64, base int) archCand {
-	c := archCand{move: m, prior: prior, child: -1, ia: -1, ib: -1}
+// tilesCand returns the candidate turn m, listed order-th, with its cells among the RAVE
+// cells from base when it is a tile turn.
+func (t *archTree) tilesCand(m replay.Move, prior float64, order int, base int) archCand {
+	c := archCand{move: m, prior: prior, child: -1, order: int32(order), ia: -1, ib: -1}
 	if m.Kind == replay.Tiles {
 		c.ia, c.ib = t.cellIndex(base, m.A), t.cellIndex(base, m.B)
 	}
@@ -478,8 +516,11 @@ func (t *archTree) tilesCand(m replay.Move, prior float64, base int) archCand {
 // listTurns appends to cands the turns of a node whose position is p, best prior first:
 // the pairs of the best cells (the best legal one checked, the others unchecked), the
 // useful bridges, the pass or every legal turn when no pair is legal. It appends the
-// node's RAVE cells to rcells.
-func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []archCand {
+// node's RAVE cells to rcells. The order is a stable sort's by prior, of the turns in the
+// order listed; when full is not set, only the turns up to the best legal pair are put in
+// it, and the count of those in order is returned with the turns (the others follow them,
+// for choose to place).
+func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full bool) ([]archCand, int32) {
 	start, base := len(cands), len(t.rcells)
 	c := p.ToMove()
 	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
@@ -505,21 +546,14 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 			if m != nil {
 				prior += m.Pair(a, b)
 			}
-			cands = append(cands, archCand{move: replay.TilesMove(a, b), prior: prior, child: -1, ia: int16(i), ib: int16(j), unchecked: true})
+			cands = append(cands, archCand{move: replay.TilesMove(a, b), prior: prior, child: -1,
+				order: int32(len(cands) - start), ia: int16(i), ib: int16(j), unchecked: true})
 		}
 	}
-	byPrior := cands[start:]
-	t.sortByPrior(byPrior)
-	for k := range byPrior {
-		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
-			continue
-		}
-		byPrior[k].unchecked = false
-		if p.IsLegal(byPrior[k].move) {
-			pairs++
-			break
-		}
-		byPrior[k].n = -1
+	if full {
+		byPrior := cands[start:]
+		t.sortByPrior(byPrior)
+		pairs = firstLegalPair(byPrior, p, false)
 	}
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, mv := range t.bridges {
@@ -527,17 +561,26 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 			if m != nil {
 				v = m.Bridge(mv, v)
 			}
-			cands = append(cands, archCand{move: mv, prior: v, child: -1, ia: -1, ib: -1})
+			cands = append(cands, archCand{move: mv, prior: v, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
+		}
+	}
+	sorted := 0
+	if !full {
+		// The turns in order up to the first legal pair (bridges among them): the pairs
+		// are checked in the same order as above.
+		sorted = firstLegalPair(cands[start:], p, true)
+		if sorted > 0 {
+			pairs = 1
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			cands = append(cands, archCand{move: replay.PassMove, prior: last, child: -1, ia: -1, ib: -1})
+			cands = append(cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
 			for _, mv := range t.moves {
 				if mv.Kind != replay.Swap {
-					cands = append(cands, t.tilesCand(mv, last, base))
+					cands = append(cands, t.tilesCand(mv, last, len(cands)-start, base))
 				}
 			}
 		}
@@ -545,11 +588,44 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, mv := range t.moves {
-			cands = append(cands, t.tilesCand(mv, 0, base))
+			cands = append(cands, t.tilesCand(mv, 0, len(cands)-start, base))
 		}
 	}
-	t.sortByPrior(cands[start:])
-	return cands
+	list := cands[start:]
+	switch {
+	case full:
+		t.sortByPrior(list)
+		sorted = len(list)
+	case pairs == 0: // every turn was placed, and more may have come
+		slices.SortFunc(list, cmpOrder)
+		sorted = len(list)
+	}
+	return cands, int32(sorted)
+}
+
+// firstLegalPair checks the unchecked tile pairs of cands in order until one is legal,
+// dropping the illegal ones (n = -1). Without place, cands are in order and it returns 1
+// when it found a legal pair, 0 otherwise; with place, it puts cands in order as it goes
+// (placeNext) and returns how many it placed when it found one, 0 otherwise.
+func firstLegalPair(cands []archCand, p *pos.Position, place bool) int {
+	for k := range cands {
+		if place {
+			placeNext(cands[k:])
+		}
+		c := &cands[k]
+		if c.move.Kind != replay.Tiles || !c.unchecked {
+			continue
+		}
+		c.unchecked = false
+		if p.IsLegal(c.move) {
+			if place {
+				return k + 1
+			}
+			return 1
+		}
+		c.n = -1
+	}
+	return 0
 }
 
 // sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
@@ -656,7 +732,12 @@ func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 	open := int32(min(float64(nd.candN), 1+a.Widen*math.Sqrt(nd.visits)))
 	logN := math.Log(nd.visits + 1)
 	best, bestU := int32(-1), math.Inf(-1)
-	for k := nd.candStart; k < nd.candStart+nd.candN && open > 0; k++ {
+	end := nd.candStart + nd.candN
+	for k := nd.candStart; k < end && open > 0; k++ {
+		if k-nd.candStart == nd.sorted {
+			placeNext(t.cands[k:end])
+			nd.sorted++
+		}
 		c := &t.cands[k]
 		if c.unchecked {
 			c.unchecked = false
@@ -701,7 +782,7 @@ func (t *archTree) playout(a *Arch) {
 	n := int32(0)
 	for !sim.Over() {
 		if !t.nodes[n].expanded {
-			t.expand(n, sim, a.Cells)
+			t.expand(n, sim, a.Cells, false)
 		}
 		var k int32
 		if n == 0 && t.forced > 0 {

@@ -103,10 +103,11 @@ func (t *archTree) include(m replay.Move) int32 {
 		t.rcells = append(t.rcells, t.rcells[root.cellStart:root.cellStart+root.cellN]...)
 		root.cellStart = start
 	}
-	t.cands = append(t.cands, t.tilesCand(m, 0, int(root.cellStart)))
+	t.cands = append(t.cands, t.tilesCand(m, 0, int(root.candN), int(root.cellStart)))
 	root.cellN = int32(len(t.rcells)) - root.cellStart
 	k := root.candStart + root.candN
 	root.candN++
+	root.sorted++ // after the others, as listed
 	return k
 }
 

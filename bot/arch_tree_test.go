@@ -1,0 +1,81 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ponte/ponte/bot/learn"
+	"github.com/ponte/ponte/bot/pos"
+	"github.com/ponte/ponte/game"
+)
+
+// TestLazyOrder checks that a node listed in part (the turns up to the best legal pair
+// in order, the others placed one by one as choose reaches them) ends in the order, with
+// the same checks and RAVE cells, of the node listed in full (a stable sort by prior),
+// with the hand-made priors (arch) and the learned ones (lore), along games of random
+// turns and of playout turns on several boards and both supplies.
+func TestLazyOrder(t *testing.T) {
+	positions := 0
+	for _, model := range []*learn.Model{nil, learn.Trained()} {
+		for _, size := range []int{5, 8, 10, 12} {
+			for _, supply := range []game.Supply{game.Unlimited, game.Supply40x15} {
+				for seed := range uint64(3) {
+					p, err := pos.New(size, supply)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rng := rand.New(rand.NewPCG(seed, uint64(size)))
+					for turn := 0; !p.Over(); turn++ {
+						if turn > 0 { // arch lists no turn 0: the greedy bot opens
+							checkLazyOrder(t, &p, model, rng.Uint64())
+							positions++
+						}
+						if seed == 0 {
+							legal := p.LegalTurns(nil)
+							p.Play(legal[rng.IntN(len(legal))])
+						} else {
+							p.Play(p.PlayoutTurn(rng))
+						}
+					}
+				}
+			}
+		}
+	}
+	if positions < 500 {
+		t.Fatalf("only %d positions checked", positions)
+	}
+}
+
+// checkLazyOrder lists p's turns in full and in part, the same noise for both.
+func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint64) {
+	t.Helper()
+	tree := func() *archTree {
+		src := rand.NewPCG(seed, 1)
+		return &archTree{src: src, rng: rand.New(src), lore: newLoreScratch(model)}
+	}
+	full, lazy := tree(), tree()
+	want, sorted := full.listTurns(nil, p, 12, true)
+	if int(sorted) != len(want) {
+		t.Fatalf("turn %d: a full listing has %d of %d turns in order", p.Turn(), sorted, len(want))
+	}
+	got, sorted := lazy.listTurns(nil, p, 12, false)
+	if len(got) != len(want) || int(sorted) > len(got) {
+		t.Fatalf("turn %d: %d turns (%d in order), want %d", p.Turn(), len(got), sorted, len(want))
+	}
+	for k := int(sorted); k < len(got); k++ {
+		placeNext(got[k:])
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("turn %d, %d-th turn: %+v, want %+v", p.Turn(), k, got[k], want[k])
+		}
+	}
+	if len(lazy.rcells) != len(full.rcells) {
+		t.Fatalf("turn %d: %d RAVE cells, want %d", p.Turn(), len(lazy.rcells), len(full.rcells))
+	}
+	for i := range full.rcells {
+		if lazy.rcells[i] != full.rcells[i] {
+			t.Fatalf("turn %d: RAVE cell %d is %v, want %v", p.Turn(), i, lazy.rcells[i], full.rcells[i])
+		}
+	}
+}
