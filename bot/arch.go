@@ -88,6 +88,7 @@ type archTree struct {
 	rcells2 []raveCell
 	old     []int32
 	lore    *loreScratch // set with Arch.Priors
+	tables  choiceTables
 	// the thread's RAVE statistics of the shared tree, and the spare for compaction
 	rave, rave2 *raveTable
 }
@@ -252,6 +253,7 @@ func (a *Arch) search(deadline time.Time) {
 
 // run plays budget playouts, or until the deadline when it is set.
 func (t *archTree) run(a *Arch, budget int, deadline time.Time) {
+	t.tables.reset(a)
 	timed := !deadline.IsZero()
 	done := int64(0)
 	for i := 0; ; i++ {
@@ -472,13 +474,10 @@ func (t *archTree) newNode(seat int) int32 {
 	return int32(len(t.nodes) - 1)
 }
 
-// posSeat returns who moves in p: the opener (0) or the responder (1).
-func posSeat(p *pos.Position) int {
-	if (p.ToMove() == replay.Light) == p.Swapped() {
-		return 1
-	}
-	return 0
-}
+// posSeat returns who moves in p: the opener (0) or the responder (1). The opener plays
+// the even turns and the responder the odd ones, the swap changing colours, not seats
+// (TestPosSeat).
+func posSeat(p *pos.Position) int { return p.Turn() & 1 }
 
 // expand lists the node's turns in p, best prior first as Sage.expand does (all of them
 // in order when full is set, otherwise as far as listTurns needed).
@@ -726,11 +725,49 @@ func better(a, b scoredCell) bool {
 	return a.value > b.value || (a.value == b.value && a.cell < b.cell)
 }
 
+// choiceTables are choose's terms that depend on a count of visits alone, by the count,
+// computed as choose would compute them (so the same values, bit for bit) for the
+// settings they were made with.
+type choiceTables struct {
+	widen, rave float64
+	open        []float64 // 1 + Widen·√visits
+	logN        []float64 // log(visits + 1)
+	beta        []float64 // RAVE's weight after n visits of a turn
+}
+
+// maxTabled is the count up to which choiceTables hold their terms.
+const maxTabled = 1 << 16
+
+// reset empties the tables when the settings are not those they were made with.
+func (c *choiceTables) reset(a *Arch) {
+	if c.widen != a.Widen || c.rave != a.Rave {
+		*c = choiceTables{widen: a.Widen, rave: a.Rave}
+	}
+}
+
+func openOf(widen, visits float64) float64 { return 1 + widen*math.Sqrt(visits) }
+func logOf(visits float64) float64         { return math.Log(visits + 1) }
+func betaOf(rave, n float64) float64       { return math.Sqrt(rave / (3*n + rave)) }
+
+// term returns f(x) for a whole x ≥ 0, from tab when x is below maxTabled (grown to
+// hold it).
+func term(tab *[]float64, x float64, f func(float64) float64) float64 {
+	if x >= maxTabled {
+		return f(x)
+	}
+	i := int(x)
+	for len(*tab) <= i {
+		*tab = append(*tab, f(float64(len(*tab))))
+	}
+	return (*tab)[i]
+}
+
 // choose returns the index of the turn to follow from node n, whose position is p.
 func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 	nd := &t.nodes[n]
-	open := int32(min(float64(nd.candN), 1+a.Widen*math.Sqrt(nd.visits)))
-	logN := math.Log(nd.visits + 1)
+	tb := &t.tables
+	open := int32(min(float64(nd.candN), term(&tb.open, nd.visits, func(v float64) float64 { return openOf(a.Widen, v) })))
+	logN := term(&tb.logN, nd.visits, logOf)
 	best, bestU := int32(-1), math.Inf(-1)
 	end := nd.candStart + nd.candN
 	for k := nd.candStart; k < end && open > 0; k++ {
@@ -757,7 +794,7 @@ func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 			ca, cb := &t.rcells[nd.cellStart+int32(c.ia)], &t.rcells[nd.cellStart+int32(c.ib)]
 			if an := (ca.n + cb.n) / 2; an > 0 {
 				aw := (ca.w + cb.w) / 2
-				beta := math.Sqrt(a.Rave / (3*c.n + a.Rave))
+				beta := term(&tb.beta, c.n, func(n float64) float64 { return betaOf(a.Rave, n) })
 				q = (1-beta)*q + beta*aw/an
 			}
 		}

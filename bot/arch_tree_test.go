@@ -7,6 +7,7 @@ import (
 	"github.com/ponte/ponte/bot/learn"
 	"github.com/ponte/ponte/bot/pos"
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/replay"
 )
 
 // TestLazyOrder checks that a node listed in part (the turns up to the best legal pair
@@ -77,5 +78,38 @@ func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint
 		if lazy.rcells[i] != full.rcells[i] {
 			t.Fatalf("turn %d: RAVE cell %d is %v, want %v", p.Turn(), i, lazy.rcells[i], full.rcells[i])
 		}
+	}
+}
+
+// TestPosSeat checks posSeat against the seat read from the colours: the responder moves
+// when Light is to move after a swap or Dark without one, along random games with and
+// without the swap.
+func TestPosSeat(t *testing.T) {
+	swaps := 0
+	for seed := range uint64(40) {
+		p, err := pos.New(6, game.Unlimited)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 6))
+		for !p.Over() {
+			want := 0
+			if (p.ToMove() == replay.Light) == p.Swapped() {
+				want = 1
+			}
+			if got := posSeat(&p); got != want {
+				t.Fatalf("seed %d, turn %d (swapped %v): seat %d, want %d", seed, p.Turn(), p.Swapped(), got, want)
+			}
+			legal := p.LegalTurns(nil)
+			m := legal[rng.IntN(len(legal))]
+			if p.Turn() == 1 && seed%2 == 0 {
+				m = replay.SwapMove
+				swaps++
+			}
+			p.Play(m)
+		}
+	}
+	if swaps == 0 {
+		t.Fatal("no game swapped")
 	}
 }
