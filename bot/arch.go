@@ -65,6 +65,8 @@ type archTree struct {
 	nodes   []archNode
 	cands   []archCand
 	rcells  []raveCell // the nodes' RAVE cells
+	front   []uint8    // the nodes' next pairs, by row (archNode.front)
+	others  []archCand // expandPairs' scratch
 	path    []sageStep
 	root    pos.Position
 	sim     pos.Position
@@ -86,6 +88,7 @@ type archTree struct {
 	nodes2  []archNode
 	cands2  []archCand
 	rcells2 []raveCell
+	front2  []uint8
 	old     []int32
 	lore    *loreScratch // set with Arch.Priors
 	tables  choiceTables
@@ -95,15 +98,22 @@ type archTree struct {
 
 // archNode is a node of an archTree: its turns are cands[candStart:candStart+candN], and
 // its RAVE cells rcells[cellStart:cellStart+cellN]. The first sorted turns are in their
-// order (prior, highest first, then the order listed), the others after them in any
-// order: choose places the next one when the widening reaches it (placeNext).
+// order (prior, highest first, then the order listed); the last others turns are listed
+// but not placed, in any order; the places between are those of the tile pairs not yet
+// made, when the node makes its pairs as they are placed (front ≥ 0). choose places the
+// next turn when the widening reaches it (placeNext).
 type archNode struct {
 	candStart, candN int32
-	sorted           int32
+	sorted, others   int32
 	cellStart, cellN int32
-	visits           float64
-	seat             int8 // who moves at this node: the opener (0) or the responder (1)
-	expanded         bool
+	// With front ≥ 0, the node's pairs are those of its first top RAVE cells, best value
+	// first: front[i] is the second cell of the next pair of row i (top when the row is
+	// done), and the first pair is listed pairBase-th.
+	front         int32
+	top, pairBase int16
+	visits        float64
+	seat          int8 // who moves at this node: the opener (0) or the responder (1)
+	expanded      bool
 }
 
 // archCand is a turn of a node. A tile turn's all-moves-as-first statistics are those of
@@ -129,6 +139,9 @@ type archCand struct {
 type raveCell struct {
 	cell game.Cell
 	n, w float64
+	// value is a best cell's value with its noise (topCells), of which its pairs' priors
+	// are made.
+	value float64
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -381,7 +394,7 @@ func samePosition(x, y *replay.Game) bool {
 
 // fresh starts a new tree at the root position.
 func (t *archTree) fresh(cells int) {
-	t.nodes, t.cands, t.rcells = t.nodes[:0], t.cands[:0], t.rcells[:0]
+	t.nodes, t.cands, t.rcells, t.front = t.nodes[:0], t.cands[:0], t.rcells[:0], t.front[:0]
 	t.newNode(posSeat(&t.root))
 	t.expand(0, &t.root, cells, true)
 }
@@ -399,7 +412,7 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 	x := t.cands[k].child
 	nx := t.nodes[x]
 	y := int32(-1)
-	for j := nx.candStart; j < nx.candStart+nx.candN; j++ {
+	for j := nx.candStart; j < nx.candStart+nx.sorted; j++ { // the turns placed: the others were never played
 		if t.cands[j].move.Same(reply) {
 			y = t.cands[j].child
 			break
@@ -415,9 +428,49 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 
 // order puts all of node n's turns in their order.
 func (t *archTree) order(n int32) {
+	for t.nodes[n].sorted < t.nodes[n].candN {
+		t.placeNext(n)
+	}
+}
+
+// placeNext places node n's next turn in the order: the best of its listed turns not
+// placed and of its pairs not yet made.
+func (t *archTree) placeNext(n int32) {
 	nd := &t.nodes[n]
-	slices.SortFunc(t.cands[nd.candStart+nd.sorted:nd.candStart+nd.candN], cmpOrder)
-	nd.sorted = nd.candN
+	end := nd.candStart + nd.candN
+	at, lo := nd.candStart+nd.sorted, end-nd.others
+	best := int32(-1)
+	for q := lo; q < end; q++ {
+		if c := &t.cands[q]; best < 0 || c.prior > t.cands[best].prior || (c.prior == t.cands[best].prior && c.order < t.cands[best].order) {
+			best = q
+		}
+	}
+	if nd.front >= 0 && lo > at { // a pair is still to be made: the best row's next one
+		k := int(nd.top)
+		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
+		front := t.front[nd.front : nd.front+int32(k-1)]
+		bi, bj, bp := -1, 0, 0.0
+		for i, j := range front {
+			if int(j) < k {
+				if p := top[i].value + top[j].value; bi < 0 || p > bp {
+					bi, bj, bp = i, int(j), p
+				}
+			}
+		}
+		order := int32(nd.pairBase) + int32(bi*(2*k-bi-1)/2+bj-bi-1)
+		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
+			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
+				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
+			front[bi]++
+			nd.sorted++
+			return
+		}
+	}
+	c := t.cands[best]
+	t.cands[best] = t.cands[lo]
+	t.cands[at] = c
+	nd.sorted++
+	nd.others--
 }
 
 // cmpOrder orders turns by prior, highest first, then as they were listed.
@@ -431,8 +484,8 @@ func cmpOrder(x, y archCand) int {
 	return int(x.order - y.order)
 }
 
-// placeNext moves the first of cands in the order (cmpOrder) to cands[0].
-func placeNext(cands []archCand) {
+// placeFirst moves the first of cands in the order (cmpOrder) to cands[0].
+func placeFirst(cands []archCand) {
 	best := 0
 	for j := 1; j < len(cands); j++ {
 		if c, b := &cands[j], &cands[best]; c.prior > b.prior || (c.prior == b.prior && c.order < b.order) {
@@ -446,17 +499,23 @@ func placeNext(cands []archCand) {
 
 // compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
 func (t *archTree) compact(y int32) {
-	nodes, cands, rcells, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.old[:0]
+	nodes, cands, rcells, front, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.front2[:0], t.old[:0]
 	nodes = append(nodes, t.nodes[y])
 	old = append(old, y)
 	for i := 0; i < len(nodes); i++ {
 		o := t.nodes[old[i]]
 		nodes[i].cellStart = int32(len(rcells))
 		rcells = append(rcells, t.rcells[o.cellStart:o.cellStart+o.cellN]...)
+		if o.front >= 0 {
+			nodes[i].front = int32(len(front))
+			front = append(front, t.front[o.front:o.front+int32(o.top)-1]...)
+		}
 		start := int32(len(cands))
 		for k := o.candStart; k < o.candStart+o.candN; k++ {
 			c := t.cands[k]
-			if c.child >= 0 {
+			if k >= o.candStart+o.sorted {
+				c.child = -1 // not placed, or the place of a pair not yet made
+			} else if c.child >= 0 {
 				nodes = append(nodes, t.nodes[c.child])
 				old = append(old, c.child)
 				c.child = int32(len(nodes) - 1)
@@ -465,12 +524,12 @@ func (t *archTree) compact(y int32) {
 		}
 		nodes[i].candStart = start
 	}
-	t.nodes2, t.cands2, t.rcells2, t.old = t.nodes, t.cands, t.rcells, old
-	t.nodes, t.cands, t.rcells = nodes, cands, rcells
+	t.nodes2, t.cands2, t.rcells2, t.front2, t.old = t.nodes, t.cands, t.rcells, t.front, old
+	t.nodes, t.cands, t.rcells, t.front = nodes, cands, rcells, front
 }
 
 func (t *archTree) newNode(seat int) int32 {
-	t.nodes = append(t.nodes, archNode{seat: int8(seat)})
+	t.nodes = append(t.nodes, archNode{seat: int8(seat), front: -1})
 	return int32(len(t.nodes) - 1)
 }
 
@@ -482,12 +541,90 @@ func posSeat(p *pos.Position) int { return p.Turn() & 1 }
 // expand lists the node's turns in p, best prior first as Sage.expand does (all of them
 // in order when full is set, otherwise as far as listTurns needed).
 func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
+	if !full && t.lore == nil && cells <= 255 {
+		t.expandPairs(n, p, cells)
+		return
+	}
 	start, cellStart := len(t.cands), len(t.rcells)
 	var sorted int32
 	t.cands, sorted = t.listTurns(t.cands, p, cells, full)
 	nd := &t.nodes[n]
 	nd.candStart, nd.candN, nd.sorted, nd.expanded = int32(start), int32(len(t.cands)-start), sorted, true
+	nd.others, nd.front = nd.candN-sorted, -1
 	nd.cellStart, nd.cellN = int32(cellStart), int32(len(t.rcells)-cellStart)
+}
+
+// expandPairs lists node n's turns in p as listTurns does with the hand-made priors, but
+// makes the pairs only as they are placed: the best cells' pairs come in rows (a cell
+// with each of the cells after it), each in its order, so that the next pair is the best
+// of the rows' next ones. The turns are placed up to the best legal pair.
+func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
+	start, base := len(t.cands), len(t.rcells)
+	c := p.ToMove()
+	others := t.others[:0]
+	if p.Turn() == 1 {
+		others = append(others, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
+	}
+	top := t.topCells(p, c, cells, 0.05, nil)
+	for _, sc := range top {
+		t.rcells = append(t.rcells, raveCell{cell: sc.cell, value: sc.value})
+	}
+	k := len(top)
+	pairBase, pairs := len(others), k*(k-1)/2
+	t.bridges = p.LegalBridges(c, t.bridges[:0])
+	for _, mv := range t.bridges {
+		if v := p.BridgeValue(mv); v > 0 {
+			others = append(others, archCand{move: mv, prior: v, child: -1, order: int32(pairs + len(others)), ia: -1, ib: -1})
+		}
+	}
+	front := int32(-1)
+	if k >= 2 {
+		front = int32(len(t.front))
+		for i := 1; i < k; i++ {
+			t.front = append(t.front, uint8(i))
+		}
+	}
+	t.cands = slices.Grow(t.cands, pairs+len(others))
+	t.cands = append(t.cands[:start+pairs], others...) // the pairs' places left as they are
+	t.others = others
+	nd := &t.nodes[n]
+	*nd = archNode{candStart: int32(start), candN: int32(pairs + len(others)), others: int32(len(others)),
+		cellStart: int32(base), cellN: int32(k), front: front, top: int16(k), pairBase: int16(pairBase),
+		visits: nd.visits, seat: nd.seat, expanded: true}
+	for nd.sorted < nd.candN {
+		t.placeNext(n)
+		x := &t.cands[nd.candStart+nd.sorted-1]
+		if x.move.Kind != replay.Tiles || !x.unchecked {
+			continue
+		}
+		x.unchecked = false
+		if p.IsLegal(x.move) {
+			return
+		}
+		x.n = -1
+	}
+	// No pair is legal, and all the turns are placed: the pass or every legal turn join
+	// them, as listTurns has it.
+	if p.CanPass() {
+		t.cands = append(t.cands, archCand{move: replay.PassMove, child: -1, order: int32(len(t.cands) - start), ia: -1, ib: -1})
+	} else {
+		t.moves = p.LegalTurns(t.moves[:0])
+		for _, mv := range t.moves {
+			if mv.Kind != replay.Swap {
+				t.cands = append(t.cands, t.tilesCand(mv, 0, len(t.cands)-start, base))
+			}
+		}
+	}
+	if len(t.cands) == start {
+		t.moves = p.LegalTurns(t.moves[:0])
+		for _, mv := range t.moves {
+			t.cands = append(t.cands, t.tilesCand(mv, 0, len(t.cands)-start, base))
+		}
+	}
+	slices.SortFunc(t.cands[start:], cmpOrder)
+	nd = &t.nodes[n]
+	nd.candN, nd.sorted, nd.others, nd.front = int32(len(t.cands)-start), int32(len(t.cands)-start), 0, -1
+	nd.cellN = int32(len(t.rcells) - base)
 }
 
 // cellIndex returns the index of cell among the RAVE cells from base, the last ones of
@@ -536,7 +673,7 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full 
 	top := t.topCells(p, c, cells, 0.05, m)
 	pairs := 0
 	for _, sc := range top {
-		t.rcells = append(t.rcells, raveCell{cell: sc.cell})
+		t.rcells = append(t.rcells, raveCell{cell: sc.cell, value: sc.value})
 	}
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
@@ -609,7 +746,7 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full 
 func firstLegalPair(cands []archCand, p *pos.Position, place bool) int {
 	for k := range cands {
 		if place {
-			placeNext(cands[k:])
+			placeFirst(cands[k:])
 		}
 		c := &cands[k]
 		if c.move.Kind != replay.Tiles || !c.unchecked {
@@ -772,8 +909,7 @@ func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 	end := nd.candStart + nd.candN
 	for k := nd.candStart; k < end && open > 0; k++ {
 		if k-nd.candStart == nd.sorted {
-			placeNext(t.cands[k:end])
-			nd.sorted++
+			t.placeNext(n)
 		}
 		c := &t.cands[k]
 		if c.unchecked {

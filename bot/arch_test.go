@@ -156,7 +156,7 @@ func TestArchKeepsTree(t *testing.T) {
 	tr := a.trees[0]
 	x := tr.cands[tr.rootCand(m)].child
 	best, bestN := replay.Move{}, 0.0
-	for k := tr.nodes[x].candStart; k < tr.nodes[x].candStart+tr.nodes[x].candN; k++ {
+	for k := tr.nodes[x].candStart; k < tr.nodes[x].candStart+tr.nodes[x].sorted; k++ { // the turns placed
 		if c := tr.cands[k]; c.n > bestN && c.child >= 0 && tr.nodes[c.child].expanded {
 			best, bestN = c.move, c.n
 		}

@@ -11,8 +11,9 @@ import (
 )
 
 // TestLazyOrder checks that a node listed in part (the turns up to the best legal pair
-// in order, the others placed one by one as choose reaches them) ends in the order, with
-// the same checks and RAVE cells, of the node listed in full (a stable sort by prior),
+// in order, the others placed one by one as choose reaches them, arch's pairs made as
+// they are placed) ends in the order, with the same checks and RAVE cells, of the node
+// listed in full (a stable sort by prior),
 // with the hand-made priors (arch) and the learned ones (lore), along games of random
 // turns and of playout turns on several boards and both supplies.
 func TestLazyOrder(t *testing.T) {
@@ -47,7 +48,8 @@ func TestLazyOrder(t *testing.T) {
 	}
 }
 
-// checkLazyOrder lists p's turns in full and in part, the same noise for both.
+// checkLazyOrder lists p's turns in full and in part (a node expanded as the search
+// expands it, then placed to the end), the same noise for both.
 func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint64) {
 	t.Helper()
 	tree := func() *archTree {
@@ -59,17 +61,21 @@ func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint
 	if int(sorted) != len(want) {
 		t.Fatalf("turn %d: a full listing has %d of %d turns in order", p.Turn(), sorted, len(want))
 	}
-	got, sorted := lazy.listTurns(nil, p, 12, false)
-	if len(got) != len(want) || int(sorted) > len(got) {
-		t.Fatalf("turn %d: %d turns (%d in order), want %d", p.Turn(), len(got), sorted, len(want))
+	lazy.newNode(posSeat(p))
+	lazy.expand(0, p, 12, false)
+	nd := lazy.nodes[0]
+	if int(nd.candN) != len(want) || nd.sorted > nd.candN {
+		t.Fatalf("turn %d: %d turns (%d in order), want %d", p.Turn(), nd.candN, nd.sorted, len(want))
 	}
-	for k := int(sorted); k < len(got); k++ {
-		placeNext(got[k:])
-	}
+	lazy.order(0)
+	got := lazy.cands[nd.candStart : nd.candStart+nd.candN]
 	for k := range want {
 		if got[k] != want[k] {
 			t.Fatalf("turn %d, %d-th turn: %+v, want %+v", p.Turn(), k, got[k], want[k])
 		}
+	}
+	if nd := lazy.nodes[0]; nd.sorted != nd.candN || nd.others != 0 {
+		t.Fatalf("turn %d: placed %d of %d turns, %d listed left", p.Turn(), nd.sorted, nd.candN, nd.others)
 	}
 	if len(lazy.rcells) != len(full.rcells) {
 		t.Fatalf("turn %d: %d RAVE cells, want %d", p.Turn(), len(lazy.rcells), len(full.rcells))
