@@ -976,9 +976,14 @@ func (t *archTree) playout(a *Arch) {
 		}
 		n = child
 	}
+	rave := a.Rave > 0
 	for !sim.Over() {
 		m := sim.DrawTurn(t.rng, &t.draw)
-		t.note(a, sim, m, ply)
+		if rave && m.Kind == replay.Tiles { // note, inlined
+			seat := posSeat(sim)
+			t.noteCell(m.A, seat, ply+1)
+			t.noteCell(m.B, seat, ply+1)
+		}
 		sim.PlayDraw(&t.draw)
 		ply++
 	}
@@ -1020,17 +1025,21 @@ func (t *archTree) playout(a *Arch) {
 
 // note records the cells of a tile turn for RAVE, as Sage.note does.
 func (t *archTree) note(a *Arch, p *pos.Position, m replay.Move, ply int32) {
-	if a.Rave <= 0 || m.Kind != replay.Tiles {
-		return
+	if a.Rave > 0 && m.Kind == replay.Tiles {
+		seat := posSeat(p)
+		t.noteCell(m.A, seat, ply+1)
+		t.noteCell(m.B, seat, ply+1)
 	}
-	seat := posSeat(p)
-	for _, c := range [2]game.Cell{m.A, m.B} {
-		i := 2*int(c) + seat
-		if t.playedB[2*int(c)] == 0 && t.playedB[2*int(c)+1] == 0 {
-			t.touched = append(t.touched, c)
-		}
-		if t.playedB[i] == 0 {
-			t.playedB[i] = ply + 1
-		}
+}
+
+// noteCell records that seat played cell c at ply at-1, unless it had played it before.
+func (t *archTree) noteCell(c game.Cell, seat int, at int32) {
+	i := 2 * int(c)
+	pb := t.playedB[i : i+2 : i+2]
+	if pb[0]|pb[1] == 0 {
+		t.touched = append(t.touched, c)
+	}
+	if pb[seat&1] == 0 {
+		pb[seat&1] = at
 	}
 }
