@@ -66,6 +66,7 @@ type archTree struct {
 	cands   []archCand
 	rcells  []raveCell // the nodes' RAVE cells
 	front   []uint8    // the nodes' next pairs, by row (archNode.front)
+	pairTab []float64  // the nodes' pairs' priors (archNode.pairTab)
 	others  []archCand // expandPairs' scratch
 	path    []sageStep
 	root    pos.Position
@@ -85,13 +86,14 @@ type archTree struct {
 	sorted      []archCand
 	runs        []int32
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
-	nodes2  []archNode
-	cands2  []archCand
-	rcells2 []raveCell
-	front2  []uint8
-	old     []int32
-	lore    *loreScratch // set with Arch.Priors
-	tables  choiceTables
+	nodes2   []archNode
+	cands2   []archCand
+	rcells2  []raveCell
+	front2   []uint8
+	pairTab2 []float64
+	old      []int32
+	lore     *loreScratch // set with Arch.Priors
+	tables   choiceTables
 	// the thread's RAVE statistics of the shared tree, and the spare for compaction
 	rave, rave2 *raveTable
 }
@@ -100,20 +102,22 @@ type archTree struct {
 // its RAVE cells rcells[cellStart:cellStart+cellN]. The first sorted turns are in their
 // order (prior, highest first, then the order listed); the last others turns are listed
 // but not placed, in any order; the places between are those of the tile pairs not yet
-// made, when the node makes its pairs as they are placed (front ≥ 0). choose places the
-// next turn when the widening reaches it (placeNext).
+// made, when the node makes its pairs as they are placed (front or pairTab ≥ 0). choose
+// places the next turn when the widening reaches it (placeNext).
 type archNode struct {
 	candStart, candN int32
 	sorted, others   int32
 	cellStart, cellN int32
-	// With front ≥ 0, the node's pairs are those of its first top RAVE cells, best value
-	// first: front[i] is the second cell of the next pair of row i (top when the row is
-	// done), and the first pair is listed pairBase-th.
-	front         int32
-	top, pairBase int16
-	visits        float64
-	seat          int8 // who moves at this node: the opener (0) or the responder (1)
-	expanded      bool
+	// The node's pairs are those of its first top RAVE cells, best value first, in rows
+	// (a cell with each of the cells after it), the first listed pairBase-th. With front
+	// ≥ 0 (the hand-made priors, a row's priors do not rise), front[i] is the second cell
+	// of the next pair of row i (top when the row is done); with pairTab ≥ 0 (the learned
+	// ones), pairTab[k] is the k-th pair's prior, -∞ once it is made.
+	front, pairTab int32
+	top, pairBase  int16
+	visits         float64
+	seat           int8 // who moves at this node: the opener (0) or the responder (1)
+	expanded       bool
 }
 
 // archCand is a turn of a node. A tile turn's all-moves-as-first statistics are those of
@@ -394,7 +398,7 @@ func samePosition(x, y *replay.Game) bool {
 
 // fresh starts a new tree at the root position.
 func (t *archTree) fresh(cells int) {
-	t.nodes, t.cands, t.rcells, t.front = t.nodes[:0], t.cands[:0], t.rcells[:0], t.front[:0]
+	t.nodes, t.cands, t.rcells, t.front, t.pairTab = t.nodes[:0], t.cands[:0], t.rcells[:0], t.front[:0], t.pairTab[:0]
 	t.newNode(posSeat(&t.root))
 	t.expand(0, &t.root, cells, true)
 }
@@ -466,6 +470,30 @@ func (t *archTree) placeNext(n int32) {
 			return
 		}
 	}
+	if nd.pairTab >= 0 && lo > at { // a pair is still to be made: the best of the table
+		k := int(nd.top)
+		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
+		tab := t.pairTab[nd.pairTab : nd.pairTab+int32(k*(k-1)/2)]
+		bx, bp := 0, math.Inf(-1)
+		for x, p := range tab { // the first of the highest, the pairs made being -∞
+			if p > bp {
+				bx, bp = x, p
+			}
+		}
+		bi, bj := 0, bx+1 // the row and column of pair bx
+		for bj >= k {
+			bj -= k - 1 - bi - 1
+			bi++
+		}
+		order := int32(nd.pairBase) + int32(bx)
+		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
+			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
+				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
+			tab[bx] = math.Inf(-1)
+			nd.sorted++
+			return
+		}
+	}
 	c := t.cands[best]
 	t.cands[best] = t.cands[lo]
 	t.cands[at] = c
@@ -484,22 +512,9 @@ func cmpOrder(x, y archCand) int {
 	return int(x.order - y.order)
 }
 
-// placeFirst moves the first of cands in the order (cmpOrder) to cands[0].
-func placeFirst(cands []archCand) {
-	best := 0
-	for j := 1; j < len(cands); j++ {
-		if c, b := &cands[j], &cands[best]; c.prior > b.prior || (c.prior == b.prior && c.order < b.order) {
-			best = j
-		}
-	}
-	if best != 0 {
-		cands[0], cands[best] = cands[best], cands[0]
-	}
-}
-
 // compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
 func (t *archTree) compact(y int32) {
-	nodes, cands, rcells, front, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.front2[:0], t.old[:0]
+	nodes, cands, rcells, front, tab, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.front2[:0], t.pairTab2[:0], t.old[:0]
 	nodes = append(nodes, t.nodes[y])
 	old = append(old, y)
 	for i := 0; i < len(nodes); i++ {
@@ -509,6 +524,10 @@ func (t *archTree) compact(y int32) {
 		if o.front >= 0 {
 			nodes[i].front = int32(len(front))
 			front = append(front, t.front[o.front:o.front+int32(o.top)-1]...)
+		}
+		if o.pairTab >= 0 {
+			nodes[i].pairTab = int32(len(tab))
+			tab = append(tab, t.pairTab[o.pairTab:o.pairTab+int32(o.top)*int32(o.top-1)/2]...)
 		}
 		start := int32(len(cands))
 		for k := o.candStart; k < o.candStart+o.candN; k++ {
@@ -524,12 +543,12 @@ func (t *archTree) compact(y int32) {
 		}
 		nodes[i].candStart = start
 	}
-	t.nodes2, t.cands2, t.rcells2, t.front2, t.old = t.nodes, t.cands, t.rcells, t.front, old
-	t.nodes, t.cands, t.rcells, t.front = nodes, cands, rcells, front
+	t.nodes2, t.cands2, t.rcells2, t.front2, t.pairTab2, t.old = t.nodes, t.cands, t.rcells, t.front, t.pairTab, old
+	t.nodes, t.cands, t.rcells, t.front, t.pairTab = nodes, cands, rcells, front, tab
 }
 
 func (t *archTree) newNode(seat int) int32 {
-	t.nodes = append(t.nodes, archNode{seat: int8(seat), front: -1})
+	t.nodes = append(t.nodes, archNode{seat: int8(seat), front: -1, pairTab: -1})
 	return int32(len(t.nodes) - 1)
 }
 
@@ -541,47 +560,70 @@ func posSeat(p *pos.Position) int { return p.Turn() & 1 }
 // expand lists the node's turns in p, best prior first as Sage.expand does (all of them
 // in order when full is set, otherwise as far as listTurns needed).
 func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
-	if !full && t.lore == nil && cells <= 255 {
+	if !full {
 		t.expandPairs(n, p, cells)
 		return
 	}
 	start, cellStart := len(t.cands), len(t.rcells)
-	var sorted int32
-	t.cands, sorted = t.listTurns(t.cands, p, cells, full)
+	t.cands = t.listTurns(t.cands, p, cells)
 	nd := &t.nodes[n]
-	nd.candStart, nd.candN, nd.sorted, nd.expanded = int32(start), int32(len(t.cands)-start), sorted, true
-	nd.others, nd.front = nd.candN-sorted, -1
+	nd.candStart, nd.candN, nd.expanded = int32(start), int32(len(t.cands)-start), true
+	nd.sorted, nd.others, nd.front, nd.pairTab = nd.candN, 0, -1, -1
 	nd.cellStart, nd.cellN = int32(cellStart), int32(len(t.rcells)-cellStart)
 }
 
-// expandPairs lists node n's turns in p as listTurns does with the hand-made priors, but
-// makes the pairs only as they are placed: the best cells' pairs come in rows (a cell
-// with each of the cells after it), each in its order, so that the next pair is the best
-// of the rows' next ones. The turns are placed up to the best legal pair.
+// expandPairs lists node n's turns in p as listTurns does, but makes the pairs only as
+// they are placed: the best cells' pairs come in rows (a cell with each of the cells
+// after it); with the hand-made priors each row is in its order, so that the next pair is
+// the best of the rows' next ones, and with the learned ones (or more than 255 cells) the
+// next pair is the best of a table of their priors. The turns are placed up to the best
+// legal pair.
 func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 	start, base := len(t.cands), len(t.rcells)
 	c := p.ToMove()
+	var m *learn.Model
+	last := 0.0
+	if t.lore != nil {
+		m, last = t.lore.model, math.Inf(-1)
+		t.lore.board.Read(p, c)
+	}
 	others := t.others[:0]
 	if p.Turn() == 1 {
 		others = append(others, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
 	}
-	top := t.topCells(p, c, cells, 0.05, nil)
+	top := t.topCells(p, c, cells, 0.05, m)
 	for _, sc := range top {
 		t.rcells = append(t.rcells, raveCell{cell: sc.cell, value: sc.value})
 	}
 	k := len(top)
 	pairBase, pairs := len(others), k*(k-1)/2
-	t.bridges = p.LegalBridges(c, t.bridges[:0])
-	for _, mv := range t.bridges {
-		if v := p.BridgeValue(mv); v > 0 {
-			others = append(others, archCand{move: mv, prior: v, child: -1, order: int32(pairs + len(others)), ia: -1, ib: -1})
-		}
-	}
-	front := int32(-1)
-	if k >= 2 {
+	front, tab := int32(-1), int32(-1)
+	switch {
+	case k < 2:
+	case m == nil && k <= 255:
 		front = int32(len(t.front))
 		for i := 1; i < k; i++ {
 			t.front = append(t.front, uint8(i))
+		}
+	default:
+		tab = int32(len(t.pairTab))
+		for i := range top {
+			for j := i + 1; j < k; j++ {
+				prior := top[i].value + top[j].value
+				if m != nil {
+					prior += m.Pair(top[i].cell, top[j].cell)
+				}
+				t.pairTab = append(t.pairTab, prior)
+			}
+		}
+	}
+	t.bridges = p.LegalBridges(c, t.bridges[:0])
+	for _, mv := range t.bridges {
+		if v := p.BridgeValue(mv); v > 0 {
+			if m != nil {
+				v = m.Bridge(mv, v)
+			}
+			others = append(others, archCand{move: mv, prior: v, child: -1, order: int32(pairs + len(others)), ia: -1, ib: -1})
 		}
 	}
 	t.cands = slices.Grow(t.cands, pairs+len(others))
@@ -589,7 +631,7 @@ func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 	t.others = others
 	nd := &t.nodes[n]
 	*nd = archNode{candStart: int32(start), candN: int32(pairs + len(others)), others: int32(len(others)),
-		cellStart: int32(base), cellN: int32(k), front: front, top: int16(k), pairBase: int16(pairBase),
+		cellStart: int32(base), cellN: int32(k), front: front, pairTab: tab, top: int16(k), pairBase: int16(pairBase),
 		visits: nd.visits, seat: nd.seat, expanded: true}
 	for nd.sorted < nd.candN {
 		t.placeNext(n)
@@ -606,12 +648,12 @@ func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 	// No pair is legal, and all the turns are placed: the pass or every legal turn join
 	// them, as listTurns has it.
 	if p.CanPass() {
-		t.cands = append(t.cands, archCand{move: replay.PassMove, child: -1, order: int32(len(t.cands) - start), ia: -1, ib: -1})
+		t.cands = append(t.cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(t.cands) - start), ia: -1, ib: -1})
 	} else {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, mv := range t.moves {
 			if mv.Kind != replay.Swap {
-				t.cands = append(t.cands, t.tilesCand(mv, 0, len(t.cands)-start, base))
+				t.cands = append(t.cands, t.tilesCand(mv, last, len(t.cands)-start, base))
 			}
 		}
 	}
@@ -623,7 +665,7 @@ func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 	}
 	slices.SortFunc(t.cands[start:], cmpOrder)
 	nd = &t.nodes[n]
-	nd.candN, nd.sorted, nd.others, nd.front = int32(len(t.cands)-start), int32(len(t.cands)-start), 0, -1
+	nd.candN, nd.sorted, nd.others, nd.front, nd.pairTab = int32(len(t.cands)-start), int32(len(t.cands)-start), 0, -1, -1
 	nd.cellN = int32(len(t.rcells) - base)
 }
 
@@ -653,10 +695,8 @@ func (t *archTree) tilesCand(m replay.Move, prior float64, order int, base int) 
 // the pairs of the best cells (the best legal one checked, the others unchecked), the
 // useful bridges, the pass or every legal turn when no pair is legal. It appends the
 // node's RAVE cells to rcells. The order is a stable sort's by prior, of the turns in the
-// order listed; when full is not set, only the turns up to the best legal pair are put in
-// it, and the count of those in order is returned with the turns (the others follow them,
-// for choose to place).
-func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full bool) ([]archCand, int32) {
+// order listed (expandPairs places the turns in the same order, as far as needed).
+func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []archCand {
 	start, base := len(cands), len(t.rcells)
 	c := p.ToMove()
 	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
@@ -686,11 +726,9 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full 
 				order: int32(len(cands) - start), ia: int16(i), ib: int16(j), unchecked: true})
 		}
 	}
-	if full {
-		byPrior := cands[start:]
-		t.sortByPrior(byPrior)
-		pairs = firstLegalPair(byPrior, p, false)
-	}
+	byPrior := cands[start:]
+	t.sortByPrior(byPrior)
+	pairs = firstLegalPair(byPrior, p)
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, mv := range t.bridges {
 		if v := p.BridgeValue(mv); v > 0 {
@@ -698,15 +736,6 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full 
 				v = m.Bridge(mv, v)
 			}
 			cands = append(cands, archCand{move: mv, prior: v, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
-		}
-	}
-	sorted := 0
-	if !full {
-		// The turns in order up to the first legal pair (bridges among them): the pairs
-		// are checked in the same order as above.
-		sorted = firstLegalPair(cands[start:], p, true)
-		if sorted > 0 {
-			pairs = 1
 		}
 	}
 	if pairs == 0 {
@@ -727,36 +756,21 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int, full 
 			cands = append(cands, t.tilesCand(mv, 0, len(cands)-start, base))
 		}
 	}
-	list := cands[start:]
-	switch {
-	case full:
-		t.sortByPrior(list)
-		sorted = len(list)
-	case pairs == 0: // every turn was placed, and more may have come
-		slices.SortFunc(list, cmpOrder)
-		sorted = len(list)
-	}
-	return cands, int32(sorted)
+	t.sortByPrior(cands[start:])
+	return cands
 }
 
-// firstLegalPair checks the unchecked tile pairs of cands in order until one is legal,
-// dropping the illegal ones (n = -1). Without place, cands are in order and it returns 1
-// when it found a legal pair, 0 otherwise; with place, it puts cands in order as it goes
-// (placeNext) and returns how many it placed when it found one, 0 otherwise.
-func firstLegalPair(cands []archCand, p *pos.Position, place bool) int {
+// firstLegalPair checks the unchecked tile pairs of cands, in order, until one is legal,
+// dropping the illegal ones (n = -1), and returns 1 when it found a legal pair, 0
+// otherwise.
+func firstLegalPair(cands []archCand, p *pos.Position) int {
 	for k := range cands {
-		if place {
-			placeFirst(cands[k:])
-		}
 		c := &cands[k]
 		if c.move.Kind != replay.Tiles || !c.unchecked {
 			continue
 		}
 		c.unchecked = false
 		if p.IsLegal(c.move) {
-			if place {
-				return k + 1
-			}
 			return 1
 		}
 		c.n = -1

@@ -230,7 +230,7 @@ func (s *sharedTree) expand(t *archTree, n int32, p *pos.Position, cells int) bo
 		return nd.state.Load() == sharedExpanded
 	}
 	t.rcells = t.rcells[:0] // the shared tree keeps its RAVE statistics by turn
-	list, _ := t.listTurns(t.cands[:0], p, cells, true)
+	list := t.listTurns(t.cands[:0], p, cells)
 	t.cands = list
 	list = list[:min(len(list), arenaChunk)] // the best turns, if ever a node had more
 	start := s.cands.alloc(len(list))
