@@ -557,8 +557,8 @@ func (t *archTree) newNode(seat int) int32 {
 // (TestPosSeat).
 func posSeat(p *pos.Position) int { return p.Turn() & 1 }
 
-// expand lists the node's turns in p, best prior first as Sage.expand does (all of them
-// in order when full is set, otherwise as far as listTurns needed).
+// expand lists the node's turns in p, best prior first as Sage.expand does: all of them
+// in order when full is set (listTurns), otherwise as expandPairs places them.
 func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
 	if !full {
 		t.expandPairs(n, p, cells)
