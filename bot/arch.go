@@ -62,8 +62,12 @@ type Arch struct {
 
 // archTree is one thread's tree and scratch space.
 type archTree struct {
-	nodes   []sageNode
-	cands   []sageCand
+	nodes   []archNode
+	cands   []archCand
+	rcells  []raveCell // the nodes' RAVE cells
+	front   []uint8    // the nodes' next pairs, by row (archNode.front)
+	pairTab []float64  // the nodes' pairs' priors (archNode.pairTab)
+	others  []archCand // expandPairs' scratch
 	path    []sageStep
 	root    pos.Position
 	sim     pos.Position
@@ -79,15 +83,69 @@ type archTree struct {
 	forced  int32
 	// sortByPrior's scratch
 	keys, keys2 []priorKey
-	sorted      []sageCand
+	sorted      []archCand
 	runs        []int32
 	// compaction buffers, swapped with nodes and cands when a subtree is kept
-	nodes2 []sageNode
-	cands2 []sageCand
-	old    []int32
-	lore   *loreScratch // set with Arch.Priors
+	nodes2   []archNode
+	cands2   []archCand
+	rcells2  []raveCell
+	front2   []uint8
+	pairTab2 []float64
+	old      []int32
+	lore     *loreScratch // set with Arch.Priors
+	tables   choiceTables
 	// the thread's RAVE statistics of the shared tree, and the spare for compaction
 	rave, rave2 *raveTable
+}
+
+// archNode is a node of an archTree: its turns are cands[candStart:candStart+candN], and
+// its RAVE cells rcells[cellStart:cellStart+cellN]. The first sorted turns are in their
+// order (prior, highest first, then the order listed); the last others turns are listed
+// but not placed, in any order; the places between are those of the tile pairs not yet
+// made, when the node makes its pairs as they are placed (front or pairTab ≥ 0). choose
+// places the next turn when the widening reaches it (placeNext).
+type archNode struct {
+	candStart, candN int32
+	sorted, others   int32
+	cellStart, cellN int32
+	// The node's pairs are those of its first top RAVE cells, best value first, in rows
+	// (a cell with each of the cells after it), the first listed pairBase-th. With front
+	// ≥ 0 (the hand-made priors, a row's priors do not rise), front[i] is the second cell
+	// of the next pair of row i (top when the row is done); with pairTab ≥ 0 (the learned
+	// ones), pairTab[k] is the k-th pair's prior, -∞ once it is made.
+	front, pairTab int32
+	top, pairBase  int16
+	visits         float64
+	seat           int8 // who moves at this node: the opener (0) or the responder (1)
+	expanded       bool
+}
+
+// archCand is a turn of a node. A tile turn's all-moves-as-first statistics are those of
+// its two cells (ia, ib in the node's RAVE cells): a pair's visits are the halves of its
+// cells' hits, its wins the halves of theirs, the same values, exactly, as counting a
+// pair's hits by halves (every term is a multiple of ¼).
+type archCand struct {
+	move  replay.Move
+	prior float64
+	child int32 // the node after the turn, -1 before it is made
+	order int32 // the turn's place in its node's listing, for equal priors
+	// ia and ib are the indexes of a tile turn's cells in its node's RAVE cells, -1 for
+	// the other turns.
+	ia, ib int16
+	// unchecked marks a tile pair not yet checked for legality: a pair is checked when the
+	// widening opens it, and an illegal one is dropped (n = -1).
+	unchecked bool
+	n, w      float64
+}
+
+// raveCell is a cell of a node's tile turns and its all-moves-as-first hits and wins: the
+// playouts through the node in which the node's mover later played it, and their results.
+type raveCell struct {
+	cell game.Cell
+	n, w float64
+	// value is a best cell's value with its noise (topCells), of which its pairs' priors
+	// are made.
+	value float64
 }
 
 // DefaultArchPlayouts is the arch bot's budget when none is named.
@@ -212,6 +270,7 @@ func (a *Arch) search(deadline time.Time) {
 
 // run plays budget playouts, or until the deadline when it is set.
 func (t *archTree) run(a *Arch, budget int, deadline time.Time) {
+	t.tables.reset(a)
 	timed := !deadline.IsZero()
 	done := int64(0)
 	for i := 0; ; i++ {
@@ -339,9 +398,9 @@ func samePosition(x, y *replay.Game) bool {
 
 // fresh starts a new tree at the root position.
 func (t *archTree) fresh(cells int) {
-	t.nodes, t.cands = t.nodes[:0], t.cands[:0]
+	t.nodes, t.cands, t.rcells, t.front, t.pairTab = t.nodes[:0], t.cands[:0], t.rcells[:0], t.front[:0], t.pairTab[:0]
 	t.newNode(posSeat(&t.root))
-	t.expand(0, &t.root, cells)
+	t.expand(0, &t.root, cells, true)
 }
 
 // keep makes the node after the bot's turn played and the reply the new root, keeping its
@@ -357,7 +416,7 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 	x := t.cands[k].child
 	nx := t.nodes[x]
 	y := int32(-1)
-	for j := nx.candStart; j < nx.candStart+nx.candN; j++ {
+	for j := nx.candStart; j < nx.candStart+nx.sorted; j++ { // the turns placed: the others were never played
 		if t.cands[j].move.Same(reply) {
 			y = t.cands[j].child
 			break
@@ -367,20 +426,115 @@ func (t *archTree) keep(played, reply replay.Move) bool {
 		return false
 	}
 	t.compact(y)
+	t.order(0)
 	return true
+}
+
+// order puts all of node n's turns in their order.
+func (t *archTree) order(n int32) {
+	for t.nodes[n].sorted < t.nodes[n].candN {
+		t.placeNext(n)
+	}
+}
+
+// placeNext places node n's next turn in the order: the best of its listed turns not
+// placed and of its pairs not yet made.
+func (t *archTree) placeNext(n int32) {
+	nd := &t.nodes[n]
+	end := nd.candStart + nd.candN
+	at, lo := nd.candStart+nd.sorted, end-nd.others
+	best := int32(-1)
+	for q := lo; q < end; q++ {
+		if c := &t.cands[q]; best < 0 || c.prior > t.cands[best].prior || (c.prior == t.cands[best].prior && c.order < t.cands[best].order) {
+			best = q
+		}
+	}
+	if nd.front >= 0 && lo > at { // a pair is still to be made: the best row's next one
+		k := int(nd.top)
+		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
+		front := t.front[nd.front : nd.front+int32(k-1)]
+		bi, bj, bp := -1, 0, 0.0
+		for i, j := range front {
+			if int(j) < k {
+				if p := top[i].value + top[j].value; bi < 0 || p > bp {
+					bi, bj, bp = i, int(j), p
+				}
+			}
+		}
+		order := int32(nd.pairBase) + int32(bi*(2*k-bi-1)/2+bj-bi-1)
+		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
+			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
+				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
+			front[bi]++
+			nd.sorted++
+			return
+		}
+	}
+	if nd.pairTab >= 0 && lo > at { // a pair is still to be made: the best of the table
+		k := int(nd.top)
+		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
+		tab := t.pairTab[nd.pairTab : nd.pairTab+int32(k*(k-1)/2)]
+		bx, bp := 0, math.Inf(-1)
+		for x, p := range tab { // the first of the highest, the pairs made being -∞
+			if p > bp {
+				bx, bp = x, p
+			}
+		}
+		bi, bj := 0, bx+1 // the row and column of pair bx
+		for bj >= k {
+			bj -= k - 1 - bi - 1
+			bi++
+		}
+		order := int32(nd.pairBase) + int32(bx)
+		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
+			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
+				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
+			tab[bx] = math.Inf(-1)
+			nd.sorted++
+			return
+		}
+	}
+	c := t.cands[best]
+	t.cands[best] = t.cands[lo]
+	t.cands[at] = c
+	nd.sorted++
+	nd.others--
+}
+
+// cmpOrder orders turns by prior, highest first, then as they were listed.
+func cmpOrder(x, y archCand) int {
+	switch {
+	case x.prior > y.prior:
+		return -1
+	case x.prior < y.prior:
+		return 1
+	}
+	return int(x.order - y.order)
 }
 
 // compact copies the subtree of node y into the spare arrays, y first, and swaps them in.
 func (t *archTree) compact(y int32) {
-	nodes, cands, old := t.nodes2[:0], t.cands2[:0], t.old[:0]
+	nodes, cands, rcells, front, tab, old := t.nodes2[:0], t.cands2[:0], t.rcells2[:0], t.front2[:0], t.pairTab2[:0], t.old[:0]
 	nodes = append(nodes, t.nodes[y])
 	old = append(old, y)
 	for i := 0; i < len(nodes); i++ {
 		o := t.nodes[old[i]]
+		nodes[i].cellStart = int32(len(rcells))
+		rcells = append(rcells, t.rcells[o.cellStart:o.cellStart+o.cellN]...)
+		if o.front >= 0 {
+			nodes[i].front = int32(len(front))
+			front = append(front, t.front[o.front:o.front+int32(o.top)-1]...)
+		}
+		if o.pairTab >= 0 {
+			nodes[i].pairTab = int32(len(tab))
+			tab = append(tab, t.pairTab[o.pairTab:o.pairTab+int32(o.top)*int32(o.top-1)/2]...)
+		}
 		start := int32(len(cands))
 		for k := o.candStart; k < o.candStart+o.candN; k++ {
 			c := t.cands[k]
-			if c.child >= 0 {
+			if k >= o.candStart+o.sorted {
+				c.child = -1 // not placed, or the place of a pair not yet made
+			} else if c.child >= 0 {
 				nodes = append(nodes, t.nodes[c.child])
 				old = append(old, c.child)
 				c.child = int32(len(nodes) - 1)
@@ -389,35 +543,161 @@ func (t *archTree) compact(y int32) {
 		}
 		nodes[i].candStart = start
 	}
-	t.nodes2, t.cands2, t.old = t.nodes, t.cands, old
-	t.nodes, t.cands = nodes, cands
+	t.nodes2, t.cands2, t.rcells2, t.front2, t.pairTab2, t.old = t.nodes, t.cands, t.rcells, t.front, t.pairTab, old
+	t.nodes, t.cands, t.rcells, t.front, t.pairTab = nodes, cands, rcells, front, tab
 }
 
 func (t *archTree) newNode(seat int) int32 {
-	t.nodes = append(t.nodes, sageNode{seat: int8(seat)})
+	t.nodes = append(t.nodes, archNode{seat: int8(seat), front: -1, pairTab: -1})
 	return int32(len(t.nodes) - 1)
 }
 
-// posSeat returns who moves in p: the opener (0) or the responder (1).
-func posSeat(p *pos.Position) int {
-	if (p.ToMove() == replay.Light) == p.Swapped() {
-		return 1
+// posSeat returns who moves in p: the opener (0) or the responder (1). The opener plays
+// the even turns and the responder the odd ones, the swap changing colours, not seats
+// (TestPosSeat).
+func posSeat(p *pos.Position) int { return p.Turn() & 1 }
+
+// expand lists the node's turns in p, best prior first as Sage.expand does: all of them
+// in order when full is set (listTurns), otherwise as expandPairs places them.
+func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
+	if !full {
+		t.expandPairs(n, p, cells)
+		return
 	}
-	return 0
+	start, cellStart := len(t.cands), len(t.rcells)
+	t.cands = t.listTurns(t.cands, p, cells)
+	nd := &t.nodes[n]
+	nd.candStart, nd.candN, nd.expanded = int32(start), int32(len(t.cands)-start), true
+	nd.sorted, nd.others, nd.front, nd.pairTab = nd.candN, 0, -1, -1
+	nd.cellStart, nd.cellN = int32(cellStart), int32(len(t.rcells)-cellStart)
 }
 
-// expand lists the node's turns in p, best prior first, as Sage.expand does.
-func (t *archTree) expand(n int32, p *pos.Position, cells int) {
-	start := len(t.cands)
-	t.cands = t.listTurns(t.cands, p, cells)
-	t.nodes[n].candStart, t.nodes[n].candN, t.nodes[n].expanded = int32(start), int32(len(t.cands)-start), true
+// expandPairs lists node n's turns in p as listTurns does, but makes the pairs only as
+// they are placed: the best cells' pairs come in rows (a cell with each of the cells
+// after it); with the hand-made priors each row is in its order, so that the next pair is
+// the best of the rows' next ones, and with the learned ones (or more than 255 cells) the
+// next pair is the best of a table of their priors. The turns are placed up to the best
+// legal pair.
+func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
+	start, base := len(t.cands), len(t.rcells)
+	c := p.ToMove()
+	var m *learn.Model
+	last := 0.0
+	if t.lore != nil {
+		m, last = t.lore.model, math.Inf(-1)
+		t.lore.board.Read(p, c)
+	}
+	others := t.others[:0]
+	if p.Turn() == 1 {
+		others = append(others, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
+	}
+	top := t.topCells(p, c, cells, 0.05, m)
+	for _, sc := range top {
+		t.rcells = append(t.rcells, raveCell{cell: sc.cell, value: sc.value})
+	}
+	k := len(top)
+	pairBase, pairs := len(others), k*(k-1)/2
+	front, tab := int32(-1), int32(-1)
+	switch {
+	case k < 2:
+	case m == nil && k <= 255:
+		front = int32(len(t.front))
+		for i := 1; i < k; i++ {
+			t.front = append(t.front, uint8(i))
+		}
+	default:
+		tab = int32(len(t.pairTab))
+		for i := range top {
+			for j := i + 1; j < k; j++ {
+				prior := top[i].value + top[j].value
+				if m != nil {
+					prior += m.Pair(top[i].cell, top[j].cell)
+				}
+				t.pairTab = append(t.pairTab, prior)
+			}
+		}
+	}
+	t.bridges = p.LegalBridges(c, t.bridges[:0])
+	for _, mv := range t.bridges {
+		if v := p.BridgeValue(mv); v > 0 {
+			if m != nil {
+				v = m.Bridge(mv, v)
+			}
+			others = append(others, archCand{move: mv, prior: v, child: -1, order: int32(pairs + len(others)), ia: -1, ib: -1})
+		}
+	}
+	t.cands = slices.Grow(t.cands, pairs+len(others))
+	t.cands = append(t.cands[:start+pairs], others...) // the pairs' places left as they are
+	t.others = others
+	nd := &t.nodes[n]
+	*nd = archNode{candStart: int32(start), candN: int32(pairs + len(others)), others: int32(len(others)),
+		cellStart: int32(base), cellN: int32(k), front: front, pairTab: tab, top: int16(k), pairBase: int16(pairBase),
+		visits: nd.visits, seat: nd.seat, expanded: true}
+	for nd.sorted < nd.candN {
+		t.placeNext(n)
+		x := &t.cands[nd.candStart+nd.sorted-1]
+		if x.move.Kind != replay.Tiles || !x.unchecked {
+			continue
+		}
+		x.unchecked = false
+		if p.IsLegal(x.move) {
+			return
+		}
+		x.n = -1
+	}
+	// No pair is legal, and all the turns are placed: the pass or every legal turn join
+	// them, as listTurns has it.
+	if p.CanPass() {
+		t.cands = append(t.cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(t.cands) - start), ia: -1, ib: -1})
+	} else {
+		t.moves = p.LegalTurns(t.moves[:0])
+		for _, mv := range t.moves {
+			if mv.Kind != replay.Swap {
+				t.cands = append(t.cands, t.tilesCand(mv, last, len(t.cands)-start, base))
+			}
+		}
+	}
+	if len(t.cands) == start {
+		t.moves = p.LegalTurns(t.moves[:0])
+		for _, mv := range t.moves {
+			t.cands = append(t.cands, t.tilesCand(mv, 0, len(t.cands)-start, base))
+		}
+	}
+	slices.SortFunc(t.cands[start:], cmpOrder)
+	nd = &t.nodes[n]
+	nd.candN, nd.sorted, nd.others, nd.front, nd.pairTab = int32(len(t.cands)-start), int32(len(t.cands)-start), 0, -1, -1
+	nd.cellN = int32(len(t.rcells) - base)
+}
+
+// cellIndex returns the index of cell among the RAVE cells from base, the last ones of
+// rcells, appending it when they do not hold it.
+func (t *archTree) cellIndex(base int, cell game.Cell) int16 {
+	for i, rc := range t.rcells[base:] {
+		if rc.cell == cell {
+			return int16(i)
+		}
+	}
+	t.rcells = append(t.rcells, raveCell{cell: cell})
+	return int16(len(t.rcells) - 1 - base)
+}
+
+// tilesCand returns the candidate turn m, listed order-th, with its cells among the RAVE
+// cells from base when it is a tile turn.
+func (t *archTree) tilesCand(m replay.Move, prior float64, order int, base int) archCand {
+	c := archCand{move: m, prior: prior, child: -1, order: int32(order), ia: -1, ib: -1}
+	if m.Kind == replay.Tiles {
+		c.ia, c.ib = t.cellIndex(base, m.A), t.cellIndex(base, m.B)
+	}
+	return c
 }
 
 // listTurns appends to cands the turns of a node whose position is p, best prior first:
 // the pairs of the best cells (the best legal one checked, the others unchecked), the
-// useful bridges, the pass or every legal turn when no pair is legal.
-func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sageCand {
-	start := len(cands)
+// useful bridges, the pass or every legal turn when no pair is legal. It appends the
+// node's RAVE cells to rcells. The order is a stable sort's by prior, of the turns in the
+// order listed (expandPairs places the turns in the same order, as far as needed).
+func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []archCand {
+	start, base := len(cands), len(t.rcells)
 	c := p.ToMove()
 	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
 	// the turns listed for want of a legal pair come last.
@@ -428,10 +708,13 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 		t.lore.board.Read(p, c)
 	}
 	if p.Turn() == 1 {
-		cands = append(cands, sageCand{move: replay.SwapMove, prior: math.Inf(1), child: -1})
+		cands = append(cands, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
 	}
 	top := t.topCells(p, c, cells, 0.05, m)
 	pairs := 0
+	for _, sc := range top {
+		t.rcells = append(t.rcells, raveCell{cell: sc.cell, value: sc.value})
+	}
 	for i := range top {
 		for j := i + 1; j < len(top); j++ {
 			a, b := top[i].cell, top[j].cell
@@ -439,39 +722,30 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 			if m != nil {
 				prior += m.Pair(a, b)
 			}
-			cands = append(cands, sageCand{move: replay.TilesMove(a, b), prior: prior, child: -1, unchecked: true})
+			cands = append(cands, archCand{move: replay.TilesMove(a, b), prior: prior, child: -1,
+				order: int32(len(cands) - start), ia: int16(i), ib: int16(j), unchecked: true})
 		}
 	}
 	byPrior := cands[start:]
 	t.sortByPrior(byPrior)
-	for k := range byPrior {
-		if byPrior[k].move.Kind != replay.Tiles || !byPrior[k].unchecked {
-			continue
-		}
-		byPrior[k].unchecked = false
-		if p.IsLegal(byPrior[k].move) {
-			pairs++
-			break
-		}
-		byPrior[k].n = -1
-	}
+	pairs = firstLegalPair(byPrior, p)
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, mv := range t.bridges {
 		if v := p.BridgeValue(mv); v > 0 {
 			if m != nil {
 				v = m.Bridge(mv, v)
 			}
-			cands = append(cands, sageCand{move: mv, prior: v, child: -1})
+			cands = append(cands, archCand{move: mv, prior: v, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
 		}
 	}
 	if pairs == 0 {
 		if p.CanPass() {
-			cands = append(cands, sageCand{move: replay.PassMove, prior: last, child: -1})
+			cands = append(cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
 		} else {
 			t.moves = p.LegalTurns(t.moves[:0])
 			for _, mv := range t.moves {
 				if mv.Kind != replay.Swap {
-					cands = append(cands, sageCand{move: mv, prior: last, child: -1})
+					cands = append(cands, t.tilesCand(mv, last, len(cands)-start, base))
 				}
 			}
 		}
@@ -479,11 +753,29 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 	if len(cands) == start {
 		t.moves = p.LegalTurns(t.moves[:0])
 		for _, mv := range t.moves {
-			cands = append(cands, sageCand{move: mv, child: -1})
+			cands = append(cands, t.tilesCand(mv, 0, len(cands)-start, base))
 		}
 	}
 	t.sortByPrior(cands[start:])
 	return cands
+}
+
+// firstLegalPair checks the unchecked tile pairs of cands, in order, until one is legal,
+// dropping the illegal ones (n = -1), and returns 1 when it found a legal pair, 0
+// otherwise.
+func firstLegalPair(cands []archCand, p *pos.Position) int {
+	for k := range cands {
+		c := &cands[k]
+		if c.move.Kind != replay.Tiles || !c.unchecked {
+			continue
+		}
+		c.unchecked = false
+		if p.IsLegal(c.move) {
+			return 1
+		}
+		c.n = -1
+	}
+	return 0
 }
 
 // sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
@@ -491,7 +783,7 @@ func (t *archTree) listTurns(cands []sageCand, p *pos.Position, cells int) []sag
 // It merges the runs the turns already come in (the pairs of one cell with the cells
 // after it, the bridges after the sorted pairs), on (prior, index) keys, and moves each
 // turn once.
-func (t *archTree) sortByPrior(cands []sageCand) {
+func (t *archTree) sortByPrior(cands []archCand) {
 	n := len(cands)
 	if n < 2 {
 		return
@@ -584,13 +876,55 @@ func better(a, b scoredCell) bool {
 	return a.value > b.value || (a.value == b.value && a.cell < b.cell)
 }
 
+// choiceTables are choose's terms that depend on a count of visits alone, by the count,
+// computed as choose would compute them (so the same values, bit for bit) for the
+// settings they were made with.
+type choiceTables struct {
+	widen, rave float64
+	open        []float64 // 1 + Widen·√visits
+	logN        []float64 // log(visits + 1)
+	beta        []float64 // RAVE's weight after n visits of a turn
+}
+
+// maxTabled is the count up to which choiceTables hold their terms.
+const maxTabled = 1 << 16
+
+// reset empties the tables when the settings are not those they were made with.
+func (c *choiceTables) reset(a *Arch) {
+	if c.widen != a.Widen || c.rave != a.Rave {
+		*c = choiceTables{widen: a.Widen, rave: a.Rave}
+	}
+}
+
+func openOf(widen, visits float64) float64 { return 1 + widen*math.Sqrt(visits) }
+func logOf(visits float64) float64         { return math.Log(visits + 1) }
+func betaOf(rave, n float64) float64       { return math.Sqrt(rave / (3*n + rave)) }
+
+// term returns f(x) for a whole x ≥ 0, from tab when x is below maxTabled (grown to
+// hold it).
+func term(tab *[]float64, x float64, f func(float64) float64) float64 {
+	if x >= maxTabled {
+		return f(x)
+	}
+	i := int(x)
+	for len(*tab) <= i {
+		*tab = append(*tab, f(float64(len(*tab))))
+	}
+	return (*tab)[i]
+}
+
 // choose returns the index of the turn to follow from node n, whose position is p.
 func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 	nd := &t.nodes[n]
-	open := int32(min(float64(nd.candN), 1+a.Widen*math.Sqrt(nd.visits)))
-	logN := math.Log(nd.visits + 1)
+	tb := &t.tables
+	open := int32(min(float64(nd.candN), term(&tb.open, nd.visits, func(v float64) float64 { return openOf(a.Widen, v) })))
+	logN := term(&tb.logN, nd.visits, logOf)
 	best, bestU := int32(-1), math.Inf(-1)
-	for k := nd.candStart; k < nd.candStart+nd.candN && open > 0; k++ {
+	end := nd.candStart + nd.candN
+	for k := nd.candStart; k < end && open > 0; k++ {
+		if k-nd.candStart == nd.sorted {
+			t.placeNext(n)
+		}
 		c := &t.cands[k]
 		if c.unchecked {
 			c.unchecked = false
@@ -606,9 +940,13 @@ func (t *archTree) choose(a *Arch, n int32, p *pos.Position) int32 {
 			return k
 		}
 		q := c.w / c.n
-		if a.Rave > 0 && c.an > 0 {
-			beta := math.Sqrt(a.Rave / (3*c.n + a.Rave))
-			q = (1-beta)*q + beta*c.aw/c.an
+		if a.Rave > 0 && c.ia >= 0 {
+			ca, cb := &t.rcells[nd.cellStart+int32(c.ia)], &t.rcells[nd.cellStart+int32(c.ib)]
+			if an := (ca.n + cb.n) / 2; an > 0 {
+				aw := (ca.w + cb.w) / 2
+				beta := term(&tb.beta, c.n, func(n float64) float64 { return betaOf(a.Rave, n) })
+				q = (1-beta)*q + beta*aw/an
+			}
 		}
 		u := q + a.Explore*math.Sqrt(logN/c.n)
 		if u > bestU {
@@ -631,7 +969,7 @@ func (t *archTree) playout(a *Arch) {
 	n := int32(0)
 	for !sim.Over() {
 		if !t.nodes[n].expanded {
-			t.expand(n, sim, a.Cells)
+			t.expand(n, sim, a.Cells, false)
 		}
 		var k int32
 		if n == 0 && t.forced > 0 {
@@ -652,9 +990,14 @@ func (t *archTree) playout(a *Arch) {
 		}
 		n = child
 	}
+	rave := a.Rave > 0
 	for !sim.Over() {
 		m := sim.DrawTurn(t.rng, &t.draw)
-		t.note(a, sim, m, ply)
+		if rave && m.Kind == replay.Tiles { // note, inlined
+			seat := posSeat(sim)
+			t.noteCell(m.A, seat, ply+1)
+			t.noteCell(m.B, seat, ply+1)
+		}
 		sim.PlayDraw(&t.draw)
 		ply++
 	}
@@ -683,21 +1026,12 @@ func (t *archTree) playout(a *Arch) {
 			continue
 		}
 		seat := int(nd.seat)
-		for k := nd.candStart; k < nd.candStart+nd.candN; k++ {
-			c := &t.cands[k]
-			if c.move.Kind != replay.Tiles {
-				continue
-			}
-			hits := 0
-			if p := t.playedB[2*int(c.move.A)+seat]; p > st.ply {
-				hits++
-			}
-			if p := t.playedB[2*int(c.move.B)+seat]; p > st.ply {
-				hits++
-			}
-			if hits > 0 {
-				c.an += float64(hits) / 2
-				c.aw += r * float64(hits) / 2
+		rcells := t.rcells[nd.cellStart : nd.cellStart+nd.cellN]
+		for i := range rcells {
+			rc := &rcells[i]
+			if t.playedB[2*int(rc.cell)+seat] > st.ply {
+				rc.n++
+				rc.w += r
 			}
 		}
 	}
@@ -705,17 +1039,21 @@ func (t *archTree) playout(a *Arch) {
 
 // note records the cells of a tile turn for RAVE, as Sage.note does.
 func (t *archTree) note(a *Arch, p *pos.Position, m replay.Move, ply int32) {
-	if a.Rave <= 0 || m.Kind != replay.Tiles {
-		return
+	if a.Rave > 0 && m.Kind == replay.Tiles {
+		seat := posSeat(p)
+		t.noteCell(m.A, seat, ply+1)
+		t.noteCell(m.B, seat, ply+1)
 	}
-	seat := posSeat(p)
-	for _, c := range [2]game.Cell{m.A, m.B} {
-		i := 2*int(c) + seat
-		if t.playedB[2*int(c)] == 0 && t.playedB[2*int(c)+1] == 0 {
-			t.touched = append(t.touched, c)
-		}
-		if t.playedB[i] == 0 {
-			t.playedB[i] = ply + 1
-		}
+}
+
+// noteCell records that seat played cell c at ply at-1, unless it had played it before.
+func (t *archTree) noteCell(c game.Cell, seat int, at int32) {
+	i := 2 * int(c)
+	pb := t.playedB[i : i+2 : i+2]
+	if pb[0]|pb[1] == 0 {
+		t.touched = append(t.touched, c)
+	}
+	if pb[seat&1] == 0 {
+		pb[seat&1] = at
 	}
 }

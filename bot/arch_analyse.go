@@ -95,11 +95,19 @@ func (t *archTree) include(m replay.Move) int32 {
 		}
 		return k
 	}
-	// The root's turns are the last ones listed: m joins them.
+	// The root's turns are the last ones listed: m joins them, its cells the root's RAVE
+	// cells (moved to the end of rcells when they are not there).
 	root := &t.nodes[0]
-	t.cands = append(t.cands, sageCand{move: m, child: -1})
+	if int(root.cellStart+root.cellN) != len(t.rcells) {
+		start := int32(len(t.rcells))
+		t.rcells = append(t.rcells, t.rcells[root.cellStart:root.cellStart+root.cellN]...)
+		root.cellStart = start
+	}
+	t.cands = append(t.cands, t.tilesCand(m, 0, int(root.candN), int(root.cellStart)))
+	root.cellN = int32(len(t.rcells)) - root.cellStart
 	k := root.candStart + root.candN
 	root.candN++
+	root.sorted++ // after the others, as listed
 	return k
 }
 

@@ -229,6 +229,7 @@ func (s *sharedTree) expand(t *archTree, n int32, p *pos.Position, cells int) bo
 	if !nd.state.CompareAndSwap(sharedNew, sharedExpanding) {
 		return nd.state.Load() == sharedExpanded
 	}
+	t.rcells = t.rcells[:0] // the shared tree keeps its RAVE statistics by turn
 	list := t.listTurns(t.cands[:0], p, cells)
 	t.cands = list
 	list = list[:min(len(list), arenaChunk)] // the best turns, if ever a node had more

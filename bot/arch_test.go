@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -155,7 +156,7 @@ func TestArchKeepsTree(t *testing.T) {
 	tr := a.trees[0]
 	x := tr.cands[tr.rootCand(m)].child
 	best, bestN := replay.Move{}, 0.0
-	for k := tr.nodes[x].candStart; k < tr.nodes[x].candStart+tr.nodes[x].candN; k++ {
+	for k := tr.nodes[x].candStart; k < tr.nodes[x].candStart+tr.nodes[x].sorted; k++ { // the turns placed
 		if c := tr.cands[k]; c.n > bestN && c.child >= 0 && tr.nodes[c.child].expanded {
 			best, bestN = c.move, c.n
 		}
@@ -217,15 +218,15 @@ func TestSortByPrior(t *testing.T) {
 	var tree archTree
 	for n := range 90 {
 		for range 20 {
-			cands := make([]sageCand, n)
+			cands := make([]archCand, n)
 			for i := range cands {
-				cands[i] = sageCand{move: replay.TilesMove(game.CellAt(i%26, i/26), game.CellAt(0, 25)), prior: float64(rng.IntN(6)) / 2}
+				cands[i] = archCand{move: replay.TilesMove(game.CellAt(i%26, i/26), game.CellAt(0, 25)), prior: float64(rng.IntN(6)) / 2}
 				if rng.IntN(30) == 0 {
 					cands[i].prior = math.Inf(1)
 				}
 			}
 			want := slices.Clone(cands)
-			slices.SortStableFunc(want, cmpPrior)
+			slices.SortStableFunc(want, func(x, y archCand) int { return cmp.Compare(y.prior, x.prior) })
 			tree.sortByPrior(cands)
 			if !slices.Equal(cands, want) {
 				t.Fatalf("%d turns: sortByPrior %v, want %v", n, cands, want)

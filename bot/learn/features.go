@@ -100,6 +100,7 @@ type Board struct {
 	size  []uint8 // per group
 	stack []int16
 	n     int
+	edged int // the size whose margins st holds as stEdge, 0 before the first Read
 	// Mover is the colour the features are read for.
 	Mover replay.Colour
 }
@@ -108,8 +109,11 @@ type Board struct {
 func (b *Board) Read(p *pos.Position, c replay.Colour) {
 	n := p.Size()
 	b.n, b.Mover = n, c
-	for i := range b.st {
-		b.st[i] = stEdge
+	if b.edged != n { // the squares off the board stay stEdge for the next Read of this size
+		for i := range b.st {
+			b.st[i] = stEdge
+		}
+		b.edged = n
 	}
 	for row := range n {
 		for col := range n {
@@ -161,6 +165,13 @@ func (b *Board) flood(x game.Cell, s uint8) {
 // CellFeatures appends the features of a tile of the mover on the empty cell x, whose
 // hand-made value (pos.Position.CellValue) is value.
 func (b *Board) CellFeatures(x game.Cell, value float64, dst []int16) []int16 {
+	f := b.cellFeatures(x, value)
+	return append(dst, f[:]...)
+}
+
+// cellFeatures returns the features of a tile of the mover on the empty cell x, whose
+// hand-made value is value, in CellFeatures' order.
+func (b *Board) cellFeatures(x game.Cell, value float64) (f [cellFeats]int16) {
 	v := nValue - 1
 	for i, hi := range valueBins {
 		if value < hi {
@@ -168,7 +179,7 @@ func (b *Board) CellFeatures(x game.Cell, value float64, dst []int16) []int16 {
 			break
 		}
 	}
-	dst = append(dst, int16(fValue+v))
+	f[0] = int16(fValue + v)
 	i := int(x)
 	code, join, opp := 0, 1, 0
 	var seen [4]int16
@@ -192,7 +203,7 @@ func (b *Board) CellFeatures(x game.Cell, value float64, dst []int16) []int16 {
 			opp = max(opp, int(b.size[b.group[i+d]]))
 		}
 	}
-	dst = append(dst, int16(fPat+int(patClass[code])), int16(fJoin+min(join, 4)-1), int16(fOpp+min(opp, 4)))
+	f[1], f[2], f[3] = int16(fPat+int(patClass[code])), int16(fJoin+min(join, 4)-1), int16(fOpp+min(opp, 4))
 	own, other := 0, 0
 	for _, d := range [4]int{stride + 1, stride - 1, -stride + 1, -stride - 1} {
 		switch b.st[i+d] {
@@ -202,18 +213,19 @@ func (b *Board) CellFeatures(x game.Cell, value float64, dst []int16) []int16 {
 			other++
 		}
 	}
-	dst = append(dst, int16(fDiag+3*min(own, 2)+min(other, 2)))
+	f[4] = int16(fDiag + 3*min(own, 2) + min(other, 2))
 	col, row := x.Col(), x.Row()
 	n := b.n
 	edge := min(col, row, n-1-col, n-1-row)
-	dst = append(dst, int16(fEdge+min(edge, 4)))
+	f[5] = int16(fEdge + min(edge, 4))
 	reach := 0
 	for _, d := range jumps {
 		if z := i + d; b.st[z] == stOwn && b.size[b.group[z]] == 4 {
 			reach++
 		}
 	}
-	return append(dst, int16(fReach+min(reach, 2)))
+	f[6] = int16(fReach + min(reach, 2))
+	return f
 }
 
 // PairFeature returns the feature of a tile turn on a and b together, -1 for none.

@@ -127,3 +127,41 @@ func TestTrained(t *testing.T) {
 		t.Errorf("a bridge joining islands scores %.2f, one joining nothing %.2f", join, none)
 	}
 }
+
+// TestReadAgain: a Board read again, after positions of other sizes, holds what a new
+// Board reads (its squares off the board kept from the last Read of the same size), and
+// its cells' priors are the sums of their features' weights in CellFeatures' order.
+func TestReadAgain(t *testing.T) {
+	m := Trained()
+	var again Board
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range []int{12, 8, 8, 10, 5, 12} {
+		p, err := pos.New(size, game.Unlimited)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 * size {
+			if p.Over() {
+				break
+			}
+			p.Play(p.PlayoutTurn(rng))
+		}
+		var fresh Board
+		c := p.ToMove()
+		fresh.Read(&p, c)
+		again.Read(&p, c)
+		if fresh.st != again.st {
+			t.Fatalf("%d×%d: the squares read again differ from a new Board's", size, size)
+		}
+		for _, x := range p.LegalTileCells(c, nil) {
+			v := p.CellValue(c, x)
+			want := 0.0
+			for _, f := range fresh.CellFeatures(x, v, nil) {
+				want += m.W[f]
+			}
+			if got := m.Cell(&again, x, v); got != want {
+				t.Fatalf("%d×%d, cell %v: prior %v, want %v", size, size, x, got, want)
+			}
+		}
+	}
+}

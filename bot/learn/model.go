@@ -14,9 +14,8 @@ type Model struct {
 // Cell returns the prior of a tile of the mover on the empty cell x of b, whose hand-made
 // value is value.
 func (m *Model) Cell(b *Board, x game.Cell, value float64) float64 {
-	var buf [8]int16
 	sum := 0.0
-	for _, f := range b.CellFeatures(x, value, buf[:0]) {
+	for _, f := range b.cellFeatures(x, value) {
 		sum += m.W[f]
 	}
 	return sum
