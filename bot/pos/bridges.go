@@ -66,7 +66,7 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 		for v := any[w]; v != 0; v &= v - 1 {
 			a := w<<6 + bits.TrailingZeros64(v)
 			for j, d := range geo.jumps {
-				if cand[j].has(a) && !p.crosses(a, a+d) {
+				if cand[j].has(a) && !p.crossesJ(a, j) {
 					dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+d]))
 				}
 			}
@@ -106,7 +106,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 					y := x + d
 					ry, ky := p.component(y)
 					val := valueOf(rx, kx, ry, ky)
-					if val < least || (ok && val <= v) || p.crosses(x, y) {
+					if val < least || (ok && val <= v) || p.crossesJ(x, j) {
 						continue
 					}
 					a, b, v, ok = x, y, val, true
@@ -125,7 +125,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
 			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && !p.crosses(x, x+d) {
+				if cand[j]>>bit&1 != 0 && !p.crossesJ(x, j) {
 					return x, x + d, 1.5, true
 				}
 			}
@@ -140,7 +140,7 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
 			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crosses(x, x+d) {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crossesJ(x, j) {
 					return x, x + d, 0.4, true
 				}
 			}
@@ -164,7 +164,7 @@ func (p *Position) exists10(c replay.Colour) bool {
 			x := w<<6 + int(bit)
 			rx := p.root(p.gid[x])
 			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crosses(x, x+d) {
+				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crossesJ(x, j) {
 					return true
 				}
 			}
@@ -189,10 +189,10 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		}
 		rx := p.root(p.gid[x])
 		for j, d := range p.g.jumps {
-			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crosses(x, y) {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crossesJ(x, j) {
 				return true
 			}
-			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crosses(y, x) {
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crossesJ(y, j) {
 				return true
 			}
 		}
@@ -325,6 +325,66 @@ func (p *Position) crosses(x, y int) bool {
 		}
 	}
 	return false
+}
+
+// crossesJ is crosses(x, x+jumps[j]) for a lower end x: the ends in the box around the
+// bridge from one word, each decided by a table of the ends' places and directions.
+func (p *Position) crossesJ(x, j int) bool {
+	if p.bridges[0]+p.bridges[1] == 0 {
+		return false
+	}
+	geo := p.g
+	box := geo.xbox[j&7]
+	if box == 0 {
+		return p.crosses(x, x+geo.jumps[j&7])
+	}
+	base := x + geo.xbase[j&7]
+	tab := &geo.xtab[j&7]
+	off := 2*geo.s + 2
+	for m := p.ends.word(base) & box; m != 0; m &= m - 1 {
+		b := bits.TrailingZeros64(m) & 63
+		e := base + b
+		if tab[b]>>(geo.jcode[int(p.partner[e])-e+off]&15)&1 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// crossTables fills the tables of crossesJ from segmentsTouch, which crosses applies to
+// the same ends.
+func (g *geom) crossTables() {
+	s := g.s
+	var dirs [16][2]int
+	for j, d := range g.jumps {
+		dx, dy := (d+2*s+2)%s-2, (d+2*s+2)/s-2
+		dirs[j], dirs[8+j] = [2]int{dx, dy}, [2]int{-dx, -dy}
+		g.jcode[d+2*s+2], g.jcode[-d+2*s+2] = uint8(j), uint8(8+j)
+	}
+	for j := range g.jumps {
+		x0, y0 := 10, 10
+		x1, y1 := x0+dirs[j][0], y0+dirs[j][1]
+		lox, hix := min(x0, x1), max(x0, x1)
+		loy, hiy := min(y0, y1), max(y0, y1)
+		g.xbase[j] = -s - 1 + lox - x0
+		box := g.box[hiy-loy][hix-lox]
+		g.xbox[j] = box
+		for b := range 64 {
+			if box>>b&1 == 0 {
+				continue
+			}
+			col, row := lox-1+b%s, loy-1+b/s
+			for k, dq := range dirs {
+				qx, qy := col+dq[0], row+dq[1]
+				if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
+					continue
+				}
+				if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {
+					g.xtab[j][b] |= 1 << k
+				}
+			}
+		}
+	}
 }
 
 // segmentsTouch reports whether the closed segments a–b and c–d share a point.
