@@ -224,8 +224,16 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 	// The free tiles of the kind's lower ends, from word w on (128 bits).
 	f0, f1 := t[w]&^e[w], t[w+1]&^e[w+1]
 	i0, i1 := isl[w], isl[w+1]
-	if kind == both {
+	// Both ends with islands or neither: the ends' own masks say it. One: the jump's
+	// other end must differ from the lower (all is then 0).
+	all := ^uint64(0)
+	switch kind {
+	case both:
 		f0, f1 = f0&i0, f1&i1
+	case none:
+		f0, f1 = f0&^i0, f1&^i1
+	default:
+		all = 0
 	}
 	if f0 == 0 {
 		return cand, 0
@@ -243,22 +251,11 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 		}
 		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
+	// Every jump without a branch on its masks (whether a jump has candidates is data).
 	for j := range geo.jumps {
 		d := geo.jumps[j]
 		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
-		m := f0 & (f0>>lo | f1<<hi)
-		if m == 0 {
-			continue
-		}
-		switch kind {
-		case one:
-			m &= i0 ^ (i0>>lo | i1<<hi)
-		case none:
-			m &^= i0 | i0>>lo | i1<<hi
-		}
-		if m == 0 {
-			continue
-		}
+		m := f0 & (f0>>lo | f1<<hi) & (i0 ^ (i0>>lo | i1<<hi) | all)
 		wt := &geo.water[j]
 		m &^= at(wt[0]) | at(wt[1])
 		cand[j] = m
