@@ -99,11 +99,9 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 				bit := uint(bits.TrailingZeros64(any))
 				x := w<<6 + int(bit)
 				rx, kx := p.component(x)
-				for j, d := range geo.jumps {
-					if cand[j]>>bit&1 == 0 {
-						continue
-					}
-					y := x + d
+				for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+					j := bits.TrailingZeros(jm) & 7
+					y := x + geo.jumps[j]
 					ry, ky := p.component(y)
 					val := valueOf(rx, kx, ry, ky)
 					if val < least || (ok && val <= v) || p.crossesJ(x, j) {
@@ -124,9 +122,9 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && !p.crossesJ(x, j) {
-					return x, x + d, 1.5, true
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				if j := bits.TrailingZeros(jm) & 7; !p.crossesJ(x, j) {
+					return x, x + geo.jumps[j], 1.5, true
 				}
 			}
 		}
@@ -139,9 +137,10 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crossesJ(x, j) {
-					return x, x + d, 0.4, true
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				j := bits.TrailingZeros(jm) & 7
+				if y := x + geo.jumps[j]; p.root(p.gid[x]) != p.root(p.gid[y]) && !p.crossesJ(x, j) {
+					return x, y, 0.4, true
 				}
 			}
 		}
@@ -163,8 +162,9 @@ func (p *Position) exists10(c replay.Colour) bool {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
 			rx := p.root(p.gid[x])
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crossesJ(x, j) {
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				j := bits.TrailingZeros(jm) & 7
+				if p.root(p.gid[x+geo.jumps[j]]) != rx && !p.crossesJ(x, j) {
 					return true
 				}
 			}
@@ -204,6 +204,13 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 func (p *Position) waterFree(a, j int) bool {
 	w := p.g.water[j]
 	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
+}
+
+// jumpsAt returns the jumps with a candidate on bit of cand, bit j for jump j.
+func jumpsAt(cand *[8]uint64, bit uint) uint {
+	b := bit & 63
+	return uint((cand[0]>>b&1 | cand[1]>>b&1<<1 | cand[2]>>b&1<<2 | cand[3]>>b&1<<3) |
+		(cand[4]>>b&1<<4 | cand[5]>>b&1<<5 | cand[6]>>b&1<<6 | cand[7]>>b&1<<7))
 }
 
 // The kinds of candidates candidateWord finds: both ends on tiles of components with
