@@ -421,8 +421,27 @@ var classKey = func() (k [8]uint64) {
 	return k
 }()
 
-// lt is 1 when a < b, else 0, for a and b in [0, 2^62).
-func lt(a, b int) int { return int(uint(a-b) >> 63) }
+// placeClasses holds, by the numbers of plain cells in classes 4, 4 to 3, 4 to 2, 4 to 1
+// and 4 to 0, each at most 5 (index ((((a0·6+a1)·6+a2)·6+a3)·6+a4), the classes of the five
+// highest plain values, 3 bits a place, best first: 5 for a place no plain cell fills.
+var placeClasses = func() (t [6 * 6 * 6 * 6 * 6]uint16) {
+	for i := range t {
+		a := [5]int{i / 1296 % 6, i / 216 % 6, i / 36 % 6, i / 6 % 6, i % 6} // a0, a1, a2, a3, a4
+		for j := range 5 {
+			f := 5
+			if j < a[0] {
+				f = 0
+				for g := 1; g <= 4; g++ {
+					if j < a[g] {
+						f = g
+					}
+				}
+			}
+			t[i] |= uint16(f) << (3 * j)
+		}
+	}
+	return t
+}()
 
 // drawTop fills d.top with the five best of CellValue plus U(0,1) noise over the cells of
 // d.l, and returns the number of cells of d.l.
@@ -476,10 +495,13 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	c2 := c3 + counts[2]
 	c1 := c2 + counts[1]
 	c0 := c1 + counts[0]
-	for j := range raw.k { // without branches: which class a place holds is data
-		f := lt(j, c1) + lt(j, c2) + lt(j, c3) + lt(j, c4)
-		raw.k[j] = classKey[f&7] & -uint64(lt(j, c0))
-	}
+	// Which class a place holds is data: from a table, without branches.
+	pc := placeClasses[(((min(c0, 5)*6+min(c1, 5))*6+min(c2, 5))*6+min(c3, 5))*6+min(c4, 5)]
+	raw.k[0] = classKey[pc&7]
+	raw.k[1] = classKey[pc>>3&7]
+	raw.k[2] = classKey[pc>>6&7]
+	raw.k[3] = classKey[pc>>9&7]
+	raw.k[4] = classKey[pc>>12&7]
 	near1 := &d.near1
 	k := 0
 	nt := &neighbourTab[c]
