@@ -98,30 +98,31 @@ type plan struct {
 // the order of their first cell among x+1, x-1, x+s, x-s. Two neighbours share a group
 // only when both are in groups of 2 or more.
 func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
-	bit := uint8(1) << (c & 1)
 	s := p.g.s
-	n, big := 0, 0
-	// The four neighbours by hand: a loop over an array of them costs more.
-	if sq := p.sq[x+1]; sq&bit != 0 {
-		out[0] = p.gid[x+1]
-		n = 1
-		big = int(sq>>4+2) >> 2 // 1 for a group of 2 to 4 tiles, 0 for a single tile
-	}
-	if sq := p.sq[x-1]; sq&bit != 0 {
-		out[n&3] = p.gid[x-1]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
-	if sq := p.sq[x+s]; sq&bit != 0 {
-		out[n&3] = p.gid[x+s]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
-	if sq := p.sq[x-s]; sq&bit != 0 {
-		out[n&3] = p.gid[x-s]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
+	own := c & 1
+	// The four neighbours by hand, without branches: each group id is written to the
+	// next place, which counts only when the neighbour holds a tile of the colour; big
+	// counts those in groups of 2 to 4 tiles.
+	sq := p.sq[x+1]
+	has := int(sq>>own) & 1
+	out[0] = p.gid[x+1]
+	n := has
+	big := int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x-1]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x-1]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x+s]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x+s]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x-s]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x-s]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
 	if big < 2 {
 		return n
 	}
