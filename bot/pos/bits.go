@@ -86,6 +86,10 @@ type geom struct {
 	xbox  [8]uint64
 	xtab  [8][64]uint16
 	jcode [4*maxStride + 5]uint8
+	// pmask has a bit for each tile a jump away from a tile 2s+2 cells above its bit 0,
+	// pjump the jump of each bit; pmask is 0 when they do not fit in 64 bits.
+	pmask uint64
+	pjump [64]int8
 }
 
 // geoms are the geometries of the board sizes, built at start.

@@ -182,6 +182,33 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		return false
 	}
 	isl := &p.icells[c]
+	geo := p.g
+	if geo.pmask != 0 {
+		// The partners a jump away from one word around each tile: those in components
+		// with islands and without a bridge end, then tested one by one.
+		off := 2*geo.s + 2
+		for _, a := range added {
+			x := int(a)
+			if p.ends.has(x) {
+				continue
+			}
+			base := x - off
+			m := (isl.word(base) &^ p.ends.word(base)) & geo.pmask
+			if m == 0 {
+				continue
+			}
+			rx := p.root(p.gid[x])
+			for ; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m) & 63
+				y, j := base+b, int(geo.pjump[b])
+				lo := min(x, y)
+				if p.root(p.gid[y]) != rx && p.waterFree(lo, j) && !p.crossesJ(lo, j) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, a := range added {
 		x := int(a)
 		if p.ends.has(x) {
@@ -364,6 +391,14 @@ func (g *geom) crossTables() {
 		dx, dy := (d+2*s+2)%s-2, (d+2*s+2)/s-2
 		dirs[j], dirs[8+j] = [2]int{dx, dy}, [2]int{-dx, -dy}
 		g.jcode[d+2*s+2], g.jcode[-d+2*s+2] = uint8(j), uint8(8+j)
+	}
+	// The partners of a tile a jump away, from 2s+2 cells below it, when they fit in a
+	// word (exists10From).
+	if 4*s+4 < 64 {
+		for j, d := range g.jumps {
+			g.pmask |= 1<<(2*s+2+d) | 1<<(2*s+2-d)
+			g.pjump[2*s+2+d], g.pjump[2*s+2-d] = int8(j), int8(j)
+		}
 	}
 	for j := range g.jumps {
 		x0, y0 := 10, 10
