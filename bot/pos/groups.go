@@ -2,28 +2,20 @@ package pos
 
 import "github.com/ponte/ponte/replay"
 
-// find returns the root of the component of group g.
-func (p *Position) find(g int16) int16 {
-	for p.parent[g] != g {
-		p.parent[g] = p.parent[p.parent[g]]
-		g = p.parent[g]
-	}
-	return g
-}
+// find returns the root of the component of group g: every group keeps its component's
+// root in parent (union relabels the groups of the component it joins to another), so
+// that a look-up is one read, without a loop whose length is data.
+func (p *Position) find(g int16) int16 { return p.parent[g] }
 
-// root is find without shortening the paths, for the queries: they change nothing, so
-// goroutines may share a position that none of them plays on.
-func (p *Position) root(g int16) int16 {
-	for p.parent[g] != g {
-		g = p.parent[g]
-	}
-	return g
-}
+// root is find, for the queries (they change nothing, so goroutines may share a position
+// that none of them plays on).
+func (p *Position) root(g int16) int16 { return p.parent[g] }
 
 // union joins the components of groups g and h of colour c; components of k1 and k2
-// islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2.
+// islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2. The groups
+// of h's component, found on its circular list, get g's root.
 func (p *Position) union(c replay.Colour, g, h int16) {
-	rg, rh := p.find(g), p.find(h)
+	rg, rh := p.parent[g], p.parent[h]
 	if rg == rh {
 		return
 	}
@@ -31,7 +23,12 @@ func (p *Position) union(c replay.Colour, g, h int16) {
 	if p.isl[rg] > 0 && p.isl[rh] > 0 {
 		p.icomp[c&1]--
 	}
-	p.parent[rh] = rg
+	for q := rh; ; {
+		p.parent[q] = rg
+		if q = p.cnext[q]; q == rh {
+			break
+		}
+	}
 	p.isl[rg] += p.isl[rh]
 	p.cnext[rg], p.cnext[rh] = p.cnext[rh], p.cnext[rg] // splice the two lists
 }

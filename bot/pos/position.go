@@ -73,7 +73,7 @@ type Position struct {
 	gid     [numIdx]int16 // the group of the tile on the cell (valid where a tile is)
 	partner [numIdx]int16 // the other end of the bridge whose end is on the cell (valid where ends is set)
 	groups  [maxGroups]group
-	parent  [maxGroups]int16 // union-find over group ids: the components of R6
+	parent  [maxGroups]int16 // per group id, the root group of its component (R6)
 	isl     [maxGroups]int16 // islands of the component, kept at its root
 	cnext   [maxGroups]int16 // the groups of a component in a circular list
 }
