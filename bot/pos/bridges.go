@@ -463,14 +463,10 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
 	lo, d := min(x, y), max(x, y)-min(x, y)
-	for j, jd := range geo.jumps {
-		if jd == d {
-			for _, w := range geo.water[j] { // the second equal to the first for one cell
-				p.blocked.set(lo + w)
-				p.sq[lo+w] |= sqBlocked
-			}
-			break
-		}
+	j := geo.jcode[d+2*geo.s+2] & 7 // the forward jump d
+	for _, w := range geo.water[j] { // the second equal to the first for one cell
+		p.blocked.set(lo + w)
+		p.sq[lo+w] |= sqBlocked
 	}
 	p.ends.set(x)
 	p.ends.set(y)
