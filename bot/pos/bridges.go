@@ -463,7 +463,7 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
 	lo, d := min(x, y), max(x, y)-min(x, y)
-	j := geo.jcode[d+2*geo.s+2] & 7 // the forward jump d
+	j := geo.jcode[d+2*geo.s+2] & 7  // the forward jump d
 	for _, w := range geo.water[j] { // the second equal to the first for one cell
 		p.blocked.set(lo + w)
 		p.sq[lo+w] |= sqBlocked
