@@ -285,13 +285,24 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 		}
 		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
-	// Every jump without a branch on its masks (whether a jump has candidates is data).
+	// Every jump without a branch on its masks (whether a jump has candidates is data);
+	// the other end's island components matter only for kind one.
+	if all == 0 {
+		for j := range geo.jumps {
+			d := geo.jumps[j]
+			lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
+			wt := &geo.water[j]
+			m := f0 & (f0>>lo | f1<<hi) & (i0 ^ (i0>>lo | i1<<hi)) &^ (at(wt[0]) | at(wt[1]))
+			cand[j] = m
+			any |= m
+		}
+		return cand, any
+	}
 	for j := range geo.jumps {
 		d := geo.jumps[j]
 		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
-		m := f0 & (f0>>lo | f1<<hi) & (i0 ^ (i0>>lo | i1<<hi) | all)
 		wt := &geo.water[j]
-		m &^= at(wt[0]) | at(wt[1])
+		m := f0 & (f0>>lo | f1<<hi) &^ (at(wt[0]) | at(wt[1]))
 		cand[j] = m
 		any |= m
 	}
