@@ -78,6 +78,18 @@ type geom struct {
 	// box[h-3][w-3] holds the cells of a box h rows high and w columns wide, from bit 0
 	// (its lowest cell) on; 0 when the box does not fit in 64 bits.
 	box [3][3]uint64
+	// The crossing test of a bridge from a lower end x by jump j (crossesJ): the bridge
+	// ends that matter lie in the word from x+xbase[j] masked by xbox[j] (0 when the box
+	// does not fit in 64 bits); the one on bit b crosses or touches it when bit
+	// jcode[partner−end+2s+2] of xtab[j][b] is set.
+	xbase [8]int
+	xbox  [8]uint64
+	xtab  [8][64]uint16
+	jcode [4*maxStride + 5]uint8
+	// pmask has a bit for each tile a jump away from a tile 2s+2 cells above its bit 0,
+	// pjump the jump of each bit; pmask is 0 when they do not fit in 64 bits.
+	pmask uint64
+	pjump [64]int8
 }
 
 // geoms are the geometries of the board sizes, built at start.
@@ -123,6 +135,7 @@ var geoms = func() (out [game.MaxSize + 1]*geom) {
 			}
 			g.water[j] = [2]int{g.idx(w1) - g.idx(a), g.idx(w2) - g.idx(a)}
 		}
+		g.crossTables()
 		out[n] = g
 	}
 	return out

@@ -66,7 +66,7 @@ func (p *Position) LegalBridges(c replay.Colour, dst []replay.Move) []replay.Mov
 		for v := any[w]; v != 0; v &= v - 1 {
 			a := w<<6 + bits.TrailingZeros64(v)
 			for j, d := range geo.jumps {
-				if cand[j].has(a) && !p.crosses(a, a+d) {
+				if cand[j].has(a) && !p.crossesJ(a, j) {
 					dst = append(dst, replay.BridgeMove(geo.cell[a], geo.cell[a+d]))
 				}
 			}
@@ -99,14 +99,12 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 				bit := uint(bits.TrailingZeros64(any))
 				x := w<<6 + int(bit)
 				rx, kx := p.component(x)
-				for j, d := range geo.jumps {
-					if cand[j]>>bit&1 == 0 {
-						continue
-					}
-					y := x + d
+				for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+					j := bits.TrailingZeros(jm) & 7
+					y := x + geo.jumps[j]
 					ry, ky := p.component(y)
 					val := valueOf(rx, kx, ry, ky)
-					if val < least || (ok && val <= v) || p.crosses(x, y) {
+					if val < least || (ok && val <= v) || p.crossesJ(x, j) {
 						continue
 					}
 					a, b, v, ok = x, y, val, true
@@ -124,9 +122,9 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && !p.crosses(x, x+d) {
-					return x, x + d, 1.5, true
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				if j := bits.TrailingZeros(jm) & 7; !p.crossesJ(x, j) {
+					return x, x + geo.jumps[j], 1.5, true
 				}
 			}
 		}
@@ -139,9 +137,10 @@ func (p *Position) bestBridge(c replay.Colour, least float64) (a, b int, v float
 		for ; any != 0; any &= any - 1 {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x]) != p.root(p.gid[x+d]) && !p.crosses(x, x+d) {
-					return x, x + d, 0.4, true
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				j := bits.TrailingZeros(jm) & 7
+				if y := x + geo.jumps[j]; p.root(p.gid[x]) != p.root(p.gid[y]) && !p.crossesJ(x, j) {
+					return x, y, 0.4, true
 				}
 			}
 		}
@@ -163,8 +162,9 @@ func (p *Position) exists10(c replay.Colour) bool {
 			bit := uint(bits.TrailingZeros64(any))
 			x := w<<6 + int(bit)
 			rx := p.root(p.gid[x])
-			for j, d := range geo.jumps {
-				if cand[j]>>bit&1 != 0 && p.root(p.gid[x+d]) != rx && !p.crosses(x, x+d) {
+			for jm := jumpsAt(&cand, bit); jm != 0; jm &= jm - 1 {
+				j := bits.TrailingZeros(jm) & 7
+				if p.root(p.gid[x+geo.jumps[j]]) != rx && !p.crossesJ(x, j) {
 					return true
 				}
 			}
@@ -182,6 +182,33 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		return false
 	}
 	isl := &p.icells[c]
+	geo := p.g
+	if geo.pmask != 0 {
+		// The partners a jump away from one word around each tile: those in components
+		// with islands and without a bridge end, then tested one by one.
+		off := 2*geo.s + 2
+		for _, a := range added {
+			x := int(a)
+			if p.ends.has(x) {
+				continue
+			}
+			base := x - off
+			m := (isl.word(base) &^ p.ends.word(base)) & geo.pmask
+			if m == 0 {
+				continue
+			}
+			rx := p.root(p.gid[x])
+			for ; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m) & 63
+				y, j := base+b, int(geo.pjump[b])
+				lo := min(x, y)
+				if p.root(p.gid[y]) != rx && p.waterFree(lo, j) && !p.crossesJ(lo, j) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, a := range added {
 		x := int(a)
 		if p.ends.has(x) {
@@ -189,10 +216,10 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 		}
 		rx := p.root(p.gid[x])
 		for j, d := range p.g.jumps {
-			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crosses(x, y) {
+			if y := x + d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(x, j) && !p.crossesJ(x, j) {
 				return true
 			}
-			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crosses(y, x) {
+			if y := x - d; isl.has(y) && !p.ends.has(y) && p.root(p.gid[y]) != rx && p.waterFree(y, j) && !p.crossesJ(y, j) {
 				return true
 			}
 		}
@@ -204,6 +231,13 @@ func (p *Position) exists10From(c replay.Colour, added []int16) bool {
 func (p *Position) waterFree(a, j int) bool {
 	w := p.g.water[j]
 	return !p.hasTile(a+w[0]) && !p.hasTile(a+w[1])
+}
+
+// jumpsAt returns the jumps with a candidate on bit of cand, bit j for jump j.
+func jumpsAt(cand *[8]uint64, bit uint) uint {
+	b := bit & 63
+	return uint((cand[0]>>b&1 | cand[1]>>b&1<<1 | cand[2]>>b&1<<2 | cand[3]>>b&1<<3) |
+		(cand[4]>>b&1<<4 | cand[5]>>b&1<<5 | cand[6]>>b&1<<6 | cand[7]>>b&1<<7))
 }
 
 // The kinds of candidates candidateWord finds: both ends on tiles of components with
@@ -224,8 +258,16 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 	// The free tiles of the kind's lower ends, from word w on (128 bits).
 	f0, f1 := t[w]&^e[w], t[w+1]&^e[w+1]
 	i0, i1 := isl[w], isl[w+1]
-	if kind == both {
+	// Both ends with islands or neither: the ends' own masks say it. One: the jump's
+	// other end must differ from the lower (all is then 0).
+	all := ^uint64(0)
+	switch kind {
+	case both:
 		f0, f1 = f0&i0, f1&i1
+	case none:
+		f0, f1 = f0&^i0, f1&^i1
+	default:
+		all = 0
 	}
 	if f0 == 0 {
 		return cand, 0
@@ -243,24 +285,24 @@ func (p *Position) candidateWord(c replay.Colour, w int, kind int) (cand [8]uint
 		}
 		return a0<<(uint(-k)&63) | am>>((64-uint(-k))&63)
 	}
+	// Every jump without a branch on its masks (whether a jump has candidates is data);
+	// the other end's island components matter only for kind one.
+	if all == 0 {
+		for j := range geo.jumps {
+			d := geo.jumps[j]
+			lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
+			wt := &geo.water[j]
+			m := f0 & (f0>>lo | f1<<hi) & (i0 ^ (i0>>lo | i1<<hi)) &^ (at(wt[0]) | at(wt[1]))
+			cand[j] = m
+			any |= m
+		}
+		return cand, any
+	}
 	for j := range geo.jumps {
 		d := geo.jumps[j]
 		lo, hi := uint(d)&63, (64-uint(d))&63 // 0 < d < 64
-		m := f0 & (f0>>lo | f1<<hi)
-		if m == 0 {
-			continue
-		}
-		switch kind {
-		case one:
-			m &= i0 ^ (i0>>lo | i1<<hi)
-		case none:
-			m &^= i0 | i0>>lo | i1<<hi
-		}
-		if m == 0 {
-			continue
-		}
 		wt := &geo.water[j]
-		m &^= at(wt[0]) | at(wt[1])
+		m := f0 & (f0>>lo | f1<<hi) &^ (at(wt[0]) | at(wt[1]))
 		cand[j] = m
 		any |= m
 	}
@@ -327,6 +369,74 @@ func (p *Position) crosses(x, y int) bool {
 	return false
 }
 
+// crossesJ is crosses(x, x+jumps[j]) for a lower end x: the ends in the box around the
+// bridge from one word, each decided by a table of the ends' places and directions.
+func (p *Position) crossesJ(x, j int) bool {
+	if p.bridges[0]+p.bridges[1] == 0 {
+		return false
+	}
+	geo := p.g
+	box := geo.xbox[j&7]
+	if box == 0 {
+		return p.crosses(x, x+geo.jumps[j&7])
+	}
+	base := x + geo.xbase[j&7]
+	tab := &geo.xtab[j&7]
+	off := 2*geo.s + 2
+	for m := p.ends.word(base) & box; m != 0; m &= m - 1 {
+		b := bits.TrailingZeros64(m) & 63
+		e := base + b
+		if tab[b]>>(geo.jcode[int(p.partner[e])-e+off]&15)&1 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// crossTables fills the tables of crossesJ from segmentsTouch, which crosses applies to
+// the same ends.
+func (g *geom) crossTables() {
+	s := g.s
+	var dirs [16][2]int
+	for j, d := range g.jumps {
+		dx, dy := (d+2*s+2)%s-2, (d+2*s+2)/s-2
+		dirs[j], dirs[8+j] = [2]int{dx, dy}, [2]int{-dx, -dy}
+		g.jcode[d+2*s+2], g.jcode[-d+2*s+2] = uint8(j), uint8(8+j)
+	}
+	// The partners of a tile a jump away, from 2s+2 cells below it, when they fit in a
+	// word (exists10From).
+	if 4*s+4 < 64 {
+		for j, d := range g.jumps {
+			g.pmask |= 1<<(2*s+2+d) | 1<<(2*s+2-d)
+			g.pjump[2*s+2+d], g.pjump[2*s+2-d] = int8(j), int8(j)
+		}
+	}
+	for j := range g.jumps {
+		x0, y0 := 10, 10
+		x1, y1 := x0+dirs[j][0], y0+dirs[j][1]
+		lox, hix := min(x0, x1), max(x0, x1)
+		loy, hiy := min(y0, y1), max(y0, y1)
+		g.xbase[j] = -s - 1 + lox - x0
+		box := g.box[hiy-loy][hix-lox]
+		g.xbox[j] = box
+		for b := range 64 {
+			if box>>b&1 == 0 {
+				continue
+			}
+			col, row := lox-1+b%s, loy-1+b/s
+			for k, dq := range dirs {
+				qx, qy := col+dq[0], row+dq[1]
+				if max(col, qx) < lox || min(col, qx) > hix || max(row, qy) < loy || min(row, qy) > hiy {
+					continue
+				}
+				if segmentsTouch(x0, y0, x1, y1, col, row, qx, qy) {
+					g.xtab[j][b] |= 1 << k
+				}
+			}
+		}
+	}
+}
+
 // segmentsTouch reports whether the closed segments a–b and c–d share a point.
 func segmentsTouch(ax, ay, bx, by, cx, cy, dx, dy int) bool {
 	o1 := orient(ax, ay, bx, by, cx, cy)
@@ -364,14 +474,10 @@ func within(ax, ay, bx, by, cx, cy int) bool {
 func (p *Position) applyBridge(c replay.Colour, x, y int) {
 	geo := p.g
 	lo, d := min(x, y), max(x, y)-min(x, y)
-	for j, jd := range geo.jumps {
-		if jd == d {
-			for _, w := range geo.water[j] { // the second equal to the first for one cell
-				p.blocked.set(lo + w)
-				p.sq[lo+w] |= sqBlocked
-			}
-			break
-		}
+	j := geo.jcode[d+2*geo.s+2] & 7  // the forward jump d
+	for _, w := range geo.water[j] { // the second equal to the first for one cell
+		p.blocked.set(lo + w)
+		p.sq[lo+w] |= sqBlocked
 	}
 	p.ends.set(x)
 	p.ends.set(y)

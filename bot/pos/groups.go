@@ -2,28 +2,20 @@ package pos
 
 import "github.com/ponte/ponte/replay"
 
-// find returns the root of the component of group g.
-func (p *Position) find(g int16) int16 {
-	for p.parent[g] != g {
-		p.parent[g] = p.parent[p.parent[g]]
-		g = p.parent[g]
-	}
-	return g
-}
+// find returns the root of the component of group g: every group keeps its component's
+// root in parent (union relabels the groups of the component it joins to another), so
+// that a look-up is one read, without a loop whose length is data.
+func (p *Position) find(g int16) int16 { return p.parent[g] }
 
-// root is find without shortening the paths, for the queries: they change nothing, so
-// goroutines may share a position that none of them plays on.
-func (p *Position) root(g int16) int16 {
-	for p.parent[g] != g {
-		g = p.parent[g]
-	}
-	return g
-}
+// root is find, for the queries (they change nothing, so goroutines may share a position
+// that none of them plays on).
+func (p *Position) root(g int16) int16 { return p.parent[g] }
 
 // union joins the components of groups g and h of colour c; components of k1 and k2
-// islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2.
+// islands scoring T(k1)+T(k2) become one scoring T(k1+k2), a gain of k1·k2. The groups
+// of h's component, found on its circular list, get g's root.
 func (p *Position) union(c replay.Colour, g, h int16) {
-	rg, rh := p.find(g), p.find(h)
+	rg, rh := p.parent[g], p.parent[h]
 	if rg == rh {
 		return
 	}
@@ -31,7 +23,12 @@ func (p *Position) union(c replay.Colour, g, h int16) {
 	if p.isl[rg] > 0 && p.isl[rh] > 0 {
 		p.icomp[c&1]--
 	}
-	p.parent[rh] = rg
+	for q := rh; ; {
+		p.parent[q] = rg
+		if q = p.cnext[q]; q == rh {
+			break
+		}
+	}
 	p.isl[rg] += p.isl[rh]
 	p.cnext[rg], p.cnext[rh] = p.cnext[rh], p.cnext[rg] // splice the two lists
 }
@@ -98,30 +95,31 @@ type plan struct {
 // the order of their first cell among x+1, x-1, x+s, x-s. Two neighbours share a group
 // only when both are in groups of 2 or more.
 func (p *Position) neighbourGroups(c replay.Colour, x int, out *[4]int16) int {
-	bit := uint8(1) << (c & 1)
 	s := p.g.s
-	n, big := 0, 0
-	// The four neighbours by hand: a loop over an array of them costs more.
-	if sq := p.sq[x+1]; sq&bit != 0 {
-		out[0] = p.gid[x+1]
-		n = 1
-		big = int(sq>>4+2) >> 2 // 1 for a group of 2 to 4 tiles, 0 for a single tile
-	}
-	if sq := p.sq[x-1]; sq&bit != 0 {
-		out[n&3] = p.gid[x-1]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
-	if sq := p.sq[x+s]; sq&bit != 0 {
-		out[n&3] = p.gid[x+s]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
-	if sq := p.sq[x-s]; sq&bit != 0 {
-		out[n&3] = p.gid[x-s]
-		n++
-		big += int(sq>>4+2) >> 2
-	}
+	own := c & 1
+	// The four neighbours by hand, without branches: each group id is written to the
+	// next place, which counts only when the neighbour holds a tile of the colour; big
+	// counts those in groups of 2 to 4 tiles.
+	sq := p.sq[x+1]
+	has := int(sq>>own) & 1
+	out[0] = p.gid[x+1]
+	n := has
+	big := int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x-1]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x-1]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x+s]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x+s]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
+	sq = p.sq[x-s]
+	has = int(sq>>own) & 1
+	out[n&3] = p.gid[x-s]
+	n += has
+	big += int(sq>>4+2) >> 2 & -has
 	if big < 2 {
 		return n
 	}

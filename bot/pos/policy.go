@@ -240,35 +240,19 @@ func (t *top5) insert(i int, v float64) {
 	t.s[k] = scored{i, v}
 }
 
-// fifth keeps the five highest of the values it is given (values of cells, never
-// negative), to know the fifth. It keeps them as integer keys, highest first: 0 for a
-// place not filled (-Inf), else the value's bits plus 1, which order non-negative floats
-// as the floats themselves (integer compares are cheaper in its chain).
-type fifth struct {
-	k [5]uint64
-}
+// The five highest values of cells without noise (never negative) are kept as integer
+// keys: 0 for a place not filled (-Inf), else the value's bits plus 1, which order
+// non-negative floats as the floats themselves (integer compares are cheaper).
 
 // key is the key of v >= 0.
 func key(v float64) uint64 { return math.Float64bits(v) + 1 }
 
-// floor is the fifth highest value, -Inf while fewer than five are kept.
-func (t *fifth) floor() float64 {
-	if t.k[4] == 0 {
+// unkey is the value of key k, -Inf for 0.
+func unkey(k uint64) float64 {
+	if k == 0 {
 		return math.Inf(-1)
 	}
-	return math.Float64frombits(t.k[4] - 1)
-}
-
-// insert keeps key k if it is among the five highest, by a chain of compare-exchanges
-// (the same five values as an insertion, with fewer branches to mispredict).
-func (t *fifth) insert(k uint64) {
-	for j := range t.k {
-		hi, lo := t.k[j], k
-		if lo > hi {
-			hi, lo = lo, hi
-		}
-		t.k[j], k = hi, lo
-	}
+	return math.Float64frombits(k - 1)
 }
 
 // PlayoutTurn draws the playout policy's turn for the colour to move, which must have a
@@ -421,8 +405,27 @@ var classKey = func() (k [8]uint64) {
 	return k
 }()
 
-// lt is 1 when a < b, else 0, for a and b in [0, 2^62).
-func lt(a, b int) int { return int(uint(a-b) >> 63) }
+// placeClasses holds, by the numbers of plain cells in classes 4, 4 to 3, 4 to 2, 4 to 1
+// and 4 to 0, each at most 5 (index ((((a0·6+a1)·6+a2)·6+a3)·6+a4), the classes of the five
+// highest plain values, 3 bits a place, best first: 5 for a place no plain cell fills.
+var placeClasses = func() (t [6 * 6 * 6 * 6 * 6]uint16) {
+	for i := range t {
+		a := [5]int{i / 1296 % 6, i / 216 % 6, i / 36 % 6, i / 6 % 6, i % 6} // a0, a1, a2, a3, a4
+		for j := range 5 {
+			f := 5
+			if j < a[0] {
+				f = 0
+				for g := 1; g <= 4; g++ {
+					if j < a[g] {
+						f = g
+					}
+				}
+			}
+			t[i] |= uint16(f) << (3 * j)
+		}
+	}
+	return t
+}()
 
 // drawTop fills d.top with the five best of CellValue plus U(0,1) noise over the cells of
 // d.l, and returns the number of cells of d.l.
@@ -470,16 +473,15 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 	// tile fall below the five at once.
 	// The classes' values, falling: place j holds the class of the j-th plain cell in
 	// the order of their values (class 4 first).
-	var raw fifth
 	c4 := counts[4]
 	c3 := c4 + counts[3]
 	c2 := c3 + counts[2]
 	c1 := c2 + counts[1]
 	c0 := c1 + counts[0]
-	for j := range raw.k { // without branches: which class a place holds is data
-		f := lt(j, c1) + lt(j, c2) + lt(j, c3) + lt(j, c4)
-		raw.k[j] = classKey[f&7] & -uint64(lt(j, c0))
-	}
+	// Which class a place holds is data: from a table, without branches.
+	pc := placeClasses[(((min(c0, 5)*6+min(c1, 5))*6+min(c2, 5))*6+min(c3, 5))*6+min(c4, 5)]
+	// The five highest values as keys (key), highest first, in registers.
+	r0, r1, r2, r3, r4 := classKey[pc&7], classKey[pc>>3&7], classKey[pc>>6&7], classKey[pc>>9&7], classKey[pc>>12&7]
 	near1 := &d.near1
 	k := 0
 	nt := &neighbourTab[c]
@@ -494,7 +496,14 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			} else {
 				val = float64(sum>>8&0xff)*0.5 + growthTab[sum&31][sum>>16&7]
 			}
-			raw.insert(key(val))
+			// Keep the five highest by compare-exchanges in registers (the same five
+			// as an insertion, without branches to mispredict).
+			kv := key(val)
+			r0, kv = max(r0, kv), min(r0, kv)
+			r1, kv = max(r1, kv), min(r1, kv)
+			r2, kv = max(r2, kv), min(r2, kv)
+			r3, kv = max(r3, kv), min(r3, kv)
+			r4 = max(r4, kv)
 			if k < len(near1) {
 				near1[k] = scored{x, val}
 				k++
@@ -505,7 +514,7 @@ func (p *Position) drawTop(c replay.Colour, rng *rand.Rand, d *Draw) int {
 			}
 		}
 	}
-	bound := raw.floor()
+	bound := unkey(r4)
 	least := atLeast(bound, top.floor()) // what a noisy value must beat; it only rises
 	for _, e := range near1[:k] {
 		if e.v+1 > least {

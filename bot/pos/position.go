@@ -73,7 +73,7 @@ type Position struct {
 	gid     [numIdx]int16 // the group of the tile on the cell (valid where a tile is)
 	partner [numIdx]int16 // the other end of the bridge whose end is on the cell (valid where ends is set)
 	groups  [maxGroups]group
-	parent  [maxGroups]int16 // union-find over group ids: the components of R6
+	parent  [maxGroups]int16 // per group id, the root group of its component (R6)
 	isl     [maxGroups]int16 // islands of the component, kept at its root
 	cnext   [maxGroups]int16 // the groups of a component in a circular list
 }
@@ -258,16 +258,14 @@ func (p *Position) LightPassed() bool { return p.lightPassed }
 
 // ToMove returns the colour of the next turn (R1).
 func (p *Position) ToMove() replay.Colour {
-	turn := p.turn + 1
-	switch {
-	case turn == 1:
-		return replay.Light
-	case turn == 2:
-		return replay.Dark
-	case p.swapped == (turn%2 == 1):
-		return replay.Dark
+	// Light opens, Dark answers, and then the turns alternate, the colours exchanged
+	// after a swap (which cannot have happened before turn 3): Dark moves when the swap
+	// and the turn's oddness agree. Without branches: the colour alternates every turn.
+	sw := 0
+	if p.swapped {
+		sw = 1
 	}
-	return replay.Light
+	return replay.Colour((p.turn+1)&1 ^ sw ^ 1)
 }
 
 // TilesLeft returns how many tiles colour c has left, -1 with the unlimited supply.
