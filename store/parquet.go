@@ -114,10 +114,14 @@ func (d *DB) writeParquet(dir string, progress func(ParquetProgress)) (*ParquetS
 			}
 			n, size, err = stream.gameFile.Finish(state)
 		} else {
+			var tagged func(int64) bool
 			if stream != nil {
 				stream.dropGames() // its rows' duplicates are not the database's
+				if d.parquetOnly != "" {
+					tagged = stream.taggedBot // the database keeps no tags
+				}
 			}
-			n, size, err = exportGames(c, sw.Path("games.parquet"), state, tableProgress(progress, "games.parquet", games))
+			n, size, err = exportGames(c, sw.Path("games.parquet"), state, tableProgress(progress, "games.parquet", games), tagged)
 		}
 		if err != nil {
 			return err

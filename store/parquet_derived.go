@@ -169,8 +169,9 @@ func textValue(col string, v driver.Value) (string, error) {
 }
 
 // exportGames writes games.parquet to path: the games table, in the order stored, with
-// the derived columns (gamesParquet).
-func exportGames(c *conn, path, state string, progress func(int64, driver.Value)) (rows, size int64, err error) {
+// the derived columns (gamesParquet). tagged, when not nil, tells the games whose tags mark
+// a bot player where the database keeps no tags (a Parquet-only ingest's).
+func exportGames(c *conn, path, state string, progress func(int64, driver.Value), tagged func(id int64) bool) (rows, size int64, err error) {
 	gm, err := newGameRows()
 	if err != nil {
 		return 0, 0, err
@@ -183,6 +184,15 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 		if !ok {
 			return typeError("population", vals[n])
 		}
+		if tagged != nil && isBot == 0 {
+			id, ok := vals[gm.id].(int64)
+			if !ok {
+				return typeError("id", vals[gm.id])
+			}
+			if tagged(id) {
+				isBot = 1
+			}
+		}
 		return gm.set(g, vals[:n], isBot != 0, sl)
 	}
 	return exportRows(c, "SELECT "+gamesTable.names()+", "+bot+" FROM games g ORDER BY id", set,
@@ -193,7 +203,8 @@ func exportGames(c *conn, path, state string, progress func(int64, driver.Value)
 // as read from the database or as the writer stores them.
 type gameRows struct {
 	plan rowPlan
-	date int // the index of the column date, or -1
+	id   int // the index of the column id
+	date int // of date, or -1
 	site int // of site
 	dv   parquet.Deriver
 }
@@ -206,6 +217,8 @@ func newGameRows() (*gameRows, error) {
 	gm := &gameRows{plan: plan, date: -1, site: -1}
 	for i, col := range gamesTable.columns {
 		switch col.name {
+		case "id":
+			gm.id = i
 		case "date":
 			gm.date = i
 		case "site":
@@ -239,6 +252,12 @@ func (gm *gameRows) hasBot(vals []driver.Value, tags []ingest.Tag) bool {
 	if site, _ := vals[gm.site].(string); site == game.SelfPlaySite {
 		return true
 	}
+	return tagsMarkBot(tags)
+}
+
+// tagsMarkBot is the part of botSQL(nil) that reads a game's tags: a LightIsAI or DarkIsAI
+// tag that is true.
+func tagsMarkBot(tags []ingest.Tag) bool {
 	for _, t := range tags {
 		if name := validText(t.Name); (name == game.LightIsAI || name == game.DarkIsAI) && asciiLower(validText(t.Value)) == game.IsAIValue {
 			return true

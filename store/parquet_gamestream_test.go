@@ -112,3 +112,49 @@ func TestGamesStreamedAsExported(t *testing.T) {
 		}
 	}
 }
+
+// A Parquet-only ingest, whose database keeps no tags, tells the bots of the population
+// from the tags it streamed: its games.parquet has the same populations as a database's,
+// also when a game met a copy of itself and the file was exported from the database.
+func TestParquetOnlyBots(t *testing.T) {
+	bots, nBots := writeBotTags(t)
+	text, err := os.ReadFile(bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(text), "\n\n[Event")
+	copyOf := filepath.Join(t.TempDir(), "copy.ponte") // the first game, a bot's, again
+	if err := os.WriteFile(copyOf, []byte(first+"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		paths []string
+	}{
+		{"no copy", []string{bots}},
+		{"a copy met", []string{bots, copyOf}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "shard-1")
+			d, err := OpenParquetOnly(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			sum := ingestInto(t, d, Options{ParquetDir: dir}, tc.paths...)
+			if copies := len(tc.paths) > 1; copies != (sum.Duplicates > 0) {
+				t.Fatalf("%+v: want copies %v", sum.Counts, copies)
+			}
+			if _, err := d.WriteParquet(dir); err != nil {
+				t.Fatal(err)
+			}
+			population := map[string]int{}
+			for _, g := range readParquet[GameRow](t, filepath.Join(dir, "games.parquet")) {
+				population[g.Population]++
+			}
+			if population["bots"] != nBots || population["people"] != 10-nBots {
+				t.Errorf("games by population %v, want %d bots of 10", population, nBots)
+			}
+		})
+	}
+}

@@ -46,6 +46,9 @@ type parquetStream struct {
 	dupMet       bool
 	gamesDropped bool  // gameFile was dropped (dropGames)
 	games        int64 // the games streamed, numbered 1 … games
+	// tagged has bit id-1 set for each game streamed whose tags mark a bot player, for
+	// the export of games.parquet from a database that keeps no tags (Parquet-only).
+	tagged []uint64
 	// sw is the new state of the folder dir that the files are written into, which
 	// WriteParquet completes and switches in; abort drops it.
 	sw *folderSwitch
@@ -117,6 +120,13 @@ func (s *parquetStream) add(g *streamGame) error {
 		return fmt.Errorf("game %d handed over after game %d", g.id, s.games)
 	}
 	s.games = g.id
+	if tagsMarkBot(g.tags) {
+		i := g.id - 1
+		for int64(len(s.tagged)) <= i>>6 {
+			s.tagged = append(s.tagged, 0)
+		}
+		s.tagged[i>>6] |= 1 << (i & 63)
+	}
 	if s.gameFile != nil {
 		r, sl := s.gameFile.Next()
 		if err := s.gameRows.set(r, g.row, s.gameRows.hasBot(g.row, g.tags), sl); err != nil {
@@ -143,6 +153,12 @@ func (s *parquetStream) add(g *streamGame) error {
 		}
 	}
 	return nil
+}
+
+// taggedBot reports whether the tags of game id, streamed, mark a bot player.
+func (s *parquetStream) taggedBot(id int64) bool {
+	i := id - 1
+	return i >= 0 && i>>6 < int64(len(s.tagged)) && s.tagged[i>>6]&(1<<(i&63)) != 0
 }
 
 // close ends the hand-over and waits until every game is in the rows; it returns the
