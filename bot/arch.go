@@ -581,12 +581,7 @@ func (t *archTree) expand(n int32, p *pos.Position, cells int, full bool) {
 func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 	start, base := len(t.cands), len(t.rcells)
 	c := p.ToMove()
-	var m *learn.Model
-	last := 0.0
-	if t.lore != nil {
-		m, last = t.lore.model, math.Inf(-1)
-		t.lore.board.Read(p, c)
-	}
+	m, last := t.priors(p, c)
 	others := t.others[:0]
 	if p.Turn() == 1 {
 		others = append(others, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
@@ -617,15 +612,7 @@ func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 			}
 		}
 	}
-	t.bridges = p.LegalBridges(c, t.bridges[:0])
-	for _, mv := range t.bridges {
-		if v := p.BridgeValue(mv); v > 0 {
-			if m != nil {
-				v = m.Bridge(mv, v)
-			}
-			others = append(others, archCand{move: mv, prior: v, child: -1, order: int32(pairs + len(others)), ia: -1, ib: -1})
-		}
-	}
+	others = t.appendBridges(others, p, c, m, pairs)
 	t.cands = slices.Grow(t.cands, pairs+len(others))
 	t.cands = append(t.cands[:start+pairs], others...) // the pairs' places left as they are
 	t.others = others
@@ -635,34 +622,13 @@ func (t *archTree) expandPairs(n int32, p *pos.Position, cells int) {
 		visits: nd.visits, seat: nd.seat, expanded: true}
 	for nd.sorted < nd.candN {
 		t.placeNext(n)
-		x := &t.cands[nd.candStart+nd.sorted-1]
-		if x.move.Kind != replay.Tiles || !x.unchecked {
-			continue
-		}
-		x.unchecked = false
-		if p.IsLegal(x.move) {
+		if checkPair(&t.cands[nd.candStart+nd.sorted-1], p) {
 			return
 		}
-		x.n = -1
 	}
 	// No pair is legal, and all the turns are placed: the pass or every legal turn join
 	// them, as listTurns has it.
-	if p.CanPass() {
-		t.cands = append(t.cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(t.cands) - start), ia: -1, ib: -1})
-	} else {
-		t.moves = p.LegalTurns(t.moves[:0])
-		for _, mv := range t.moves {
-			if mv.Kind != replay.Swap {
-				t.cands = append(t.cands, t.tilesCand(mv, last, len(t.cands)-start, base))
-			}
-		}
-	}
-	if len(t.cands) == start {
-		t.moves = p.LegalTurns(t.moves[:0])
-		for _, mv := range t.moves {
-			t.cands = append(t.cands, t.tilesCand(mv, 0, len(t.cands)-start, base))
-		}
-	}
+	t.cands = t.appendFallback(t.cands, p, true, last, start, base)
 	slices.SortFunc(t.cands[start:], cmpOrder)
 	nd = &t.nodes[n]
 	nd.candN, nd.sorted, nd.others, nd.front, nd.pairTab = int32(len(t.cands)-start), int32(len(t.cands)-start), 0, -1, -1
@@ -699,14 +665,7 @@ func (t *archTree) tilesCand(m replay.Move, prior float64, order int, base int) 
 func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []archCand {
 	start, base := len(cands), len(t.rcells)
 	c := p.ToMove()
-	// With learned priors (lore) a cell, a pair and a bridge are valued by the model, and
-	// the turns listed for want of a legal pair come last.
-	var m *learn.Model
-	last := 0.0
-	if t.lore != nil {
-		m, last = t.lore.model, math.Inf(-1)
-		t.lore.board.Read(p, c)
-	}
+	m, last := t.priors(p, c)
 	if p.Turn() == 1 {
 		cands = append(cands, archCand{move: replay.SwapMove, prior: math.Inf(1), child: -1, ia: -1, ib: -1})
 	}
@@ -729,16 +688,44 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 	byPrior := cands[start:]
 	t.sortByPrior(byPrior)
 	pairs = firstLegalPair(byPrior, p)
+	cands = t.appendBridges(cands, p, c, m, -start)
+	cands = t.appendFallback(cands, p, pairs == 0, last, start, base)
+	t.sortByPrior(cands[start:])
+	return cands
+}
+
+// priors returns the model that values a node's turns in p for the mover c (nil for the
+// hand-made priors) and the prior of the turns listed for want of a legal pair: with
+// learned priors (lore) a cell, a pair and a bridge are valued by the model, and those
+// turns come last.
+func (t *archTree) priors(p *pos.Position, c replay.Colour) (*learn.Model, float64) {
+	if t.lore == nil {
+		return nil, 0
+	}
+	t.lore.board.Read(p, c)
+	return t.lore.model, math.Inf(-1)
+}
+
+// appendBridges appends to cands the legal bridges of c in p that join something, valued
+// by bridgeValue (and m), each listed at its index in cands plus offset.
+func (t *archTree) appendBridges(cands []archCand, p *pos.Position, c replay.Colour, m *learn.Model, offset int) []archCand {
 	t.bridges = p.LegalBridges(c, t.bridges[:0])
 	for _, mv := range t.bridges {
 		if v := p.BridgeValue(mv); v > 0 {
 			if m != nil {
 				v = m.Bridge(mv, v)
 			}
-			cands = append(cands, archCand{move: mv, prior: v, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
+			cands = append(cands, archCand{move: mv, prior: v, child: -1, order: int32(offset + len(cands)), ia: -1, ib: -1})
 		}
 	}
-	if pairs == 0 {
+	return cands
+}
+
+// appendFallback appends to cands, whose node's turns start at start (its RAVE cells at
+// base), the turns listed for want of a legal pair when noPair (the pass, or every legal
+// turn but the swap, at prior last), and every legal turn when the node has none.
+func (t *archTree) appendFallback(cands []archCand, p *pos.Position, noPair bool, last float64, start, base int) []archCand {
+	if noPair {
 		if p.CanPass() {
 			cands = append(cands, archCand{move: replay.PassMove, prior: last, child: -1, order: int32(len(cands) - start), ia: -1, ib: -1})
 		} else {
@@ -756,7 +743,6 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 			cands = append(cands, t.tilesCand(mv, 0, len(cands)-start, base))
 		}
 	}
-	t.sortByPrior(cands[start:])
 	return cands
 }
 
@@ -765,17 +751,25 @@ func (t *archTree) listTurns(cands []archCand, p *pos.Position, cells int) []arc
 // otherwise.
 func firstLegalPair(cands []archCand, p *pos.Position) int {
 	for k := range cands {
-		c := &cands[k]
-		if c.move.Kind != replay.Tiles || !c.unchecked {
-			continue
-		}
-		c.unchecked = false
-		if p.IsLegal(c.move) {
+		if checkPair(&cands[k], p) {
 			return 1
 		}
-		c.n = -1
 	}
 	return 0
+}
+
+// checkPair checks c when it is an unchecked tile pair, dropping it when illegal (n =
+// -1), and reports whether it is a legal pair just checked.
+func checkPair(c *archCand, p *pos.Position) bool {
+	if c.move.Kind != replay.Tiles || !c.unchecked {
+		return false
+	}
+	c.unchecked = false
+	if p.IsLegal(c.move) {
+		return true
+	}
+	c.n = -1
+	return false
 }
 
 // sortByPrior sorts cands by prior, highest first, keeping the order of equal priors: the
