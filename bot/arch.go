@@ -445,51 +445,33 @@ func (t *archTree) placeNext(n int32) {
 	at, lo := nd.candStart+nd.sorted, end-nd.others
 	best := int32(-1)
 	for q := lo; q < end; q++ {
-		if c := &t.cands[q]; best < 0 || c.prior > t.cands[best].prior || (c.prior == t.cands[best].prior && c.order < t.cands[best].order) {
+		if c := &t.cands[q]; best < 0 || ahead(c.prior, c.order, t.cands[best].prior, t.cands[best].order) {
 			best = q
 		}
 	}
-	if nd.front >= 0 && lo > at { // a pair is still to be made: the best row's next one
-		k := int(nd.top)
-		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
-		front := t.front[nd.front : nd.front+int32(k-1)]
-		bi, bj, bp := -1, 0, 0.0
-		for i, j := range front {
-			if int(j) < k {
-				if p := top[i].value + top[j].value; bi < 0 || p > bp {
-					bi, bj, bp = i, int(j), p
-				}
-			}
+	if lo > at && (nd.front >= 0 || nd.pairTab >= 0) { // a pair is still to be made
+		k := int32(nd.top)
+		top := t.rcells[nd.cellStart : nd.cellStart+k]
+		var front []uint8
+		var tab []float64
+		var bx, bi, bj int
+		var bp float64
+		var order int32
+		if nd.front >= 0 {
+			front = t.front[nd.front : nd.front+k-1]
+			bi, bj, bp, order = frontPair(top, front, nd.pairBase)
+		} else {
+			tab = t.pairTab[nd.pairTab : nd.pairTab+k*(k-1)/2]
+			bx, bi, bj, bp, order = tabPair(tab, int(k), nd.pairBase)
 		}
-		order := int32(nd.pairBase) + int32(bi*(2*k-bi-1)/2+bj-bi-1)
-		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
+		if best < 0 || ahead(bp, order, t.cands[best].prior, t.cands[best].order) {
 			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
 				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
-			front[bi]++
-			nd.sorted++
-			return
-		}
-	}
-	if nd.pairTab >= 0 && lo > at { // a pair is still to be made: the best of the table
-		k := int(nd.top)
-		top := t.rcells[nd.cellStart : nd.cellStart+int32(k)]
-		tab := t.pairTab[nd.pairTab : nd.pairTab+int32(k*(k-1)/2)]
-		bx, bp := 0, math.Inf(-1)
-		for x, p := range tab { // the first of the highest, the pairs made being -∞
-			if p > bp {
-				bx, bp = x, p
+			if front != nil {
+				front[bi]++
+			} else {
+				tab[bx] = math.Inf(-1)
 			}
-		}
-		bi, bj := 0, bx+1 // the row and column of pair bx
-		for bj >= k {
-			bj -= k - 1 - bi - 1
-			bi++
-		}
-		order := int32(nd.pairBase) + int32(bx)
-		if best < 0 || bp > t.cands[best].prior || (bp == t.cands[best].prior && order < t.cands[best].order) {
-			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
-				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
-			tab[bx] = math.Inf(-1)
 			nd.sorted++
 			return
 		}
@@ -499,6 +481,48 @@ func (t *archTree) placeNext(n int32) {
 	t.cands[at] = c
 	nd.sorted++
 	nd.others--
+}
+
+// ahead reports whether a turn of prior p listed order-th comes before one of prior q
+// listed r-th: the higher prior first, then the first listed.
+func ahead(p float64, order int32, q float64, r int32) bool {
+	return p > q || (p == q && order < r)
+}
+
+// frontPair returns the best of the rows' next pairs (front[i] is the second cell of row
+// i's next pair, len(top) when the row is done; a row's priors do not rise): its cells'
+// indexes in top, its prior and its place in the node's listing, whose pairs start at
+// pairBase. A pair must be left to make.
+func frontPair(top []raveCell, front []uint8, pairBase int16) (bi, bj int, prior float64, order int32) {
+	k := len(top)
+	bi = -1
+	for i, j := range front {
+		if int(j) < k {
+			if p := top[i].value + top[j].value; bi < 0 || p > prior {
+				bi, bj, prior = i, int(j), p
+			}
+		}
+	}
+	return bi, bj, prior, int32(pairBase) + int32(bi*(2*k-bi-1)/2+bj-bi-1)
+}
+
+// tabPair returns the first of the pairs of highest prior in tab, the priors of the
+// pairs of k cells in rows (-∞ for a pair made): its index in tab, its cells' indexes,
+// its prior and its place in the node's listing, whose pairs start at pairBase. A pair
+// must be left to make.
+func tabPair(tab []float64, k int, pairBase int16) (bx, bi, bj int, prior float64, order int32) {
+	prior = math.Inf(-1)
+	for x, p := range tab {
+		if p > prior {
+			bx, prior = x, p
+		}
+	}
+	bi, bj = 0, bx+1 // the row and column of pair bx
+	for bj >= k {
+		bj -= k - 1 - bi - 1
+		bi++
+	}
+	return bx, bi, bj, prior, int32(pairBase) + int32(bx)
 }
 
 // cmpOrder orders turns by prior, highest first, then as they were listed.

@@ -66,7 +66,7 @@ func checkSharedTree(t *testing.T, s *sharedTree, threads, vl int) {
 			continue
 		}
 		var sum int64
-		cs := s.cands.run(nd.candStart, nd.candN)
+		cs := s.cands.run(nd.candStart, nd.sorted.Load()) // the turns placed: the others have no visits
 		for k := range cs {
 			c := &cs[k]
 			n, w2 := c.n.Load(), c.w2.Load()

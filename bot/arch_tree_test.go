@@ -49,14 +49,16 @@ func TestLazyOrder(t *testing.T) {
 }
 
 // checkLazyOrder lists p's turns in full and in part (a node expanded as the search
-// expands it, then placed to the end), the same noise for both.
+// expands it, then placed to the end), the same noise for both, in the private tree and
+// in the shared one (placed one by one, moved by compact half way).
 func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint64) {
 	t.Helper()
 	tree := func() *archTree {
 		src := rand.NewPCG(seed, 1)
-		return &archTree{src: src, rng: rand.New(src), lore: newLoreScratch(model)}
+		return &archTree{src: src, rng: rand.New(src), lore: newLoreScratch(model), rave: new(raveTable), rave2: new(raveTable)}
 	}
 	full, lazy := tree(), tree()
+	defer checkSharedOrder(t, p, tree(), lazy)
 	want := full.listTurns(nil, p, 12)
 	lazy.newNode(posSeat(p))
 	lazy.expand(0, p, 12, false)
@@ -80,6 +82,50 @@ func checkLazyOrder(t *testing.T, p *pos.Position, model *learn.Model, seed uint
 	for i := range full.rcells {
 		if lazy.rcells[i] != full.rcells[i] {
 			t.Fatalf("turn %d: RAVE cell %d is %v, want %v", p.Turn(), i, lazy.rcells[i], full.rcells[i])
+		}
+	}
+}
+
+// checkSharedOrder expands p's node in a shared tree on thread x and checks that its
+// turns, placed one by one (the subtree moved by compact half way), and its RAVE cells
+// are those of the private tree's node placed in full by lazy.
+func checkSharedOrder(t *testing.T, p *pos.Position, x, lazy *archTree) {
+	t.Helper()
+	s := newSharedTree()
+	s.root = *p
+	s.gen++
+	s.nodes.alloc(1)
+	*s.nodes.at(0) = sharedNode{seat: int8(posSeat(p))}
+	if !s.expand(x, 0, p, 12, false) {
+		t.Fatalf("turn %d: the shared tree did not expand its root", p.Turn())
+	}
+	nd := s.nodes.at(0)
+	want := lazy.nodes[0]
+	for k := nd.sorted.Load(); k < nd.candN; k++ {
+		if k == nd.candN/2 {
+			s.compact([]*archTree{x}, 0)
+			nd = s.nodes.at(0)
+		}
+		if got := s.placeNext(nd, k); got != k+1 {
+			t.Fatalf("turn %d: placing the %d-th turn left %d placed", p.Turn(), k, got)
+		}
+	}
+	if nd.candN != want.candN || nd.others != 0 {
+		t.Fatalf("turn %d: shared tree: %d turns, %d listed left, want %d", p.Turn(), nd.candN, nd.others, want.candN)
+	}
+	cs := s.cands.run(nd.candStart, nd.candN)
+	for k := range cs {
+		if got, w := cs[k].listed(), lazy.cands[want.candStart+int32(k)]; got != w {
+			t.Fatalf("turn %d, %d-th turn of the shared tree: %+v, want %+v", p.Turn(), k, got, w)
+		}
+	}
+	cells := s.cells.run(nd.cellStart, nd.cellN)
+	if len(cells) != int(want.cellN) {
+		t.Fatalf("turn %d: shared tree: %d RAVE cells, want %d", p.Turn(), len(cells), want.cellN)
+	}
+	for i := range cells {
+		if w := lazy.rcells[want.cellStart+int32(i)]; cells[i] != w {
+			t.Fatalf("turn %d: shared tree: RAVE cell %d is %v, want %v", p.Turn(), i, cells[i], w)
 		}
 	}
 }
