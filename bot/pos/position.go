@@ -309,7 +309,7 @@ func (p *Position) Square(cell game.Cell) (c replay.Colour, tile, blocked bool, 
 	i := p.g.idx(cell)
 	sq := p.sq[i]
 	tile = sq&sqTiles != 0
-	return replay.Colour(sq>>1&1), tile, sq&sqBlocked != 0, p.gid[i], int(sq >> 4)
+	return replay.Colour(sq >> 1 & 1), tile, sq&sqBlocked != 0, p.gid[i], int(sq >> 4)
 }
 
 // Blocked reports whether cell lies under a bridge (R4.5).
