@@ -99,6 +99,7 @@ type Board struct {
 	st    [gridCells]uint8
 	group [gridCells]int16 // the tile's group, one id per group (valid on a tile)
 	size  [gridCells]uint8 // the size of the tile's group (valid on a tile)
+	reach [gridCells]uint8 // the mover's island tiles a bridge's jump away (valid on the board)
 	n     int
 	edged int // the size whose margins st holds as stEdge, 0 before the first Read
 	// Mover is the colour the features are read for.
@@ -129,7 +130,18 @@ func (b *Board) Read(p *pos.Position, c replay.Colour) {
 			case blocked:
 				s = stBlocked
 			}
-			b.st[x], b.group[x], b.size[x] = s, group, uint8(size)
+			b.st[x], b.group[x], b.size[x], b.reach[x] = s, group, uint8(size), 0
+		}
+	}
+	// Each island tile of the mover counts for the cells a jump away (the jumps come in
+	// pairs of opposites).
+	for row := range n {
+		for col := range n {
+			if x := int(game.CellAt(col, row)); b.st[x] == stOwn && b.size[x] == 4 {
+				for _, d := range jumps {
+					b.reach[x+d]++
+				}
+			}
 		}
 	}
 }
@@ -190,13 +202,7 @@ func (b *Board) cellFeatures(x game.Cell, value float64) (f [cellFeats]int16) {
 	n := b.n
 	edge := min(col, row, n-1-col, n-1-row)
 	f[5] = int16(fEdge + min(edge, 4))
-	reach := 0
-	for _, d := range jumps {
-		if z := i + d; b.st[z] == stOwn && b.size[z] == 4 {
-			reach++
-		}
-	}
-	f[6] = int16(fReach + min(reach, 2))
+	f[6] = int16(fReach + min(int(b.reach[i]), 2))
 	return f
 }
 
