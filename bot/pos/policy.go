@@ -212,32 +212,43 @@ type scored struct {
 	v float64
 }
 
-// top5 keeps the five highest noisy values, best first, as sage's policy inserts them.
+// top5 keeps the five highest noisy values (never negative), best first, as sage's policy
+// inserts them: a value goes after those equal to it. The values are kept as keys (key),
+// 0 for a place not filled, so that an insertion is five compare-exchanges without a
+// branch to mispredict.
 type top5 struct {
-	s [5]scored
-	n int
+	k [5]uint64 // the values' keys, falling
+	i [5]int    // their cells
+	n int       // the places filled
 }
+
+// v returns the j-th highest value, -Inf for a place not filled.
+func (t *top5) v(j int) float64 { return unkey(t.k[j]) }
 
 // floor is the value a new entry must beat, -Inf while fewer than five are kept.
-func (t *top5) floor() float64 {
-	if t.n == len(t.s) {
-		return t.s[t.n-1].v
-	}
-	return math.Inf(-1)
+func (t *top5) floor() float64 { return unkey(t.k[4]) }
+
+// insert adds the cell i of value v >= 0.
+func (t *top5) insert(i int, v float64) {
+	t.n = min(t.n+1, len(t.k))
+	kv := key(v)
+	kv, i = t.exchange(0, kv, i)
+	kv, i = t.exchange(1, kv, i)
+	kv, i = t.exchange(2, kv, i)
+	kv, i = t.exchange(3, kv, i)
+	t.exchange(4, kv, i)
 }
 
-func (t *top5) insert(i int, v float64) {
-	if t.n == len(t.s) && v <= t.s[t.n-1].v {
-		return
+// exchange puts the entry (kv, i) in place j when it is strictly higher than the one
+// there, and returns the lower of the two.
+func (t *top5) exchange(j int, kv uint64, i int) (uint64, int) {
+	old, oi := t.k[j], t.i[j]
+	stay, carry := oi, i
+	if kv > old {
+		stay, carry = i, oi
 	}
-	if t.n < len(t.s) {
-		t.n++
-	}
-	k := t.n - 1
-	for ; k > 0 && t.s[k-1].v < v; k-- {
-		t.s[k] = t.s[k-1]
-	}
-	t.s[k] = scored{i, v}
+	t.k[j], t.i[j] = max(old, kv), stay
+	return min(old, kv), carry
 }
 
 // The five highest values of cells without noise (never negative) are kept as integer
@@ -342,7 +353,7 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	l := &d.l
 	ncells := 0
 	top := &d.top
-	top.n = 0
+	*top = top5{}
 	if p.supply != game.Supply40x15 || p.tilesLeft[c] >= 2 {
 		p.legalMaskWith(c, l, &d.single, &d.next)
 		ncells = p.drawTop(c, rng, d)
@@ -350,13 +361,13 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	n := top.n
 	for try := 0; try < 6 && n >= 2; try++ {
 		i, j := 0, 1+rng.IntN(n-1)
-		if top.s[0].v < 6 { // no island to complete: any two of the best
+		if top.v(0) < 6 { // no island to complete: any two of the best
 			i = rng.IntN(n)
 			if i == j {
 				continue
 			}
 		}
-		if x, y := top.s[i].i, top.s[j].i; p.pairLegal(c, x, y, d) {
+		if x, y := top.i[i], top.i[j]; p.pairLegal(c, x, y, d) {
 			return replay.TilesMove(geo.cell[x], geo.cell[y])
 		}
 	}
