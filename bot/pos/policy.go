@@ -228,27 +228,54 @@ func (t *top5) v(j int) float64 { return unkey(t.k[j]) }
 // floor is the value a new entry must beat, -Inf while fewer than five are kept.
 func (t *top5) floor() float64 { return unkey(t.k[4]) }
 
-// insert adds the cell i of value v >= 0.
+// insert adds the cell i of value v >= 0. The new entry's place follows every entry at
+// least as high, and the entries after it move down one place: each place is chosen, from
+// the entries before the insertion, by two conditional moves.
 func (t *top5) insert(i int, v float64) {
 	t.n = min(t.n+1, len(t.k))
 	kv := key(v)
-	kv, i = t.exchange(0, kv, i)
-	kv, i = t.exchange(1, kv, i)
-	kv, i = t.exchange(2, kv, i)
-	kv, i = t.exchange(3, kv, i)
-	t.exchange(4, kv, i)
-}
-
-// exchange puts the entry (kv, i) in place j when it is strictly higher than the one
-// there, and returns the lower of the two.
-func (t *top5) exchange(j int, kv uint64, i int) (uint64, int) {
-	old, oi := t.k[j], t.i[j]
-	stay, carry := oi, i
-	if kv > old {
-		stay, carry = i, oi
+	k0, k1, k2, k3, k4 := t.k[0], t.k[1], t.k[2], t.k[3], t.k[4]
+	i0, i1, i2, i3, i4 := t.i[0], t.i[1], t.i[2], t.i[3], t.i[4]
+	// Place j holds entry j when it is at least kv, else the new entry when entry j-1 is
+	// (or j is 0), else entry j-1.
+	g0, g1, g2, g3, g4 := k0 >= kv, k1 >= kv, k2 >= kv, k3 >= kv, k4 >= kv
+	nk, ni := kv, i
+	if g0 {
+		nk, ni = k0, i0
 	}
-	t.k[j], t.i[j] = max(old, kv), stay
-	return min(old, kv), carry
+	t.k[0], t.i[0] = nk, ni
+	nk, ni = k0, i0
+	if g0 {
+		nk, ni = kv, i
+	}
+	if g1 {
+		nk, ni = k1, i1
+	}
+	t.k[1], t.i[1] = nk, ni
+	nk, ni = k1, i1
+	if g1 {
+		nk, ni = kv, i
+	}
+	if g2 {
+		nk, ni = k2, i2
+	}
+	t.k[2], t.i[2] = nk, ni
+	nk, ni = k2, i2
+	if g2 {
+		nk, ni = kv, i
+	}
+	if g3 {
+		nk, ni = k3, i3
+	}
+	t.k[3], t.i[3] = nk, ni
+	nk, ni = k3, i3
+	if g3 {
+		nk, ni = kv, i
+	}
+	if g4 {
+		nk, ni = k4, i4
+	}
+	t.k[4], t.i[4] = nk, ni
 }
 
 // The five highest values of cells without noise (never negative) are kept as integer
