@@ -93,19 +93,21 @@ var jumps = func() (out [16]int) {
 }()
 
 // Board is a position read for the features, from the side of the colour to move: each
-// square's state and the size of the group on it. Its zero value is ready to Read into.
+// square's state and, on a tile, its group and the group's size. Its zero value is ready
+// to Read into.
 type Board struct {
 	st    [gridCells]uint8
-	group [gridCells]int16
-	size  []uint8 // per group
-	stack []int16
+	group [gridCells]int16 // the tile's group, one id per group (valid on a tile)
+	size  [gridCells]uint8 // the size of the tile's group (valid on a tile)
+	reach [gridCells]uint8 // the mover's island tiles a bridge's jump away (valid on the board)
 	n     int
 	edged int // the size whose margins st holds as stEdge, 0 before the first Read
 	// Mover is the colour the features are read for.
 	Mover replay.Colour
 }
 
-// Read fills b from p for colour c.
+// Read fills b from p for colour c: the groups are the position's own (a group is the
+// tiles of one colour joined side by side, as the features count them).
 func (b *Board) Read(p *pos.Position, c replay.Colour) {
 	n := p.Size()
 	b.n, b.Mover = n, c
@@ -118,48 +120,30 @@ func (b *Board) Read(p *pos.Position, c replay.Colour) {
 	for row := range n {
 		for col := range n {
 			x := game.CellAt(col, row)
+			k, tile, blocked, group, size := p.Square(x)
 			s := stEmpty
-			if k, ok := p.At(x); ok {
+			switch {
+			case tile && k == c:
+				s = stOwn
+			case tile:
 				s = stOther
-				if k == c {
-					s = stOwn
-				}
-			} else if p.Blocked(x) {
+			case blocked:
 				s = stBlocked
 			}
-			b.st[x] = s
-			b.group[x] = -1
+			b.st[x], b.group[x], b.size[x], b.reach[x] = s, group, uint8(size), 0
 		}
 	}
-	b.size = b.size[:0]
+	// Each island tile of the mover counts for the cells a jump away (the jumps come in
+	// pairs of opposites).
 	for row := range n {
 		for col := range n {
-			x := game.CellAt(col, row)
-			if s := b.st[x]; (s == stOwn || s == stOther) && b.group[x] < 0 {
-				b.flood(x, s)
+			if x := int(game.CellAt(col, row)); b.st[x] == stOwn && b.size[x] == 4 {
+				for _, d := range jumps {
+					b.reach[x+d]++
+				}
 			}
 		}
 	}
-}
-
-// flood labels the group of colour state s on x.
-func (b *Board) flood(x game.Cell, s uint8) {
-	id := int16(len(b.size))
-	b.stack = append(b.stack[:0], int16(x))
-	b.group[x] = id
-	size := 0
-	for len(b.stack) > 0 {
-		y := int(b.stack[len(b.stack)-1])
-		b.stack = b.stack[:len(b.stack)-1]
-		size++
-		for _, d := range [4]int{1, -1, stride, -stride} {
-			if z := y + d; b.st[z] == s && b.group[z] < 0 {
-				b.group[z] = id
-				b.stack = append(b.stack, int16(z))
-			}
-		}
-	}
-	b.size = append(b.size, uint8(min(size, 255)))
 }
 
 // CellFeatures appends the features of a tile of the mover on the empty cell x, whose
@@ -197,10 +181,10 @@ func (b *Board) cellFeatures(x game.Cell, value float64) (f [cellFeats]int16) {
 			if !dup {
 				seen[nseen] = g
 				nseen++
-				join += int(b.size[g])
+				join += int(b.size[i+d])
 			}
 		case stOther:
-			opp = max(opp, int(b.size[b.group[i+d]]))
+			opp = max(opp, int(b.size[i+d]))
 		}
 	}
 	f[1], f[2], f[3] = int16(fPat+int(patClass[code])), int16(fJoin+min(join, 4)-1), int16(fOpp+min(opp, 4))
@@ -218,13 +202,7 @@ func (b *Board) cellFeatures(x game.Cell, value float64) (f [cellFeats]int16) {
 	n := b.n
 	edge := min(col, row, n-1-col, n-1-row)
 	f[5] = int16(fEdge + min(edge, 4))
-	reach := 0
-	for _, d := range jumps {
-		if z := i + d; b.st[z] == stOwn && b.size[b.group[z]] == 4 {
-			reach++
-		}
-	}
-	f[6] = int16(fReach + min(reach, 2))
+	f[6] = int16(fReach + min(int(b.reach[i]), 2))
 	return f
 }
 

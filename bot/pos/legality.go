@@ -231,9 +231,11 @@ func (p *Position) legalMaskWith(c replay.Colour, l, single, next *bitset) {
 	for w := geo.w0; w < geo.nw; w++ {
 		for v := next[w]; v != 0; v &= v - 1 {
 			x := w<<6 + bits.TrailingZeros64(v)
+			var legal uint64 // set without a branch on the verdict
 			if p.tileLegal(c, x) {
-				l[w] |= 1 << (uint(x) & 63)
+				legal = 1
 			}
+			l[w] |= legal << (uint(x) & 63)
 		}
 	}
 }

@@ -212,32 +212,70 @@ type scored struct {
 	v float64
 }
 
-// top5 keeps the five highest noisy values, best first, as sage's policy inserts them.
+// top5 keeps the five highest noisy values (never negative), best first, as sage's policy
+// inserts them: a value goes after those equal to it. The values are kept as keys (key),
+// 0 for a place not filled, so that an insertion is five compare-exchanges without a
+// branch to mispredict.
 type top5 struct {
-	s [5]scored
-	n int
+	k [5]uint64 // the values' keys, falling
+	i [5]int    // their cells
+	n int       // the places filled
 }
+
+// v returns the j-th highest value, -Inf for a place not filled.
+func (t *top5) v(j int) float64 { return unkey(t.k[j]) }
 
 // floor is the value a new entry must beat, -Inf while fewer than five are kept.
-func (t *top5) floor() float64 {
-	if t.n == len(t.s) {
-		return t.s[t.n-1].v
-	}
-	return math.Inf(-1)
-}
+func (t *top5) floor() float64 { return unkey(t.k[4]) }
 
+// insert adds the cell i of value v >= 0. The new entry's place follows every entry at
+// least as high, and the entries after it move down one place: each place is chosen, from
+// the entries before the insertion, by two conditional moves.
 func (t *top5) insert(i int, v float64) {
-	if t.n == len(t.s) && v <= t.s[t.n-1].v {
-		return
+	t.n = min(t.n+1, len(t.k))
+	kv := key(v)
+	k0, k1, k2, k3, k4 := t.k[0], t.k[1], t.k[2], t.k[3], t.k[4]
+	i0, i1, i2, i3, i4 := t.i[0], t.i[1], t.i[2], t.i[3], t.i[4]
+	// Place j holds entry j when it is at least kv, else the new entry when entry j-1 is
+	// (or j is 0), else entry j-1.
+	g0, g1, g2, g3, g4 := k0 >= kv, k1 >= kv, k2 >= kv, k3 >= kv, k4 >= kv
+	nk, ni := kv, i
+	if g0 {
+		nk, ni = k0, i0
 	}
-	if t.n < len(t.s) {
-		t.n++
+	t.k[0], t.i[0] = nk, ni
+	nk, ni = k0, i0
+	if g0 {
+		nk, ni = kv, i
 	}
-	k := t.n - 1
-	for ; k > 0 && t.s[k-1].v < v; k-- {
-		t.s[k] = t.s[k-1]
+	if g1 {
+		nk, ni = k1, i1
 	}
-	t.s[k] = scored{i, v}
+	t.k[1], t.i[1] = nk, ni
+	nk, ni = k1, i1
+	if g1 {
+		nk, ni = kv, i
+	}
+	if g2 {
+		nk, ni = k2, i2
+	}
+	t.k[2], t.i[2] = nk, ni
+	nk, ni = k2, i2
+	if g2 {
+		nk, ni = kv, i
+	}
+	if g3 {
+		nk, ni = k3, i3
+	}
+	t.k[3], t.i[3] = nk, ni
+	nk, ni = k3, i3
+	if g3 {
+		nk, ni = kv, i
+	}
+	if g4 {
+		nk, ni = k4, i4
+	}
+	t.k[4], t.i[4] = nk, ni
 }
 
 // The five highest values of cells without noise (never negative) are kept as integer
@@ -342,7 +380,7 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	l := &d.l
 	ncells := 0
 	top := &d.top
-	top.n = 0
+	*top = top5{}
 	if p.supply != game.Supply40x15 || p.tilesLeft[c] >= 2 {
 		p.legalMaskWith(c, l, &d.single, &d.next)
 		ncells = p.drawTop(c, rng, d)
@@ -350,13 +388,13 @@ func (p *Position) drawTurn(rng *rand.Rand, d *Draw) replay.Move {
 	n := top.n
 	for try := 0; try < 6 && n >= 2; try++ {
 		i, j := 0, 1+rng.IntN(n-1)
-		if top.s[0].v < 6 { // no island to complete: any two of the best
+		if top.v(0) < 6 { // no island to complete: any two of the best
 			i = rng.IntN(n)
 			if i == j {
 				continue
 			}
 		}
-		if x, y := top.s[i].i, top.s[j].i; p.pairLegal(c, x, y, d) {
+		if x, y := top.i[i], top.i[j]; p.pairLegal(c, x, y, d) {
 			return replay.TilesMove(geo.cell[x], geo.cell[y])
 		}
 	}

@@ -302,6 +302,16 @@ func (p *Position) colourAt(i int) (replay.Colour, bool) {
 	return replay.Light, false
 }
 
+// Square returns what a board cell holds, in one read: its tile's colour (tile false
+// without one), whether it lies under a bridge, and for a tile its group (an id that
+// every tile of the group shares, and no other group) and the group's size.
+func (p *Position) Square(cell game.Cell) (c replay.Colour, tile, blocked bool, group int16, size int) {
+	i := p.g.idx(cell)
+	sq := p.sq[i]
+	tile = sq&sqTiles != 0
+	return replay.Colour(sq >> 1 & 1), tile, sq&sqBlocked != 0, p.gid[i], int(sq >> 4)
+}
+
 // Blocked reports whether cell lies under a bridge (R4.5).
 func (p *Position) Blocked(cell game.Cell) bool {
 	return cell.On(p.g.size) && p.blocked.has(p.g.idx(cell))
