@@ -451,27 +451,15 @@ func (t *archTree) placeNext(n int32) {
 	}
 	if lo > at && (nd.front >= 0 || nd.pairTab >= 0) { // a pair is still to be made
 		k := int32(nd.top)
-		top := t.rcells[nd.cellStart : nd.cellStart+k]
-		var front []uint8
-		var tab []float64
-		var bx, bi, bj int
-		var bp float64
-		var order int32
+		left := pairsLeft{top: t.rcells[nd.cellStart : nd.cellStart+k], pairBase: nd.pairBase}
 		if nd.front >= 0 {
-			front = t.front[nd.front : nd.front+k-1]
-			bi, bj, bp, order = frontPair(top, front, nd.pairBase)
+			left.front = t.front[nd.front : nd.front+k-1]
 		} else {
-			tab = t.pairTab[nd.pairTab : nd.pairTab+k*(k-1)/2]
-			bx, bi, bj, bp, order = tabPair(tab, int(k), nd.pairBase)
+			left.tab = t.pairTab[nd.pairTab : nd.pairTab+k*(k-1)/2]
 		}
-		if best < 0 || ahead(bp, order, t.cands[best].prior, t.cands[best].order) {
-			t.cands[at] = archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp, child: -1,
-				order: order, ia: int16(bi), ib: int16(bj), unchecked: true}
-			if front != nil {
-				front[bi]++
-			} else {
-				tab[bx] = math.Inf(-1)
-			}
+		if c, bx := left.next(); best < 0 || ahead(c.prior, c.order, t.cands[best].prior, t.cands[best].order) {
+			t.cands[at] = c
+			left.made(c, bx)
 			nd.sorted++
 			return
 		}
@@ -487,6 +475,40 @@ func (t *archTree) placeNext(n int32) {
 // listed r-th: the higher prior first, then the first listed.
 func ahead(p float64, order int32, q float64, r int32) bool {
 	return p > q || (p == q && order < r)
+}
+
+// pairsLeft is the state of a node's pairs not yet made: its best cells, top, and either
+// front (with the hand-made priors) or tab (with the learned ones), as archNode has them;
+// its pairs are listed from the pairBase-th.
+type pairsLeft struct {
+	top      []raveCell
+	front    []uint8
+	tab      []float64
+	pairBase int16
+}
+
+// next returns the best pair not yet made, as a turn to place, and its index in tab. A
+// pair must be left to make.
+func (l pairsLeft) next() (archCand, int) {
+	var bx, bi, bj int
+	var prior float64
+	var order int32
+	if l.front != nil {
+		bi, bj, prior, order = frontPair(l.top, l.front, l.pairBase)
+	} else {
+		bx, bi, bj, prior, order = tabPair(l.tab, len(l.top), l.pairBase)
+	}
+	return archCand{move: replay.TilesMove(l.top[bi].cell, l.top[bj].cell), prior: prior, child: -1,
+		order: order, ia: int16(bi), ib: int16(bj), unchecked: true}, bx
+}
+
+// made marks the pair c, which next returned with bx, as made.
+func (l pairsLeft) made(c archCand, bx int) {
+	if l.front != nil {
+		l.front[c.ia]++
+	} else {
+		l.tab[bx] = math.Inf(-1)
+	}
 }
 
 // frontPair returns the best of the rows' next pairs (front[i] is the second cell of row
@@ -1008,17 +1030,7 @@ func (t *archTree) playout(a *Arch) {
 		}
 		n = child
 	}
-	rave := a.Rave > 0
-	for !sim.Over() {
-		m := sim.DrawTurn(t.rng, &t.draw)
-		if rave && m.Kind == replay.Tiles { // note, inlined
-			seat := posSeat(sim)
-			t.noteCell(m.A, seat, ply+1)
-			t.noteCell(m.B, seat, ply+1)
-		}
-		sim.PlayDraw(&t.draw)
-		ply++
-	}
+	t.simulate(a, sim, ply)
 	light := 0.5
 	switch sim.Result() {
 	case game.LightWins:
@@ -1052,6 +1064,22 @@ func (t *archTree) playout(a *Arch) {
 				rc.w += r
 			}
 		}
+	}
+}
+
+// simulate plays sim to the end of the game by the playout policy, its next turn the
+// ply-th of the playout, noting the tile turns' cells for RAVE.
+func (t *archTree) simulate(a *Arch, sim *pos.Position, ply int32) {
+	rave := a.Rave > 0
+	for !sim.Over() {
+		m := sim.DrawTurn(t.rng, &t.draw)
+		if rave && m.Kind == replay.Tiles { // note, inlined
+			seat := posSeat(sim)
+			t.noteCell(m.A, seat, ply+1)
+			t.noteCell(m.B, seat, ply+1)
+		}
+		sim.PlayDraw(&t.draw)
+		ply++
 	}
 }
 

@@ -360,27 +360,15 @@ func (s *sharedTree) place(nd *sharedNode, at int32) {
 	}
 	if lo > at && (nd.front >= 0 || nd.pairTab >= 0) { // a pair is still to be made
 		k := int32(nd.top)
-		top := s.cells.run(nd.cellStart, k)
-		var front []uint8
-		var tab []float64
-		var bx, bi, bj int
-		var bp float64
-		var order int32
+		left := pairsLeft{top: s.cells.run(nd.cellStart, k), pairBase: nd.pairBase}
 		if nd.front >= 0 {
-			front = s.fronts.run(nd.front, k-1)
-			bi, bj, bp, order = frontPair(top, front, nd.pairBase)
+			left.front = s.fronts.run(nd.front, k-1)
 		} else {
-			tab = s.tabs.run(nd.pairTab, k*(k-1)/2)
-			bx, bi, bj, bp, order = tabPair(tab, int(k), nd.pairBase)
+			left.tab = s.tabs.run(nd.pairTab, k*(k-1)/2)
 		}
-		if best < 0 || ahead(bp, order, cs[best].prior, cs[best].order) {
-			cs[at].set(&archCand{move: replay.TilesMove(top[bi].cell, top[bj].cell), prior: bp,
-				order: order, ia: int16(bi), ib: int16(bj), unchecked: true})
-			if front != nil {
-				front[bi]++
-			} else {
-				tab[bx] = math.Inf(-1)
-			}
+		if c, bx := left.next(); best < 0 || ahead(c.prior, c.order, cs[best].prior, cs[best].order) {
+			cs[at].set(&c)
+			left.made(c, bx)
 			return
 		}
 	}
@@ -503,17 +491,8 @@ func (s *sharedTree) playout(t *archTree, a *Arch) {
 		}
 		n = child - 1
 	}
+	t.simulate(a, sim, ply)
 	rave := a.Rave > 0
-	for !sim.Over() {
-		m := sim.DrawTurn(t.rng, &t.draw)
-		if rave && m.Kind == replay.Tiles { // note, inlined
-			seat := posSeat(sim)
-			t.noteCell(m.A, seat, ply+1)
-			t.noteCell(m.B, seat, ply+1)
-		}
-		sim.PlayDraw(&t.draw)
-		ply++
-	}
 	light2 := int64(1) // in half points
 	switch sim.Result() {
 	case game.LightWins:
