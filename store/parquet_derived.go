@@ -246,17 +246,15 @@ func (gm *gameRows) set(g *GameRow, vals []driver.Value, bot bool, sl *parquet.S
 }
 
 // hasBot is botSQL(nil) of a game as the writer stores it: its site (a value of the
-// column site) and its tags, which game_tags holds as valid text (appendTagsJSON) and
-// botSQL compares with SQLite's lower(), which lowers ASCII letters only.
-func (gm *gameRows) hasBot(vals []driver.Value, tags []ingest.Tag) bool {
-	if site, _ := vals[gm.site].(string); site == game.SelfPlaySite {
-		return true
-	}
-	return tagsMarkBot(tags)
+// column site), or tagged, what tagsMarkBot says of its tags.
+func (gm *gameRows) hasBot(vals []driver.Value, tagged bool) bool {
+	site, _ := vals[gm.site].(string)
+	return tagged || site == game.SelfPlaySite
 }
 
 // tagsMarkBot is the part of botSQL(nil) that reads a game's tags: a LightIsAI or DarkIsAI
-// tag that is true.
+// tag that is true. game_tags holds them as valid text (appendTagsJSON), which botSQL
+// compares with SQLite's lower(), lowering ASCII letters only.
 func tagsMarkBot(tags []ingest.Tag) bool {
 	for _, t := range tags {
 		if name := validText(t.Name); (name == game.LightIsAI || name == game.DarkIsAI) && asciiLower(validText(t.Value)) == game.IsAIValue {

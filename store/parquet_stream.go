@@ -120,7 +120,8 @@ func (s *parquetStream) add(g *streamGame) error {
 		return fmt.Errorf("game %d handed over after game %d", g.id, s.games)
 	}
 	s.games = g.id
-	if tagsMarkBot(g.tags) {
+	tagged := tagsMarkBot(g.tags)
+	if tagged {
 		i := g.id - 1
 		for int64(len(s.tagged)) <= i>>6 {
 			s.tagged = append(s.tagged, 0)
@@ -129,7 +130,7 @@ func (s *parquetStream) add(g *streamGame) error {
 	}
 	if s.gameFile != nil {
 		r, sl := s.gameFile.Next()
-		if err := s.gameRows.set(r, g.row, s.gameRows.hasBot(g.row, g.tags), sl); err != nil {
+		if err := s.gameRows.set(r, g.row, s.gameRows.hasBot(g.row, tagged), sl); err != nil {
 			return fmt.Errorf("games.parquet's row of game %d: %w", g.id, err)
 		}
 		if s.gameFile.Full() {
