@@ -623,7 +623,6 @@ func (s *sharedTree) compact(trees []*archTree, y int32) {
 			if k >= sorted {
 				continue
 			}
-			dst[k].legal.Store(c.legal.Load())
 			dst[k].n.Store(c.n.Load())
 			dst[k].w2.Store(c.w2.Load())
 			if ch := c.child.Load(); ch > 0 {
