@@ -109,8 +109,7 @@ func (a *analyzer) analyze(rec *ingest.Record, readErr error, g *store.Replayed)
 			if i < len(rec.Moves) {
 				millis = rec.Moves[i].Millis
 			}
-			t := turntext.Pack(&a.feats[i], millis)
-			a.turns.Add(&t)
+			a.turns.AddFeatures(&a.feats[i], millis)
 		}
 		g.PackedTurns, g.TurnRows = a.turns.String(), a.turns.Len()
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,6 +104,43 @@ func BenchmarkFeatures(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkFeaturesText is BenchmarkFeatures from the tokens, keeping every turn's
+// features, as the ingest replays a record: "play-turn" reads and plays each token with
+// FeatureTracker.PlayTurn, into the slice; "read-play" with Game.ReadTurn, then Play,
+// whose result is appended (the ingest's way before PlayTurn). BenchmarkReplayText is
+// their legality alone.
+func BenchmarkFeaturesText(b *testing.B) {
+	for _, way := range []string{"read-play", "play-turn"} {
+		b.Run(way, func(b *testing.B) {
+			var ft FeatureTracker
+			var feats []Features
+			benchCorpus(b, func(g *Game, bg *benchGame) {
+				ft.Reset()
+				feats = feats[:0]
+				for _, tok := range bg.tokens {
+					if way == "read-play" {
+						m, err := g.ReadTurn(0, tok)
+						if err != nil {
+							b.Fatal(err)
+						}
+						f, err := ft.Play(g, m)
+						if err != nil {
+							b.Fatal(err)
+						}
+						feats = append(feats, f)
+						continue
+					}
+					n := len(feats)
+					feats = slices.Grow(feats, 1)[:n+1]
+					if _, err := ft.PlayTurn(g, 0, tok, &feats[n]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
 }
 
 // greedyCorpus loads the self-played 10x10 games of the sample data (greedy against

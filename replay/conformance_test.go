@@ -203,7 +203,8 @@ func TestConformanceFeatures(t *testing.T) {
 		rec := recs[want.Index-1]
 		supply, _ := game.ParseSupply(rec.Supply.String())
 		g, _ := replay.NewGame(rec.Size, supply)
-		var tracker replay.FeatureTracker
+		g2, _ := replay.NewGame(rec.Size, supply)
+		var tracker, readTracker replay.FeatureTracker // Play, and PlayTurn on g2
 		if len(want.Turns) != len(rec.Moves) {
 			t.Errorf("game %d: %d turns of features for %d moves", want.Index, len(want.Turns), len(rec.Moves))
 			continue
@@ -217,6 +218,10 @@ func TestConformanceFeatures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %d turn %d: %v", want.Index, i+1, err)
 			}
+			var read replay.Features
+			if m2, err := readTracker.PlayTurn(g2, tok.Number, tok.Text, &read); err != nil || m2 != m || read != f {
+				t.Fatalf("game %d turn %d: PlayTurn gives %v, %v and\n%+v, Play\n%+v", want.Index, i+1, m2, err, read, f)
+			}
 			got := featureTurn{Turn: f.Turn, IslandsFormed: f.IslandsFormed, Score: f.Score, Islands: f.Islands,
 				Sandbanks: f.Sandbanks, Mobility: f.Mobility, Dead: f.Dead, DeadCreated: f.DeadCreated}
 			if !reflect.DeepEqual(got, want.Turns[i]) {
@@ -226,6 +231,44 @@ func TestConformanceFeatures(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d turns of features agree", len(all), checked)
+}
+
+// FeatureTracker.PlayTurn reads and plays every token as Game.ReadTurn and then
+// FeatureTracker.Play do, legal or not, up to the first error: the same move, error and
+// features (the zero Features at the error).
+func TestFeaturesPlayTurn(t *testing.T) {
+	recs := readRecords(t, filepath.Join(conformance, "random/corpus.ponte"))
+	recs = append(recs, readRecords(t, filepath.Join(conformance, "edge.ponte"))...)
+	errs := 0
+	for gi, rec := range recs {
+		supply, _ := game.ParseSupply(rec.Supply.String())
+		g, err := replay.NewGame(rec.Size, supply)
+		if err != nil {
+			continue
+		}
+		g2, _ := replay.NewGame(rec.Size, supply)
+		var a, b replay.FeatureTracker
+		for i, tok := range rec.Moves {
+			var want replay.Features
+			m, err := g.ReadTurn(tok.Number, tok.Text)
+			if err == nil {
+				want, err = a.Play(g, m)
+			}
+			got := replay.Features{Turn: -1}
+			m2, err2 := b.PlayTurn(g2, tok.Number, tok.Text, &got)
+			if m2 != m || got != want || fmt.Sprint(err2) != fmt.Sprint(err) || !reflect.DeepEqual(err2, err) {
+				t.Fatalf("record %d turn %d (%q): PlayTurn gives %v, %v,\n%+v; ReadTurn and Play %v, %v,\n%+v", gi+1, i+1, tok.Text, m2, err2, got, m, err, want)
+			}
+			if err != nil {
+				errs++
+				break
+			}
+		}
+	}
+	if errs == 0 {
+		t.Fatal("no illegal turn")
+	}
+	t.Logf("%d records, %d with an illegal turn", len(recs), errs)
 }
 
 // The reference's error kinds must map to the rules the engine reports: a sanity check

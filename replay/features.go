@@ -132,6 +132,37 @@ func (t *FeatureTracker) start(g *Game) {
 // Play plays m on g and returns the features after it. On an illegal turn it returns the
 // *RuleError and g is unchanged.
 func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
+	if err = t.play(g, m, false, &f); err != nil {
+		return Features{}, err
+	}
+	return f, nil
+}
+
+// PlayTurn is Game.PlayTurn with the features: it reads the token of the next turn and
+// plays it, and returns the move read (the zero Move when the token could not be read,
+// the error then ReadTurn's). It writes the features into f, all of them: the zero
+// Features when the turn is not played. What the reading checked is not checked again,
+// and a caller that keeps the features of every turn is spared the copies of a Features
+// (a fifth of a kilobyte) that Play's result costs.
+func (t *FeatureTracker) PlayTurn(g *Game, number int, token string, f *Features) (Move, error) {
+	m, ok := Move{}, false
+	if !g.over && (number == 0 || number == g.turn+1) {
+		m, ok = parseOnBoard(token, g.size) // as Game.PlayTurn
+	}
+	if !ok {
+		var err error
+		if m, err = g.ReadTurn(number, token); err != nil {
+			*f = Features{}
+			return Move{}, err
+		}
+	}
+	return m, t.play(g, m, true, f)
+}
+
+// play is Play writing the features into f, for a move that ReadTurn read for this turn
+// when read is true.
+func (t *FeatureTracker) play(g *Game, m Move, read bool, f *Features) error {
+	*f = Features{}
 	if g.turn == 0 || t.size != g.size {
 		t.start(g)
 	}
@@ -145,8 +176,8 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 			merged = a != b
 		}
 	}
-	if err = g.Play(m); err != nil {
-		return Features{}, err
+	if err := g.play(m, true, read); err != nil {
+		return err
 	}
 	t.groupsUsed = len(g.groups)
 	cs := &t.cs[colour]
@@ -154,7 +185,7 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 	case Tiles:
 		p := &g.plan
 		f.TileGroups = [2]int{p.g[0].size, p.g[p.n-1].size} // the groups of m.A and m.B
-		t.afterTiles(g, colour, m, &f)
+		t.afterTiles(g, colour, m, f)
 	case Bridge:
 		f.BridgeShape = ShapeOf(m.A, m.B)
 		f.BridgeEnds = [2]int{int(g.groups[g.gid[m.A]].size), int(g.groups[g.gid[m.B]].size)}
@@ -166,7 +197,7 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 		if w2 != NoCell {
 			t.block(w2)
 		}
-		t.checkWitnesses(g, &f)
+		t.checkWitnesses(g, f)
 	}
 	f.Turn, f.Colour, f.Kind, f.Move = g.turn, colour, m.Kind, m
 	f.IslandsFormed = g.tally[Light].islands + g.tally[Dark].islands - before
@@ -177,7 +208,7 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 	f.Sandbanks = [2]int{l.sandbanks, d.sandbanks}
 	f.Mobility = [2]int{t.cs[Light].mobility, t.cs[Dark].mobility}
 	f.Dead = [2]int{t.cs[Light].nDead, t.cs[Dark].nDead}
-	return f, nil
+	return nil
 }
 
 // block records a cell that a bridge blocked.

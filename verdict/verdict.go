@@ -6,6 +6,7 @@ package verdict
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -173,10 +174,11 @@ func analyze(rec *ingest.Record, g *replay.Game, ft *replay.FeatureTracker, turn
 		var err error
 		if ft == nil {
 			m, err = g.PlayTurn(tok.Number, tok.Text)
-		} else if m, err = g.ReadTurn(tok.Number, tok.Text); err == nil {
-			var f replay.Features
-			if f, err = ft.Play(g, m); err == nil {
-				turns = append(turns, f)
+		} else {
+			n := len(turns)
+			turns = slices.Grow(turns, 1)[:n+1]
+			if m, err = ft.PlayTurn(g, tok.Number, tok.Text, &turns[n]); err != nil {
+				turns = turns[:n]
 			}
 		}
 		if m != (replay.Move{}) {

@@ -32,6 +32,7 @@
 package turntext
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -231,17 +232,22 @@ const (
 
 // The weights of the fields (Weight), as constants, and the number of records.
 const (
-	wKind    = vColour
-	wWide    = wKind * vKind
-	wFormed  = wWide * vWide
-	wShape   = wFormed * vFormed
-	wDeadL   = wShape * vShape
-	wDeadD   = wDeadL * vDeadCreated
-	wScore   = wDeadD * vDeadCreated
-	wMobL    = wScore * vScore * vLargest * vSandbanks * vDeadGone * vDeadGone
-	wMobD    = wMobL * vMobility
-	wCellA   = wMobD * vMobility
-	wRecords = wCellA * cells * cells
+	wKind      = vColour
+	wWide      = wKind * vKind
+	wFormed    = wWide * vWide
+	wShape     = wFormed * vFormed
+	wDeadL     = wShape * vShape
+	wDeadD     = wDeadL * vDeadCreated
+	wScore     = wDeadD * vDeadCreated
+	wLargest   = wScore * vScore
+	wSandbanks = wLargest * vLargest
+	wGoneL     = wSandbanks * vSandbanks
+	wGoneD     = wGoneL * vDeadGone
+	wMobL      = wGoneD * vDeadGone
+	wMobD      = wMobL * vMobility
+	wCellA     = wMobD * vMobility
+	wCellB     = wCellA * cells
+	wRecords   = wCellB * cells
 )
 
 // Summary is what the statistics sum of a turn (internal/turnsum's Turn).
@@ -366,16 +372,15 @@ func (e *CodeError) Error() string { return fmt.Sprintf("turn %d: %s", e.Turn, e
 
 // Builder makes the text of one game's turns.
 type Builder struct {
-	recs  []byte
-	wide  []byte
-	out   []byte
-	n     int
-	prev  [2][6]int // per colour: score, islands, largest, sandbanks, dead, mobility
-	base  [2]int
-	err   error
-	vals  [wideLen]int64
-	rec   [NumFields]int
-	digit [RecordSize]byte
+	recs []byte
+	wide []byte
+	out  []byte
+	n    int
+	prev [2][6]int // per colour: score, islands, largest, sandbanks, dead, mobility
+	base [2]int
+	err  error
+	vals [wideLen]int64
+	rec  [NumFields]int
 }
 
 // Reset starts a new game.
@@ -506,18 +511,120 @@ func (b *Builder) add(t *Turn) error {
 	for i := range NumFields {
 		x += uint64(r[i]+Fields[i].Offset) * weights[i]
 	}
-	// The digits, lowest first: the low four of x and the high five apart.
-	const base4 = Base * Base * Base * Base
-	lo, hi := x%base4, x/base4
-	for i := range 4 {
-		b.digit[i] = byte(lo%Base) + ' '
-		b.digit[i+4] = byte(hi%Base) + ' '
-		lo, hi = lo/Base, hi/Base
-	}
-	b.digit[8] = byte(hi) + ' '
-	b.recs = append(b.recs, b.digit[:]...)
-	b.n++
+	b.appendRecord(x)
 	return nil
+}
+
+// appendRecord appends the record x, its digits lowest first: three groups of three digits
+// apart, the first eight digits gathered in one word (written a byte at a time into an
+// array, they cost a stall of the store buffer when append reads them back).
+func (b *Builder) appendRecord(x uint64) {
+	const base3 = Base * Base * Base
+	lo, mid, hi := uint32(x%base3), uint32(x/base3%base3), uint32(x/(base3*base3))
+	three := func(v uint32) uint64 { return uint64(v%Base | v/Base%Base<<8 | v/(Base*Base)<<16) }
+	w := three(lo) | three(mid)<<24 | three(hi)<<48 + 0x2020202020202020
+	b.recs = append(binary.LittleEndian.AppendUint64(b.recs, w), byte(hi/(Base*Base))+' ')
+	b.n++
+}
+
+// AddFeatures appends the turn of the features f with the think time millis: what
+// Add(Pack(f, millis)) appends, without the Turn between them, its cells' names and their
+// reading back. A turn that needs the JSON object after the records, or that Add refuses,
+// takes the way of Add.
+func (b *Builder) AddFeatures(f *replay.Features, millis int) {
+	if b.err != nil {
+		return
+	}
+	if !b.addNarrow(f, millis) {
+		t := Pack(f, millis)
+		b.Add(&t)
+	}
+}
+
+// addNarrow appends f as a narrow record, and reports whether it did: not for a turn with
+// a think time, a value out of its field's range or its running value's, or a cell off the
+// grid of 26×26, which it leaves untouched. It decides as add does, on scalars (add's
+// arrays of running values cost it a stall of the store buffer at every turn).
+func (b *Builder) addNarrow(f *replay.Features, millis int) bool {
+	m := uint(f.Colour)
+	if millis > 0 || b.n >= MaxTurns || m > 1 || uint(f.IslandsFormed) > 2 {
+		return false
+	}
+	o := 1 - m
+	var shape, ca, cb uint
+	switch f.Kind {
+	case replay.Tiles:
+		g0, g1 := uint(f.TileGroups[0]-1), uint(f.TileGroups[1]-1)
+		if g0 > 3 || g1 > 3 {
+			return false
+		}
+		shape = g0*4 + g1
+	case replay.Bridge:
+		s, e0, e1 := uint(f.BridgeShape)-1, uint(f.BridgeEnds[0]-1), uint(f.BridgeEnds[1]-1)
+		if s > 2 || e0 > 3 || e1 > 3 {
+			return false
+		}
+		shape = ((s*4+e0)*4+e1)*2 + b2u(f.BridgeMerged)
+	case replay.Swap, replay.Pass:
+	default:
+		return false
+	}
+	if f.Kind <= replay.Bridge {
+		var ok bool
+		if ca, ok = gridIndex(f.Move.A); !ok {
+			return false
+		}
+		if cb, ok = gridIndex(f.Move.B); !ok {
+			return false
+		}
+	}
+	// The running values in their ranges, and the changes in their fields'.
+	p := &b.prev
+	mob := f.Mobility
+	prevMob0, prevMob1 := p[0][5], p[1][5]
+	if b.n == 0 {
+		prevMob0, prevMob1 = mob[0], mob[1] // the bases
+	}
+	largest := f.LargestComponent
+	dc0, dc1 := uint(f.DeadCreated[0]), uint(f.DeadCreated[1])
+	dScore, dLargest, dSand := f.Score[m]-p[m][0], largest-p[m][2], f.Sandbanks[m]-p[m][3]+4
+	gone0 := int(dc0) - (f.Dead[0] - p[0][4])
+	gone1 := int(dc1) - (f.Dead[1] - p[1][4])
+	dMob0, dMob1 := mob[0]-prevMob0+31, mob[1]-prevMob1+31
+	if uint(f.Score[m]) > maxScore || uint(f.Islands[m]) > maxIslands || uint(largest) > maxIslands ||
+		uint(f.Sandbanks[m]) > maxCells || uint(f.Dead[0]) > maxCells || uint(f.Dead[1]) > maxCells ||
+		uint(mob[0]) > maxCells || uint(mob[1]) > maxCells ||
+		dc0 > 15 || dc1 > 15 || uint(dScore) > 3 || f.Islands[m]-p[m][1] != f.IslandsFormed ||
+		uint(dLargest) > 1 || uint(dSand) > 7 || uint(gone0) > 3 || uint(gone1) > 3 ||
+		uint(dMob0) > 31 || uint(dMob1) > 31 ||
+		f.Score[o] != p[o][0] || f.Islands[o] != p[o][1] || f.Sandbanks[o] != p[o][3] {
+		return false
+	}
+	x := uint64(m) + uint64(f.Kind)*wKind + uint64(f.IslandsFormed)*wFormed + uint64(shape)*wShape +
+		uint64(dc0)*wDeadL + uint64(dc1)*wDeadD + uint64(dScore)*wScore + uint64(dLargest)*wLargest +
+		uint64(dSand)*wSandbanks + uint64(gone0)*wGoneL + uint64(gone1)*wGoneD +
+		uint64(dMob0)*wMobL + uint64(dMob1)*wMobD + uint64(ca)*wCellA + uint64(cb)*wCellB
+	if b.n == 0 {
+		b.base = mob
+	}
+	p[m][0], p[m][1], p[m][2], p[m][3] = f.Score[m], f.Islands[m], largest, f.Sandbanks[m]
+	p[0][4], p[1][4], p[0][5], p[1][5] = f.Dead[0], f.Dead[1], mob[0], mob[1]
+	b.appendRecord(x)
+	return true
+}
+
+// gridIndex is the index of cell c in a record (row × 26 + column), ok when c is on the
+// grid of 26×26: cellIndex(cellName(c)).
+func gridIndex(c game.Cell) (uint, bool) {
+	col, row := uint(c.Col()), uint(c.Row())
+	return row*game.MaxSize + col, col < game.MaxSize && row < game.MaxSize
+}
+
+func b2u(v bool) uint {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // String returns the text of the turns added: the header alone when there are none.

@@ -61,8 +61,8 @@ func TestReadsBack(t *testing.T) {
 // fields'.
 func TestNextSummary(t *testing.T) {
 	for i := range NumFields {
-		want := []int64{1, wKind, wWide, wFormed, wShape, wDeadL, wDeadD, wScore, -1, -1, -1, -1, wMobL, wMobD, wCellA, -1}[i]
-		if want > 0 && Weight(i) != want {
+		want := []int64{1, wKind, wWide, wFormed, wShape, wDeadL, wDeadD, wScore, wLargest, wSandbanks, wGoneL, wGoneD, wMobL, wMobD, wCellA, wCellB}[i]
+		if Weight(i) != want {
 			t.Errorf("field %s: weight %d, the constant %d", Fields[i].Name, Weight(i), want)
 		}
 	}
@@ -285,4 +285,90 @@ func BenchmarkBuilder(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+}
+
+// AddFeatures writes what Pack and Add write, and fails where they fail: on random games
+// narrow and wide, with think times, and with turns that Add refuses (a value out of its
+// range, a cell off the grid, an unknown kind), at every place in a game.
+func TestAddFeatures(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	spoil := []func(f *replay.Features, millis *int){
+		func(f *replay.Features, millis *int) { *millis = 1 + r.IntN(5000) },
+		func(f *replay.Features, millis *int) { *millis = -r.IntN(5) },
+		func(f *replay.Features, _ *int) { f.Colour = 2 },
+		func(f *replay.Features, _ *int) { f.Kind = replay.MoveKind(4 + r.IntN(3)) },
+		func(f *replay.Features, _ *int) { f.IslandsFormed = []int{-1, 3}[r.IntN(2)] },
+		func(f *replay.Features, _ *int) { f.TileGroups[r.IntN(2)] = []int{0, 5}[r.IntN(2)] },
+		func(f *replay.Features, _ *int) { f.BridgeShape = replay.BridgeShape([]int{0, 4}[r.IntN(2)]) },
+		func(f *replay.Features, _ *int) { f.BridgeEnds[r.IntN(2)] = []int{0, 5}[r.IntN(2)] },
+		func(f *replay.Features, _ *int) { f.Move.A = []game.Cell{game.NoCell, 31, 27*32 + 2}[r.IntN(3)] },
+		func(f *replay.Features, _ *int) { f.Move.B = game.CellAt(r.IntN(26), 25) },
+		func(f *replay.Features, _ *int) { f.Score[r.IntN(2)] += []int{-1, 1, 4, maxScore}[r.IntN(4)] },
+		func(f *replay.Features, _ *int) { f.Islands[r.IntN(2)] += []int{-1, 1, maxIslands}[r.IntN(3)] },
+		func(f *replay.Features, _ *int) { f.LargestComponent += []int{-1, 2, maxIslands}[r.IntN(3)] },
+		func(f *replay.Features, _ *int) { f.Sandbanks[r.IntN(2)] += []int{-5, 1, 4, maxCells}[r.IntN(4)] },
+		func(f *replay.Features, _ *int) { f.Dead[r.IntN(2)] += []int{-4, 1, maxCells}[r.IntN(3)] },
+		func(f *replay.Features, _ *int) { f.DeadCreated[r.IntN(2)] = []int{-1, 16, maxCells + 1}[r.IntN(3)] },
+		func(f *replay.Features, _ *int) { f.Mobility[r.IntN(2)] += []int{-32, 1, maxCells}[r.IntN(3)] },
+	}
+	for g := range 3000 {
+		feats, millis := RandomGame(r, r.IntN(120), []int{0, 0, 3, 40}[g%4])
+		if g%2 == 1 && len(feats) > 0 {
+			for range 1 + r.IntN(3) {
+				i := r.IntN(len(feats))
+				spoil[r.IntN(len(spoil))](&feats[i], &millis[i])
+			}
+		}
+		var want, got Builder
+		want.Reset()
+		got.Reset()
+		for i := range feats {
+			tu := Pack(&feats[i], millis[i])
+			want.Add(&tu)
+			got.AddFeatures(&feats[i], millis[i])
+			if got.Len() != want.Len() {
+				t.Fatalf("game %d turn %d: %d turns, want %d", g, i+1, got.Len(), want.Len())
+			}
+		}
+		if a, b := got.String(), want.String(); a != b {
+			t.Fatalf("game %d: AddFeatures wrote\n%q\nPack and Add\n%q", g, a, b)
+		}
+		if a, b := got.Err(), want.Err(); (a == nil) != (b == nil) || a != nil && a.Error() != b.Error() {
+			t.Fatalf("game %d: AddFeatures fails with %v, Pack and Add with %v", g, a, b)
+		}
+	}
+}
+
+// BenchmarkAddFeatures writes the turns of 200 random games of 60 narrow turns from their
+// features, as the ingest does: "pack-add" through Pack and Add, "features" with
+// AddFeatures.
+func BenchmarkAddFeatures(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var games [][]replay.Features
+	for range 200 {
+		feats, _ := RandomGame(r, 60, 0)
+		games = append(games, feats)
+	}
+	for _, way := range []string{"pack-add", "features"} {
+		b.Run(way, func(b *testing.B) {
+			var bd Builder
+			turns := 0
+			cpu0 := cputime.Process()
+			for b.Loop() {
+				for _, g := range games {
+					bd.Reset()
+					for i := range g {
+						if way == "features" {
+							bd.AddFeatures(&g[i], 0)
+						} else {
+							t := Pack(&g[i], 0)
+							bd.Add(&t)
+						}
+					}
+					turns += bd.Len()
+				}
+			}
+			b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(turns), "cpu-ns/turn")
+		})
+	}
 }
