@@ -147,7 +147,7 @@ func rawInsert(b *testing.B, t *table, row []driver.Value, perGame int) {
 		err = conn.Raw(func(dc any) error {
 			c := newConn(dc.(driver.Conn))
 			defer c.close()
-			buf := newRowBuffer(t)
+			buf := newRowBuffer(t, 0)
 			if _, err := c.exec("BEGIN IMMEDIATE"); err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // maxParams bounds the parameters of one statement (SQLite's default limit is 32766).
@@ -23,6 +24,7 @@ type conn struct {
 
 type stmtKey struct {
 	sql  *table // nil for a statement named by text
+	from int    // the first column of sql bound (rowBuffer.from)
 	rows int
 	text string
 }
@@ -46,7 +48,7 @@ func (c *conn) prepare(key stmtKey) (driver.Stmt, error) {
 	}
 	text := key.text
 	if key.sql != nil {
-		text = key.sql.insertSQL(key.rows)
+		text = insertSQL(key.sql, key.from, key.rows)
 	}
 	s, err := c.dc.(driver.ConnPrepareContext).PrepareContext(context.Background(), text)
 	if err != nil {
@@ -113,24 +115,61 @@ func (c *conn) query(text string, vals []driver.Value, fn func(row []driver.Valu
 	}
 }
 
+// insertSQL is a multi-row INSERT OR FAIL of n rows into t, of its columns from from on:
+// from 1 leaves an INTEGER PRIMARY KEY to SQLite.
+//
+// A multi-row INSERT that may stop on a conflict makes SQLite keep a statement journal,
+// a copy of every page of the database the statement changes, to undo the statement
+// alone: for games, whose game_id index takes each new game at a random place, most of
+// that index's pages for every statement of 500 games. Neither cause is needed: OR FAIL
+// keeps the rows before a failing one (the writer then rolls back the whole transaction,
+// writer.end), and a games.id that SQLite assigns is the one the writer counts (the
+// largest + 1, which writer.flush checks).
+func insertSQL(t *table, from, n int) string {
+	cols := t.columns[from:]
+	var b strings.Builder
+	b.Grow(32 + n*(2*len(cols)+3))
+	b.WriteString("INSERT OR FAIL INTO ")
+	b.WriteString(t.name)
+	b.WriteString(" (")
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.name)
+	}
+	b.WriteString(") VALUES ")
+	row := "(" + strings.Repeat("?,", len(cols)-1) + "?)"
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
 // rowBuffer collects the values of rows of one table and inserts them with multi-row
 // INSERT statements of at most maxRowsPerInsert rows.
 type rowBuffer struct {
 	t       *table
-	ncol    int
+	from    int // the first column bound: the values before it are not stored (insertSQL)
+	ncol    int // the columns bound
 	perStmt int // rows per full statement
 	vals    []driver.Value
 	rows    int64 // rows inserted so far
 }
 
-func newRowBuffer(t *table) *rowBuffer {
-	n := len(t.columns)
-	return &rowBuffer{t: t, ncol: n, perStmt: min(maxRowsPerInsert, maxParams/n)}
+// newRowBuffer buffers rows of t, storing their values from column from on.
+func newRowBuffer(t *table, from int) *rowBuffer {
+	n := len(t.columns) - from
+	return &rowBuffer{t: t, from: from, ncol: n, perStmt: min(maxRowsPerInsert, maxParams/n)}
 }
 
-// add appends rows (whole rows of values) and inserts every full statement's worth.
+// add appends a row's values (all of the table's columns, of which those before b.from
+// are not stored) and inserts every full statement's worth.
 func (b *rowBuffer) add(c *conn, vals []driver.Value) error {
-	b.vals = append(b.vals, vals...)
+	b.vals = append(b.vals, vals[b.from:]...)
 	full := b.perStmt * b.ncol
 	if len(b.vals) < full {
 		return nil
@@ -175,7 +214,7 @@ func (b *rowBuffer) reset() {
 
 func (b *rowBuffer) insert(c *conn, vals []driver.Value) error {
 	rows := len(vals) / b.ncol
-	s, err := c.prepare(stmtKey{sql: b.t, rows: rows})
+	s, err := c.prepare(stmtKey{sql: b.t, from: b.from, rows: rows})
 	if err != nil {
 		return err
 	}

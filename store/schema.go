@@ -263,25 +263,6 @@ func (t *table) names() string {
 	return b.String()
 }
 
-// insertSQL returns a multi-row INSERT of n rows into t.
-func (t *table) insertSQL(n int) string {
-	var b strings.Builder
-	b.Grow(32 + n*(2*len(t.columns)+3))
-	b.WriteString("INSERT INTO ")
-	b.WriteString(t.name)
-	b.WriteString(" (")
-	b.WriteString(t.names())
-	b.WriteString(") VALUES ")
-	row := "(" + strings.Repeat("?,", len(t.columns)-1) + "?)"
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(row)
-	}
-	return b.String()
-}
-
 // viewSQL is the CREATE VIEW statement of the view turns: every turn of game_turns, one
 // row each, unpacked in plain SQL (no function of ponte's, so that any SQLite reads it) from
 // the text internal/turntext writes, in three steps:

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -183,9 +184,9 @@ func (d *DB) Write(opts WriteOptions, feed func(*Writer) (interrupted bool, err 
 		// (the file is locked against other writers: DB.Open).
 		w.seen = newIDFilter()
 	}
-	w.games = newRowBuffer(&gamesTable)
-	w.turns = newRowBuffer(&gameTurnsTable)
-	w.tags = newRowBuffer(&gameTagsTable)
+	w.games = newRowBuffer(&gamesTable, gameColID+1) // SQLite numbers the games (insertSQL)
+	w.turns = newRowBuffer(&gameTurnsTable, 0)
+	w.tags = newRowBuffer(&gameTagsTable, 0)
 	ran, interrupted := false, false
 	err = conn.Raw(func(dc any) error {
 		ran = true
@@ -547,6 +548,9 @@ func (w *writer) commit() error {
 	if err := w.flush(true); err != nil {
 		return err
 	}
+	if err := w.checkIDs(); err != nil {
+		return err
+	}
 	for _, st := range w.sources {
 		if !st.dirty {
 			continue
@@ -562,6 +566,18 @@ func (w *writer) commit() error {
 	}
 	w.inTx = false
 	return nil
+}
+
+// checkIDs checks that the games stored are numbered as the writer numbered them (and
+// their turns, tags and copies): SQLite gives a game the largest games.id + 1, which the
+// writer counts from the largest at the start of the transaction (begin).
+func (w *writer) checkIDs() error {
+	return w.c.query("SELECT coalesce(max(id), 0) FROM games", nil, func(row []driver.Value) error {
+		if last, _ := row[0].(int64); last != w.nextID-1 {
+			return fmt.Errorf("the games stored end at id %d where the writer counted %d: a bug", last, w.nextID-1)
+		}
+		return nil
+	})
 }
 
 // flush stores the rows buffered and the duplicate counts, in the open transaction; with

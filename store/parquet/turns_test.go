@@ -148,3 +148,27 @@ func BenchmarkTurns(b *testing.B) {
 	}
 	b.ReportMetric(float64((cputime.Process()-cpu0).Nanoseconds())/float64(b.N*turns), "cpu-ns/turn")
 }
+
+// cellIndex finds exactly the names a1 … z26, and cell gives every text back as it is.
+func TestCellIndex(t *testing.T) {
+	var u TurnUnpacker
+	for i, name := range cellNames {
+		if got := cellIndex(name); got != i {
+			t.Errorf("cellIndex(%q) = %d, want %d", name, got, i)
+		}
+	}
+	for _, c := range []string{"a", "a0", "a01", "a27", "z99", "a100", "A1", "{1", "a1x", "b2 ", "é1", "a\xff", "-"} {
+		if got := cellIndex(c); got != -1 {
+			t.Errorf("cellIndex(%q) = %d, want -1", c, got)
+		}
+		if p := u.cell(c); p == nil || *p != c && c != "a\xff" {
+			t.Errorf("cell(%q) = %v", c, p)
+		}
+	}
+	if p := u.cell("c12"); p == nil || *p != "c12" || p != u.cell("c12") {
+		t.Errorf("cell(c12) = %v, not shared", p)
+	}
+	if p := u.cell(""); p != nil {
+		t.Errorf("cell(\"\") = %q, want nil", *p)
+	}
+}
