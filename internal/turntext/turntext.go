@@ -116,6 +116,13 @@ func cellIndex(s string) int {
 	return (row-1)*game.MaxSize + int(s[0]-'a')
 }
 
+// CellIndex is the index of a cell's notation in a record, row × 26 + column (a1 is 0), or
+// -1 when it is not a cell of a board of at most 26×26; CellName is its inverse.
+func CellIndex(s string) int { return cellIndex(s) }
+
+// CellName is the notation of the cell of index i (0 ≤ i < 26×26) in a record: "d4".
+func CellName(i int) string { return cellNames[i] }
+
 // Colour is the mover's colour: 0 Light, 1 Dark (replay.Colour).
 func (t *Turn) Colour() int { return t.colour }
 

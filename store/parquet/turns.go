@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
 	pq "github.com/parquet-go/parquet-go"
 
+	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/bug"
 	"github.com/ponte/ponte/internal/turntext"
 	"github.com/ponte/ponte/internal/utf8text"
@@ -329,34 +329,17 @@ type TurnUnpacker struct {
 	cells map[string]*string // the texts of the cells not in cellNames
 }
 
-// cellNames are the names of the cells a1 … z26 (the largest board's and more), at
-// cellIndex: the cells of any turn, found without hashing their names.
-var cellNames = func() (names [26 * 26]string) {
-	for col := range 26 {
-		for row := range 26 {
-			names[col*26+row] = string(rune('a'+col)) + strconv.Itoa(row+1)
-		}
+// cellNames are the names of the cells a1 … z26 (the largest board's), at their index in a
+// packed turn (turntext.CellIndex): the cells of any turn, found without hashing their names.
+var cellNames = func() (names [game.MaxSize * game.MaxSize]string) {
+	for i := range names {
+		names[i] = turntext.CellName(i)
 	}
 	return names
 }()
 
 // cellIndex is the index in cellNames of the cell named c, -1 if c is no such name.
-func cellIndex(c string) int {
-	if len(c) < 2 || len(c) > 3 || c[0] < 'a' || c[0] > 'z' || c[1] < '1' || c[1] > '9' {
-		return -1
-	}
-	row := int(c[1] - '0')
-	if len(c) == 3 {
-		if c[2] < '0' || c[2] > '9' {
-			return -1
-		}
-		row = row*10 + int(c[2]-'0')
-	}
-	if row > 26 {
-		return -1
-	}
-	return int(c[0]-'a')*26 + row - 1
-}
+func cellIndex(c string) int { return turntext.CellIndex(c) }
 
 // cell is a shared copy of the cell c, nil for "".
 func (u *TurnUnpacker) cell(c string) *string {
