@@ -145,16 +145,10 @@ func (t *FeatureTracker) Play(g *Game, m Move) (f Features, err error) {
 // and a caller that keeps the features of every turn is spared the copies of a Features
 // (a fifth of a kilobyte) that Play's result costs.
 func (t *FeatureTracker) PlayTurn(g *Game, number int, token string, f *Features) (Move, error) {
-	m, ok := Move{}, false
-	if !g.over && (number == 0 || number == g.turn+1) {
-		m, ok = parseOnBoard(token, g.size) // as Game.PlayTurn
-	}
-	if !ok {
-		var err error
-		if m, err = g.ReadTurn(number, token); err != nil {
-			*f = Features{}
-			return Move{}, err
-		}
+	m, err := g.readTurn(number, token)
+	if err != nil {
+		*f = Features{}
+		return Move{}, err
 	}
 	return m, t.play(g, m, true, f)
 }

@@ -144,21 +144,25 @@ func (g *Game) ReadTurn(number int, token string) (Move, error) {
 // ReadTurn's), else the move, with Play's error when it is illegal. What ReadTurn checked
 // (the end of the game, a misplaced swap, the cells of the token) is not checked again.
 func (g *Game) PlayTurn(number int, token string) (Move, error) {
-	m, ok := Move{}, false
-	if !g.over && (number == 0 || number == g.turn+1) {
-		// The usual turn, two cells of the board, passes ReadTurn's checks: no call of it.
-		m, ok = parseOnBoard(token, g.size)
-	}
-	if !ok {
-		var err error
-		if m, err = g.ReadTurn(number, token); err != nil {
-			return Move{}, err
-		}
+	m, err := g.readTurn(number, token)
+	if err != nil {
+		return Move{}, err
 	}
 	if err := g.play(m, true, true); err != nil {
 		return m, err
 	}
 	return m, nil
+}
+
+// readTurn is ReadTurn, with a short way for the usual turn: two cells of the board pass
+// ReadTurn's checks, so it is not called for them.
+func (g *Game) readTurn(number int, token string) (Move, error) {
+	if !g.over && (number == 0 || number == g.turn+1) {
+		if m, ok := parseOnBoard(token, g.size); ok {
+			return m, nil
+		}
+	}
+	return g.ReadTurn(number, token)
 }
 
 func (g *Game) preCheck(turn int, swap bool) *RuleError {
