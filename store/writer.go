@@ -574,7 +574,7 @@ func (w *writer) commit() error {
 func (w *writer) checkIDs() error {
 	return w.c.query("SELECT coalesce(max(id), 0) FROM games", nil, func(row []driver.Value) error {
 		if last, _ := row[0].(int64); last != w.nextID-1 {
-			return fmt.Errorf("the games stored end at id %d where the writer counted %d: a bug", last, w.nextID-1)
+			return fmt.Errorf("the games stored end at id %d where the writer counted %d: a bug in ponte: the games since the last commit were not stored (run the ingest again to store them, and please report it)", last, w.nextID-1)
 		}
 		return nil
 	})
