@@ -72,7 +72,7 @@ func Encode(g *replay.Game, planes, globals []float32) replay.Colour {
 			if _, isl := g.ComponentOf(cell); isl > 0 {
 				planes[(9+sd)*n+i] = float32(isl) / 8
 			}
-			if g.BridgeEnd(cell) != replay.NoCell {
+			if g.BridgeEnd(cell) != game.NoCell {
 				planes[(11+sd)*n+i] = 1
 			}
 		}
