@@ -3,8 +3,8 @@ package value
 // Low-level float32 kernels. On amd64 with AVX2+FMA the column blocks that are
 // multiples of 8 are done in assembly; the rest (and other platforms) in Go.
 
-// useAVX is set at init on amd64 when AVX2 and FMA are available. Tests may
-// toggle it to compare the Go and assembly paths.
+// useAVX is set once, at init on amd64, when the machine has AVX2 and FMA (the tests
+// compare the kernels with plain loops).
 var useAVX bool
 
 // gemmRow computes c[j] += sum_k a[k] * b[k*ldb+j] for j < n, k < len(a).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -33,84 +34,85 @@ func batchLoss(n *Net, batch []*Sample) float64 {
 	return l / float64(len(batch))
 }
 
-func TestKernels(t *testing.T) {
-	if !useAVX {
-		t.Skip("no AVX")
+// The kernels' references: plain loops.
+func refGemmRow(a, b, c []float32, n, ldb int) {
+	for k, av := range a {
+		for j := 0; j < n; j++ {
+			c[j] += av * b[k*ldb+j]
+		}
 	}
+}
+
+func refGer(a, v, m []float32, ldm int) {
+	for k, av := range a {
+		for j, vv := range v {
+			m[k*ldm+j] += av * vv
+		}
+	}
+}
+
+// TestKernels compares the kernels (AVX2 where the machine has it) with plain loops.
+func TestKernels(t *testing.T) {
+	t.Logf("AVX2 and FMA: %v", useAVX)
 	rng := rand.New(rand.NewPCG(1, 0))
+	normal := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+		return x
+	}
+	near := func(what string, n, k int, got, want []float32, tol float64) {
+		t.Helper()
+		for i := range want {
+			if d := math.Abs(float64(got[i] - want[i])); d > tol*(1+math.Abs(float64(want[i]))) {
+				t.Fatalf("%s n=%d k=%d i=%d: %v, want %v", what, n, k, i, got[i], want[i])
+			}
+		}
+	}
 	for _, n := range []int{1, 5, 8, 13, 24, 32, 40, 67, 288} {
 		for _, k := range []int{1, 2, 3, 16, 27, 288} {
 			ldb := n + rng.IntN(3)
-			a := make([]float32, k)
-			b := make([]float32, k*ldb)
-			c := make([]float32, n)
-			for i := range a {
-				a[i] = float32(rng.NormFloat64())
-			}
-			for i := range b {
-				b[i] = float32(rng.NormFloat64())
-			}
-			for i := range c {
-				c[i] = float32(rng.NormFloat64())
-			}
-			c1 := append([]float32(nil), c...)
-			c2 := append([]float32(nil), c...)
-			useAVX = false
-			gemmRow(a, b, c1, n, ldb)
-			useAVX = true
-			gemmRow(a, b, c2, n, ldb)
-			for i := range c1 {
-				if d := math.Abs(float64(c1[i] - c2[i])); d > 1e-4*(1+math.Abs(float64(c1[i]))) {
-					t.Fatalf("gemmRow n=%d k=%d i=%d: %v vs %v", n, k, i, c1[i], c2[i])
-				}
-			}
-			a2 := make([]float32, k)
-			for i := range a2 {
-				a2[i] = float32(rng.NormFloat64())
-			}
-			d1 := append([]float32(nil), c...)
-			d2 := append([]float32(nil), c...)
-			e1 := append([]float32(nil), c1...)
-			e2 := append([]float32(nil), c2...)
-			useAVX = false
-			gemm2Row(a, a2, b, c1, d1, n, ldb)
-			useAVX = true
-			gemm2Row(a, a2, b, c2, d2, n, ldb)
-			gemmRow(a, b, e1, n, ldb)
-			gemmRow(a2, b, e2, n, ldb)
-			for i := range c1 {
-				if d := math.Abs(float64(c1[i] - c2[i])); d > 1e-4*(1+math.Abs(float64(c1[i]))) {
-					t.Fatalf("gemm2Row n=%d k=%d i=%d: %v vs %v", n, k, i, c1[i], c2[i])
-				}
-				if d := math.Abs(float64(d1[i] - d2[i])); d > 1e-4*(1+math.Abs(float64(d1[i]))) {
-					t.Fatalf("gemm2Row row 2 n=%d k=%d i=%d: %v vs %v", n, k, i, d1[i], d2[i])
-				}
-			}
-			v := c[:n]
-			v2 := d1[:n]
-			m3 := append([]float32(nil), b...)
-			m4 := append([]float32(nil), b...)
-			useAVX = false
-			ger2(a, a2, v, v2, m3, ldb)
-			useAVX = true
-			ger2(a, a2, v, v2, m4, ldb)
-			for i := range m3 {
-				if d := math.Abs(float64(m3[i] - m4[i])); d > 1e-5*(1+math.Abs(float64(m3[i]))) {
-					t.Fatalf("ger2 n=%d k=%d i=%d: %v vs %v", n, k, i, m3[i], m4[i])
-				}
-			}
-			m1 := append([]float32(nil), b...)
-			m2 := append([]float32(nil), b...)
-			useAVX = false
-			ger(a, v, m1, ldb)
-			useAVX = true
-			ger(a, v, m2, ldb)
-			for i := range m1 {
-				if d := math.Abs(float64(m1[i] - m2[i])); d > 1e-5*(1+math.Abs(float64(m1[i]))) {
-					t.Fatalf("ger n=%d k=%d i=%d: %v vs %v", n, k, i, m1[i], m2[i])
-				}
+			a, a2, b, c := normal(k), normal(k), normal(k*ldb), normal(n)
+			got, want := slices.Clone(c), slices.Clone(c)
+			gemmRow(a, b, got, n, ldb)
+			refGemmRow(a, b, want, n, ldb)
+			near("gemmRow", n, k, got, want, 1e-4)
+
+			got1, got2, want1, want2 := slices.Clone(c), slices.Clone(want), slices.Clone(c), slices.Clone(want)
+			gemm2Row(a, a2, b, got1, got2, n, ldb)
+			refGemmRow(a, b, want1, n, ldb)
+			refGemmRow(a2, b, want2, n, ldb)
+			near("gemm2Row", n, k, got1, want1, 1e-4)
+			near("gemm2Row's second row", n, k, got2, want2, 1e-4)
+
+			v, v2 := normal(n), normal(n)
+			gotM, wantM := slices.Clone(b), slices.Clone(b)
+			ger(a, v, gotM, ldb)
+			refGer(a, v, wantM, ldb)
+			near("ger", n, k, gotM, wantM, 1e-5)
+
+			gotM, wantM = slices.Clone(b), slices.Clone(b)
+			ger2(a, a2, v, v2, gotM, ldb)
+			refGer(a, v, wantM, ldb)
+			refGer(a2, v2, wantM, ldb)
+			near("ger2", n, k, gotM, wantM, 1e-5)
+		}
+	}
+	for n := 1; n <= 40; n++ {
+		x, y := normal(n), normal(n)
+		got, wantR, wantM := slices.Clone(x), slices.Clone(x), slices.Clone(x)
+		relu(got)
+		for i := range wantR {
+			wantR[i] = max(wantR[i], 0)
+			if y[i] <= 0 {
+				wantM[i] = 0
 			}
 		}
+		near("relu", n, 0, got, wantR, 0)
+		got = slices.Clone(x)
+		reluMask(got, y)
+		near("reluMask", n, 0, got, wantM, 0)
 	}
 }
 
@@ -170,18 +172,9 @@ func gradCheck(t *testing.T, cfg Config, sizes []int) {
 	}
 }
 
+// Exercises the plain Go kernels (F, H and In below 8).
 func TestGradTiny(t *testing.T) {
-	for _, avx := range []bool{false, true} {
-		if avx && !useAVX {
-			continue
-		}
-		save := useAVX
-		useAVX = avx
-		t.Run(fmt.Sprint("avx=", avx), func(t *testing.T) {
-			gradCheck(t, Config{In: 3, Filters: 4, Layers: 2, Globals: 2, Hidden: 5}, []int{5, 4, 5, 3})
-		})
-		useAVX = save
-	}
+	gradCheck(t, Config{In: 3, Filters: 4, Layers: 2, Globals: 2, Hidden: 5}, []int{5, 4, 5, 3})
 }
 
 // Exercises the assembly kernels (F, H, 9*In multiples of 8).
