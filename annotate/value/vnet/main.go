@@ -6,10 +6,13 @@
 //	go run ./annotate/value/vnet truth --model model.bin annotate/testdata/truthset.parquet
 //
 // play plays lore-100 against lore-100, with one uniformly random turn in half of the
-// games, and writes .ponte records; convert turns the JSON Lines of the experiment's first
-// generator into the same records; train fits a network to the games' results; truth
-// measures a model's values and losses against the truth set, and with a reading of the
-// search (truthset marks --csv) how a blend of the two ranks the losses.
+// games, and writes .ponte records. Game i of a size and seed is always the same game, so a
+// long generation runs as pieces of one file each (--from 0 --games 5000, then --from 5000,
+// …): a piece interrupted keeps its games, in order, and says where to go on; a piece
+// killed keeps nothing, its file being written at its end. convert turns the JSON Lines of
+// the experiment's first generator into the same records; train fits a network to the
+// games' results; truth measures a model's values and losses against the truth set, and
+// with a reading of the search (truthset marks --csv) how a blend of the two ranks them.
 package main
 
 import (

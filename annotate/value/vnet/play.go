@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/game"
@@ -107,7 +108,7 @@ func play(ctx context.Context, args []string, out io.Writer) error {
 	from := fs.Int("from", 0, "the first game's index: a run stopped after game k goes on with --from k+1 into another file")
 	n := fs.Int("games", 100, "games to play")
 	workers := fs.Int("workers", 2, "games played at once")
-	to := fs.String("out", "", "the archive (.ponte, .ponte.gz or .ponte.zst); an existing one is replaced")
+	to := fs.String("out", "", "the archive (.ponte, .ponte.gz or .ponte.zst), written when the run ends (or is interrupted); an existing one is replaced")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -158,6 +159,7 @@ func play(ctx context.Context, args []string, out io.Writer) error {
 	}()
 	go func() { wg.Wait(); close(results) }()
 	// the games are written in their order: those finished early wait for the others
+	start := time.Now()
 	waiting := map[int]*played{}
 	next := *from
 	var firstErr error
@@ -180,6 +182,9 @@ func play(ctx context.Context, args []string, out io.Writer) error {
 				break
 			}
 			next++
+			if (next-*from)%1000 == 0 {
+				fmt.Fprintf(out, "games %d to %d played, %.1f a second\n", *from, next-1, float64(next-*from)/time.Since(start).Seconds())
+			}
 		}
 	}
 	if firstErr == nil && ctx.Err() != nil {
@@ -189,6 +194,9 @@ func play(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if firstErr != nil {
+		if next == *from {
+			return fmt.Errorf("no game written to %s: %w", *to, firstErr)
+		}
 		return fmt.Errorf("games %d to %d written to %s; go on with --from %d into another file: %w", *from, next-1, *to, next, firstErr)
 	}
 	fmt.Fprintf(out, "%s: games %d to %d of %d×%d, seed %d, %s\n", *to, *from, next-1, s.size, s.size, s.seed, s.player)
