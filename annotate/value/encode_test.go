@@ -221,3 +221,24 @@ func TestValueConcurrent(t *testing.T) {
 		t.Errorf("%d values differ from the serial ones", a+b)
 	}
 }
+
+// BenchmarkValue is the cost of a value: the encoding and 8 passes of the network.
+func BenchmarkValue(b *testing.B) {
+	m, err := LoadFile("testdata/m1.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := replay.NewGame(8, game.Unlimited)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tok := range game0[:17] {
+		if err := g.PlayText(tok); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Value(g, replay.Light)
+	}
+}
