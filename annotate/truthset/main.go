@@ -4,12 +4,14 @@
 //	go run ./annotate/truthset run --size 8 --positions 40 --shard 1/1 --out DIR
 //	go run ./annotate/truthset merge --out truthset.parquet DIR/*.parquet
 //	go run ./annotate/truthset marks truthset.parquet
+//	go run ./annotate/truthset ceiling --readings readings.csv truthset.parquet
 //
 // run draws the positions of its shard from seeded self-play, chooses each one's
 // candidates and plays games out after them until each loss is measured to its standard
 // error; it writes its shard's file after every position, and a run again goes on where
 // the last one stopped. merge joins shards' files (idempotent); marks reads the truth
-// set with the engine at a budget and prints how its marks agree with the measured losses.
+// set with the engine at a budget and prints how its marks agree with the measured losses;
+// ceiling prints what marks a reading of a given error would reach, and the error of readings.
 package main
 
 import (
@@ -42,6 +44,7 @@ const usage = `usage:
   truthset run [flags]                  measure the positions of a shard (run --help)
   truthset merge --out FILE FILE...     join shards' files into one truth set
   truthset marks [--engine lore-N] FILE      the engine's marks measured against a truth set
+  truthset ceiling [--readings CSV] FILE     the marks a reading of a given error would reach
 `
 
 func main() {
@@ -59,6 +62,8 @@ func main() {
 		err = merge(ctx, os.Args[2:], os.Stdout)
 	case "marks":
 		err = marks(os.Args[2:], os.Stdout)
+	case "ceiling":
+		err = ceiling(os.Args[2:], os.Stdout)
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
