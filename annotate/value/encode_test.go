@@ -135,7 +135,7 @@ var game0 = strings.Fields("b1,f7 e5,f5 b2,d5 e6,b3 d6,e4 e7,c3 d4,c1 b4,c2 a2,b
 // TestEncodeSymmetric checks that the planes of a game played turned by a symmetry are the
 // planes of the game turned, and that the model's value is the same for all 8.
 func TestEncodeSymmetric(t *testing.T) {
-	m, err := LoadFile("testdata/m1.bin")
+	m, err := LoadFile("testdata/model.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestEncodeSymmetric(t *testing.T) {
 
 // TestValueOver checks that a finished game's value is its result.
 func TestValueOver(t *testing.T) {
-	m, err := LoadFile("testdata/m1.bin")
+	m, err := LoadFile("testdata/model.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestValueOver(t *testing.T) {
 
 // TestValueConcurrent checks that Value from two goroutines gives the values of one.
 func TestValueConcurrent(t *testing.T) {
-	m, err := LoadFile("testdata/m1.bin")
+	m, err := LoadFile("testdata/model.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestValueConcurrent(t *testing.T) {
 
 // BenchmarkValue is the cost of a value: the encoding and 8 passes of the network.
 func BenchmarkValue(b *testing.B) {
-	m, err := LoadFile("testdata/m1.bin")
+	m, err := LoadFile("testdata/model.bin")
 	if err != nil {
 		b.Fatal(err)
 	}

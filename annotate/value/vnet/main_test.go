@@ -108,12 +108,12 @@ func TestTrainTwice(t *testing.T) {
 // reading, against the golden file.
 func TestTruth(t *testing.T) {
 	var out bytes.Buffer
-	csv := filepath.Join(t.TempDir(), "m1.csv")
-	args := []string{"--model", "../testdata/m1.bin", "../../testdata/truthset.parquet", "--csv", csv, "--search", "testdata/truthset-lore200.csv"}
+	csv := filepath.Join(t.TempDir(), "model.csv")
+	args := []string{"--model", "../testdata/model.bin", "../../testdata/truthset.parquet", "--csv", csv, "--search", "testdata/truthset-lore200.csv"}
 	if err := truth(args, &out); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "truth-m1.golden", out.Bytes())
+	golden(t, "truth-model.golden", out.Bytes())
 	lines := strings.Split(strings.TrimSpace(string(read(t, csv))), "\n")
 	if len(lines) != 771 || lines[0] != "size,position,kind,candidate,value,mean,loss,loss_se,predicted" {
 		t.Errorf("the CSV: %d lines, header %q", len(lines), lines[0])
