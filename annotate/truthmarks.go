@@ -1,17 +1,14 @@
 package annotate
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/ponte/ponte/game"
+	"github.com/ponte/ponte/internal/score"
 	"github.com/ponte/ponte/internal/termtext"
 	"github.com/ponte/ponte/replay"
 )
@@ -188,32 +185,11 @@ func Marks(rs []TruthReading) MarksFigures {
 	}
 	f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi = math.NaN(), math.NaN(), math.NaN()
 	if n >= 4 {
-		r := stat.Correlation(ranks(pred), ranks(meas), nil)
+		r := score.Spearman(pred, meas)
 		se := math.Sqrt((1 + r*r/2) / float64(n-3))
 		f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi = r, math.Tanh(math.Atanh(r)-1.96*se), math.Tanh(math.Atanh(r)+1.96*se)
 	}
 	return f
-}
-
-// ranks returns the ranks of x from 1, ties given their mean rank.
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
-	out := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && x[idx[j]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k < j; k++ {
-			out[idx[k]] = float64(i+j+1) / 2
-		}
-		i = j
-	}
-	return out
 }
 
 // Lines are the figures as the truthset command and docs/annotate.md write them.

@@ -229,29 +229,7 @@ func RankText(r float64) string {
 }
 
 // spearman is the rank correlation of x and y (ties at their mean rank).
-func spearman(x, y []float64) float64 {
-	return stat.Correlation(ranks(x), ranks(y), nil)
-}
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[idx[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
-}
+func spearman(x, y []float64) float64 { return score.Spearman(x, y) }
 
 // Fair lists the classes whose interval lies in the fair band, then those whose interval
 // holds ½ (not told apart from fair by the games), each by p̂'s distance from ½.

@@ -1,8 +1,15 @@
-// Package score holds the two conversions of a score that several packages share: the
-// Wilson interval of a mean score and the Elo difference a score stands for.
+// Package score holds the conversions of a score that several packages share: the Wilson
+// interval of a mean score, the Elo difference a score stands for, and the rank correlation
+// of two series.
 package score
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
 
 // Z95 is the normal quantile of a two-sided 95% interval.
 const Z95 = 1.959963984540054
@@ -53,4 +60,31 @@ func Elo(s float64) float64 {
 // OfElo is the expected score of a player stronger by elo: 1 / (1 + 10^(−elo/400)).
 func OfElo(elo float64) float64 {
 	return 1 / (1 + math.Pow(10, -elo/400))
+}
+
+// Ranks returns the ranks of x from 1, ties given their mean rank.
+func Ranks(x []float64) []float64 {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	out := make([]float64, len(x))
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && x[idx[j]] == x[idx[i]] {
+			j++
+		}
+		for k := i; k < j; k++ {
+			out[idx[k]] = float64(i+j+1) / 2
+		}
+		i = j
+	}
+	return out
+}
+
+// Spearman is the rank correlation of x and y (ties at their mean rank): NaN when either
+// is constant.
+func Spearman(x, y []float64) float64 {
+	return stat.Correlation(Ranks(x), Ranks(y), nil)
 }

@@ -76,3 +76,16 @@ func TestEloPerLogit(t *testing.T) {
 		}
 	}
 }
+
+func TestRanks(t *testing.T) {
+	got := Ranks([]float64{0.3, 0, 0, 0.1})
+	want := []float64{4, 1.5, 1.5, 3}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("ranks with a tie: %v, want %v", got, want)
+		}
+	}
+	if r := Spearman([]float64{1, 2, 3, 4}, []float64{10, 20, 25, 100}); r != 1 {
+		t.Errorf("Spearman of a monotone pair %v, want 1", r)
+	}
+}

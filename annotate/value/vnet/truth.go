@@ -18,6 +18,7 @@ import (
 	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/annotate/value"
 	"github.com/ponte/ponte/internal/outfile"
+	"github.com/ponte/ponte/internal/score"
 )
 
 // truthReading is a model's reading of a truth set: the value of the position after each
@@ -380,32 +381,4 @@ func pct(k, n int) float64 {
 }
 
 // spearman is the rank correlation of x and y, ties given their mean rank.
-func spearman(x, y []float64) float64 { return stat.Correlation(ranks(x), ranks(y), nil) }
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case x[a] < x[b]:
-			return -1
-		case x[a] > x[b]:
-			return 1
-		}
-		return 0
-	})
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[idx[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
-}
+func spearman(x, y []float64) float64 { return score.Spearman(x, y) }
