@@ -5,9 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 const magic = 0x54454e56 // "VNET" little-endian
+
+// maxParams bounds what LoadNet allocates for a file's sizes before it reads them (64 MB;
+// the committed model has 44,001).
+const maxParams = 1 << 24
 
 // Save writes the net: magic "VNET", version 1, the Config (5 × int32), the number of
 // parameters (int64) and the parameters (float32), all little-endian.
@@ -46,12 +51,20 @@ func LoadNet(r io.Reader) (*Net, error) {
 	if err := binary.Read(r, binary.LittleEndian, &np); err != nil {
 		return nil, short(err)
 	}
+	if c.numParams() > maxParams {
+		return nil, fmt.Errorf("%w: sizes %+v need %d parameters, more than the %d a model may have", ErrModel, c, c.numParams(), maxParams)
+	}
 	if np != int64(c.numParams()) {
 		return nil, fmt.Errorf("%w: %d parameters for sizes that have %d", ErrModel, np, c.numParams())
 	}
 	n := newNet(c)
 	if err := binary.Read(r, binary.LittleEndian, n.Params); err != nil {
 		return nil, short(err)
+	}
+	for i, p := range n.Params {
+		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) {
+			return nil, fmt.Errorf("%w: parameter %d is %v", ErrModel, i, p)
+		}
 	}
 	return n, nil
 }
