@@ -25,6 +25,16 @@ const (
 	Globals = 8
 )
 
+// Encode encodes g into s (its Size, Planes and Globals, reusing their memory) and returns
+// the colour to move; the Target is left as it was.
+func (s *Sample) Encode(g *replay.Game) replay.Colour {
+	size := g.Size()
+	s.Size = size
+	s.Planes = grow(s.Planes, Planes*size*size)
+	s.Globals = grow(s.Globals, Globals)
+	return Encode(g, s.Planes, s.Globals)
+}
+
 // Encode writes the planes (Planes × size × size) and globals of g, seen from the colour
 // to move, into planes and globals, which must be that long; it returns that colour.
 func Encode(g *replay.Game, planes, globals []float32) replay.Colour {

@@ -13,12 +13,14 @@ import (
 	"github.com/ponte/ponte/replay"
 )
 
-// trainGame is a game to draw positions from: its board, turns, index and Light's score.
+// trainGame is a game to draw positions from: its board and supply, turns (as read and
+// checked once), index and Light's score.
 type trainGame struct {
-	size  int
-	index int // the Round tag (play's game index), else the game's place among all read
-	moves []string
-	light float64
+	size   int
+	supply game.Supply
+	index  int // the Round tag (play's game index), else the game's place among all read
+	moves  []replay.Move
+	light  float64
 }
 
 // heldOut tells the games kept out of training, to measure it: index mod 20 = 0.
@@ -40,15 +42,16 @@ func readGames(ctx context.Context, paths []string) ([]*trainGame, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
-		tg := &trainGame{size: rec.Size, index: len(games), moves: make([]string, len(rec.Moves))}
+		tg := &trainGame{size: rec.Size, supply: rec.Supply, index: len(games), moves: make([]replay.Move, len(rec.Moves))}
 		if i, err := strconv.Atoi(rec.Tag("Round")); err == nil && i >= 0 {
 			tg.index = i
 		}
 		for k, tok := range rec.Moves {
-			if _, err := g.PlayTurn(k+1, tok.Text); err != nil {
+			m, err := g.PlayTurn(k+1, tok.Text)
+			if err != nil {
 				return fmt.Errorf("%s, turn %d %q: %w", where, k+1, tok.Text, err)
 			}
-			tg.moves[k] = tok.Text
+			tg.moves[k] = m
 		}
 		if !g.Over() {
 			return fmt.Errorf("%s: not over after its %d turns", where, len(rec.Moves))
@@ -70,7 +73,8 @@ func readGames(ctx context.Context, paths []string) ([]*trainGame, error) {
 // after the game's end.
 var errNoPosition = errors.New("no position to draw")
 
-// position replays the first turns of a game.
+// position replays the first turns of a game of unlimited supply, read from their text
+// (a truth set's positions).
 func position(size int, moves []string) (*replay.Game, error) {
 	g, err := replay.NewGame(size, game.Unlimited)
 	if err != nil {
@@ -91,33 +95,21 @@ func draw(gm *trainGame, rng *rand.Rand, s *value.Sample) error {
 	if n < 5 {
 		return errNoPosition
 	}
-	g, err := position(gm.size, gm.moves[:3+rng.IntN(n-3)])
+	g, err := replay.NewGame(gm.size, gm.supply)
 	if err != nil {
 		return fmt.Errorf("game %d: %w", gm.index, err)
+	}
+	for k, m := range gm.moves[:3+rng.IntN(n-3)] {
+		if err := g.Play(m); err != nil { // checked when read: a bug
+			return fmt.Errorf("game %d, turn %d %s: %w", gm.index, k+1, m, err)
+		}
 	}
 	if g.Over() {
 		return errNoPosition
 	}
-	fill(g, s)
 	s.Target = float32(gm.light)
-	if g.ToMove() != replay.Light {
+	if s.Encode(g) != replay.Light {
 		s.Target = float32(1 - gm.light)
 	}
 	return nil
-}
-
-// fill encodes g into s, reusing its memory.
-func fill(g *replay.Game, s *value.Sample) {
-	size := g.Size()
-	s.Size = size
-	s.Planes = grow(s.Planes, value.Planes*size*size)
-	s.Globals = grow(s.Globals, value.Globals)
-	value.Encode(g, s.Planes, s.Globals)
-}
-
-func grow(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
 }

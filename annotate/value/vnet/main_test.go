@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ponte/ponte/annotate/value"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -161,5 +165,30 @@ func TestParseMixed(t *testing.T) {
 		if err != nil || !slices.Equal(files, c.files) || *steps != c.steps {
 			t.Errorf("%q: files %q, steps %d, error %v; want %q, %d", c.args, files, *steps, err, c.files, c.steps)
 		}
+	}
+}
+
+// TestDrawSupply draws positions from games of the printed supply (40/15) on 12×12, where a player
+// runs out of tiles and passes: they are replayed with their own supply, not an unlimited one.
+func TestDrawSupply(t *testing.T) {
+	games, err := readGames(context.Background(), []string{"testdata/random-40-15.ponte"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var s value.Sample
+	drawn := 0
+	for range 500 {
+		for _, g := range games {
+			switch err := draw(g, rng, &s); {
+			case err == nil:
+				drawn++
+			case !errors.Is(err, errNoPosition):
+				t.Fatalf("game %d: %v", g.index, err)
+			}
+		}
+	}
+	if drawn == 0 {
+		t.Fatal("no position drawn")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,7 +164,7 @@ func train(ctx context.Context, args []string, out io.Writer) error {
 			}
 			s := &pool[i]
 			if t := rng.IntN(value.Symmetries); t != 0 {
-				turned = grow(turned, len(s.Planes))
+				turned = slices.Grow(turned[:0], len(s.Planes))[:len(s.Planes)]
 				value.Transform(turned, s.Planes, s.Size, t)
 				s.Planes, turned = turned, s.Planes
 			}
