@@ -18,14 +18,9 @@ import (
 // with the same random numbers), and the turn gets its loss and mark. RawAfter is the
 // value of the position after it for an engine that searches it (arch, lore), else 0.
 func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token string) (Turn, error) {
-	pos, err := replay.NewGame(size, game.Unlimited)
+	pos, err := positionAfter(size, moves)
 	if err != nil {
 		return Turn{}, err
-	}
-	for k, m := range moves {
-		if _, err := pos.PlayTurn(k+1, m); err != nil {
-			return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, m, err)
-		}
 	}
 	k := len(moves)
 	m, err := pos.ReadTurn(k+1, token)
@@ -60,6 +55,34 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 	return t, nil
 }
 
+// positionAfter is the position after the turns moves on a board of side size.
+func positionAfter(size int, moves []string) (*replay.Game, error) {
+	pos, err := replay.NewGame(size, game.Unlimited)
+	if err != nil {
+		return nil, err
+	}
+	for k, m := range moves {
+		if _, err := pos.PlayTurn(k+1, m); err != nil {
+			return nil, fmt.Errorf("turn %d %q: %w", k+1, m, err)
+		}
+	}
+	return pos, nil
+}
+
+// BestTurn is the engine's best turn in the position after the turns moves, found by the
+// search ReadCandidate makes of it for arch and lore ("" when the search had no choice).
+func (e *Engine) BestTurn(gameID string, size int, moves []string) (string, error) {
+	pos, err := positionAfter(size, moves)
+	if err != nil {
+		return "", err
+	}
+	a := e.an.Analyse(pos, nil, rand.New(rand.NewPCG(seedOf(gameID), uint64(len(moves)))))
+	if a.Best == (replay.Move{}) {
+		return "", nil
+	}
+	return a.Best.String(), nil
+}
+
 // TruthGameID is the stable id a truth set's position is read under, so that the reading
 // of its candidates shares the search's random numbers: "truth-8x8-17".
 func TruthGameID(size, position int32) string {
@@ -90,6 +113,56 @@ func (e *Engine) ReadTruthSet(rows []TruthRow) ([]TruthReading, error) {
 			return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
 		}
 		out = append(out, TruthReading{TruthRow: r, Predicted: t.Loss, Mark: t.Mark})
+	}
+	return out, nil
+}
+
+// ReadTruthSetValues reads every candidate of rows but the best against its position's best
+// candidate, the searcher's: the loss is the engine's value for the mover after the best less
+// its value after the candidate, each from the search of that position (ReadCandidate's
+// RawAfter), never clamped, marked by MarkOf. It measures the engine's values alone, given the
+// best turn, where ReadTruthSet measures them with the engine's own best; arch and lore only.
+func (e *Engine) ReadTruthSetValues(rows []TruthRow) ([]TruthReading, error) {
+	if !e.after {
+		return nil, fmt.Errorf("%s values a turn inside the search before it, not after it: its values cannot be read against another best", e.name)
+	}
+	after := func(r TruthRow) (float64, error) {
+		var moves []string
+		if r.Moves != "" {
+			moves = strings.Fields(r.Moves)
+		}
+		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), moves, r.Candidate)
+		if err != nil {
+			return 0, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
+		}
+		v, _ := valueAfter(t.Colour, t.RawAfter, t.OverAfter, 0)
+		return v, nil
+	}
+	best := map[[2]int32]float64{}
+	for _, r := range rows {
+		if r.Kind != KindBest.String() {
+			continue
+		}
+		v, err := after(r)
+		if err != nil {
+			return nil, err
+		}
+		best[[2]int32{r.Size, r.Position}] = v
+	}
+	var out []TruthReading
+	for _, r := range rows {
+		if r.Kind == KindBest.String() {
+			continue
+		}
+		b, ok := best[[2]int32{r.Size, r.Position}]
+		if !ok {
+			return nil, fmt.Errorf("%d×%d position %d: no best candidate", r.Size, r.Size, r.Position)
+		}
+		v, err := after(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, TruthReading{TruthRow: r, Predicted: b - v, Mark: MarkOf(b - v)})
 	}
 	return out, nil
 }

@@ -297,3 +297,77 @@ func TestTruthSetMarks(t *testing.T) {
 		t.Errorf("false alarms %s: want at most 5%%", f.FalseAlarms)
 	}
 }
+
+// TestReadTruthSetValues checks the reading against the truth set's best candidate on the
+// first ten positions of the committed truth set: BestTurn is the turn ReadCandidate's search
+// finds, each loss is the engine's value after the best candidate less its value after the
+// candidate, both read alone, and an engine that values a turn inside the search before it
+// is refused.
+func TestReadTruthSetValues(t *testing.T) {
+	all, err := ReadTruthSet(truthSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []TruthRow
+	for _, r := range all {
+		if r.Position < 10 && r.Size == 8 {
+			rows = append(rows, r)
+		}
+	}
+	e := mustEngine(t, "lore-30", CalibrationOf("lore-30"))
+	rs, err := e.ReadTruthSetValues(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moverAfter := func(r TruthRow) float64 {
+		tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r), r.Candidate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Colour == replay.Light {
+			return tr.RawAfter
+		}
+		return 1 - tr.RawAfter
+	}
+	best := map[int32]TruthRow{}
+	for _, r := range rows {
+		if r.Kind == KindBest.String() {
+			best[r.Position] = r
+			got, err := e.BestTurn(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r), r.Candidate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tr.Best {
+				t.Errorf("position %d: BestTurn %q, ReadCandidate's best %q", r.Position, got, tr.Best)
+			}
+		}
+	}
+	if len(rs) != len(rows)-len(best) {
+		t.Fatalf("%d readings of %d candidates in %d positions", len(rs), len(rows), len(best))
+	}
+	negative := 0
+	for _, r := range rs {
+		want := moverAfter(best[r.Position]) - moverAfter(r.TruthRow)
+		if math.Abs(r.Predicted-want) > 1e-12 || r.Mark != MarkOf(r.Predicted) {
+			t.Errorf("position %d, candidate %s: loss %g %v, want %g", r.Position, r.Candidate, r.Predicted, r.Mark, want)
+		}
+		if r.Predicted < 0 {
+			negative++
+		}
+	}
+	t.Logf("%d readings, %d of them valued better than the best candidate", len(rs), negative)
+	if _, err := mustEngine(t, "sage-20", CalibrationOf("sage-20")).ReadTruthSetValues(rows); err == nil || !strings.Contains(err.Error(), "sage-20") {
+		t.Errorf("sage: error %v, want one naming it", err)
+	}
+}
+
+func movesOf(r TruthRow) []string {
+	if r.Moves == "" {
+		return nil
+	}
+	return strings.Fields(r.Moves)
+}

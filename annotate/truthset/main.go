@@ -303,11 +303,18 @@ func marks(args []string, out io.Writer) error {
 	size := fs.Int("size", 0, "read only the positions of this board side (0: all)")
 	write := fs.String("write", "", "rewrite this Go file with what each mark of the first engine meant in the truth set (annotate/measured_marks.go)")
 	csvOut := fs.String("csv", "", "write every reading to this CSV file (engine, size, position, kind, candidate, measured loss and its standard error, predicted loss, mark)")
+	best := fs.String("best", "own", "the turn a loss is measured against: own (the engine's best, as ponte annotate reads) or truth (the truth set's best candidate: the engine's values alone; arch and lore)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return errors.New("marks: one truth set file")
+	}
+	if *best != "own" && *best != "truth" {
+		return fmt.Errorf("marks: --best %q: own or truth", *best)
+	}
+	if *best == "truth" && *write != "" {
+		return errors.New("marks: --write sets what the marks of ponte annotate mean: with --best own only")
 	}
 	var table [][]string
 	var es []*annotate.Engine
@@ -336,7 +343,11 @@ func marks(args []string, out io.Writer) error {
 	}
 	for _, e := range es {
 		c0 := cputime.Process().Seconds()
-		rs, err := e.ReadTruthSet(rows)
+		read, against := e.ReadTruthSet, "its own best turn"
+		if *best == "truth" {
+			read, against = e.ReadTruthSetValues, "the truth set's best candidate"
+		}
+		rs, err := read(rows)
 		if err != nil {
 			return err
 		}
@@ -345,7 +356,7 @@ func marks(args []string, out io.Writer) error {
 			table = append(table, []string{e.Bot(), strconv.Itoa(int(r.Size)), strconv.Itoa(int(r.Position)), r.Kind, r.Candidate,
 				strconv.FormatFloat(r.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(r.Predicted, 'f', 4, 64), r.Mark.String()})
 		}
-		fmt.Fprintf(out, "\n%s: %d candidates read by %s, %.2f ms of CPU a candidate\n", fs.Arg(0), len(rs), e.Bot(), 1000*cpu/float64(max(len(rs), 1)))
+		fmt.Fprintf(out, "\n%s: %d candidates read by %s against %s, %.2f ms of CPU a candidate\n", fs.Arg(0), len(rs), e.Bot(), against, 1000*cpu/float64(max(len(rs), 1)))
 		for _, l := range annotate.Marks(rs).Lines() {
 			fmt.Fprintln(out, l)
 		}

@@ -57,3 +57,29 @@ func TestRunResumes(t *testing.T) {
 		}
 	}
 }
+
+// TestMarksBest checks marks --best: truth reads the engine's values against the truth set's
+// best candidate, and what cannot be read so is refused.
+func TestMarksBest(t *testing.T) {
+	const set = "../testdata/truthset.parquet"
+	var out bytes.Buffer
+	if err := marks([]string{"--engine", "lore-20", "--size", "10", "--best", "truth", set}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "150 candidates read by lore-20 against the truth set's best candidate") {
+		t.Errorf("marks --best truth:\n%s", out.String())
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--best", "mine", set}, `--best "mine"`},
+		{[]string{"--best", "truth", "--engine", "sage-20", "--size", "10", set}, "sage-20 values a turn inside the search"},
+		{[]string{"--best", "truth", "--write", "m.go", set}, "--write"},
+	} {
+		err := marks(c.args, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("marks %q: error %v, want one saying %q", c.args, err, c.want)
+		}
+	}
+}

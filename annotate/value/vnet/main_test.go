@@ -3,15 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ponte/ponte/annotate"
 	"github.com/ponte/ponte/annotate/value"
 )
 
@@ -190,5 +193,70 @@ func TestDrawSupply(t *testing.T) {
 	}
 	if drawn == 0 {
 		t.Fatal("no position drawn")
+	}
+}
+
+// TestTruthEngine checks truth --engine: each loss measured against the engine's own best
+// turn (as ponte annotate finds it), never below 0, and 0 for a candidate that is that turn;
+// the figures against the golden file.
+func TestTruthEngine(t *testing.T) {
+	var out bytes.Buffer
+	path := filepath.Join(t.TempDir(), "model.csv")
+	args := []string{"--model", "../testdata/model.bin", "--engine", "lore-50", "--csv", path, "../../testdata/truthset.parquet"}
+	if err := truth(args, &out); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "truth-model-lore50.golden", out.Bytes())
+	e, err := annotate.NewEngine("lore-50", annotate.CalibrationOf("lore-50"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := annotate.ReadTruthSet("../../testdata/truthset.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := map[[2]int32][]string{}
+	for _, r := range rows {
+		moves[[2]int32{r.Size, r.Position}] = strings.Fields(r.Moves)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(read(t, path))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// size,position,kind,candidate,value,mean,loss,loss_se,predicted
+	zero, own := 0, 0
+	for _, f := range recs[1:] {
+		if f[2] == "best" {
+			continue
+		}
+		size, _ := strconv.Atoi(f[0])
+		position, _ := strconv.Atoi(f[1])
+		candidate := f[3]
+		predicted, err := strconv.ParseFloat(f[8], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if predicted < 0 {
+			t.Errorf("%d×%d position %d, candidate %s: loss %g below 0", size, size, position, candidate, predicted)
+		}
+		if predicted == 0 {
+			zero++
+		}
+		if position%5 != 0 { // the engine's best in a fifth of the positions, to keep it short
+			continue
+		}
+		best, err := e.BestTurn(annotate.TruthGameID(int32(size), int32(position)), size, moves[[2]int32{int32(size), int32(position)}])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if best == candidate {
+			own++
+			if predicted != 0 {
+				t.Errorf("%d×%d position %d: the engine's best %s has loss %g, want 0", size, size, position, candidate, predicted)
+			}
+		}
+	}
+	if own == 0 || zero == 0 {
+		t.Errorf("no candidate was the engine's best (%d) or read a loss of 0 (%d): the test checks nothing", own, zero)
 	}
 }

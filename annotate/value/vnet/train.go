@@ -131,7 +131,7 @@ func train(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "step %d of %d (%s): training loss %.4f, held-out Brier score %.4f, log loss %.4f",
 			step, c.steps, time.Since(start).Round(time.Second), trainLoss, brier/float64(len(vs)), ll/float64(len(vs)))
 		if rows != nil {
-			r, err := readTruth(model, rows)
+			r, err := readTruth(model, rows, nil)
 			if err != nil {
 				return err
 			}

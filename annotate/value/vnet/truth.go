@@ -30,41 +30,102 @@ type truthReading struct {
 	readings []annotate.TruthReading
 }
 
-// readTruth reads every candidate of rows with the model.
-func readTruth(m *value.Model, rows []annotate.TruthRow) (*truthReading, error) {
+// readTruth reads every candidate of rows with the model. Without an engine, a candidate's
+// loss is against its position's best candidate, the truth set's; with one, against the
+// engine's best turn in the position (as ponte annotate finds it), 0 when the candidate is
+// that turn and never below 0, as the reading clamps it.
+func readTruth(m *value.Model, rows []annotate.TruthRow, e *annotate.Engine) (*truthReading, error) {
 	r := &truthReading{rows: rows, values: make([]float64, len(rows))}
 	best := map[[2]int32]float64{}
-	for i, row := range rows {
-		var moves []string
-		if row.Moves != "" {
-			moves = strings.Fields(row.Moves)
-		}
+	// after is the model's value for the mover of the position after token.
+	after := func(row annotate.TruthRow, moves []string, token string) (float64, error) {
 		g, err := position(int(row.Size), moves)
-		if err == nil {
-			mover := g.ToMove()
-			if _, err = g.PlayTurn(len(moves)+1, row.Candidate); err == nil {
-				r.values[i] = m.Value(g, mover)
-			}
+		if err != nil {
+			return 0, err
 		}
+		mover := g.ToMove()
+		if _, err = g.PlayTurn(len(moves)+1, token); err != nil {
+			return 0, err
+		}
+		return m.Value(g, mover), nil
+	}
+	for i, row := range rows {
+		moves := movesOf(row)
+		v, err := after(row, moves, row.Candidate)
 		if err != nil {
 			return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", row.Size, row.Size, row.Position, row.Candidate, err)
 		}
-		if row.Kind == annotate.KindBest.String() {
-			best[[2]int32{row.Size, row.Position}] = r.values[i]
+		r.values[i] = v
+		if e == nil && row.Kind == annotate.KindBest.String() {
+			best[[2]int32{row.Size, row.Position}] = v
 		}
 	}
+	bestTurn := map[[2]int32]string{}
 	for i, row := range rows {
 		if row.Kind == annotate.KindBest.String() {
 			continue
 		}
-		b, ok := best[[2]int32{row.Size, row.Position}]
-		if !ok {
+		key := [2]int32{row.Size, row.Position}
+		var loss float64
+		switch b, ok := best[key]; {
+		case e == nil && !ok:
 			return nil, fmt.Errorf("%d×%d position %d: no best candidate", row.Size, row.Size, row.Position)
+		case e == nil:
+			loss = b - r.values[i]
+		default:
+			if _, ok := bestTurn[key]; !ok {
+				t, err := e.BestTurn(annotate.TruthGameID(row.Size, row.Position), int(row.Size), movesOf(row))
+				if err != nil {
+					return nil, fmt.Errorf("%d×%d position %d: %w", row.Size, row.Size, row.Position, err)
+				}
+				bestTurn[key] = t
+			}
+			l, err := engineLoss(row, bestTurn[key], r.values[i], after)
+			if err != nil {
+				return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", row.Size, row.Size, row.Position, row.Candidate, err)
+			}
+			loss = l
 		}
-		loss := b - r.values[i]
 		r.readings = append(r.readings, annotate.TruthReading{TruthRow: row, Predicted: loss, Mark: annotate.MarkOf(loss)})
 	}
 	return r, nil
+}
+
+// engineLoss is the loss of row's candidate, valued v by the model, against an engine's best
+// turn in its position ("" when the search had no choice), valued by the model.
+func engineLoss(row annotate.TruthRow, best string, v float64, after func(annotate.TruthRow, []string, string) (float64, error)) (float64, error) {
+	if best == "" {
+		return 0, nil
+	}
+	moves := movesOf(row)
+	g, err := position(int(row.Size), moves)
+	if err != nil {
+		return 0, err
+	}
+	bm, err := g.ReadTurn(len(moves)+1, best)
+	if err != nil {
+		return 0, err
+	}
+	cm, err := g.ReadTurn(len(moves)+1, row.Candidate)
+	if err != nil {
+		return 0, err
+	}
+	if bm.Same(cm) {
+		return 0, nil
+	}
+	b, err := after(row, moves, best)
+	if err != nil {
+		return 0, err
+	}
+	return max(0, b-v), nil
+}
+
+// movesOf is the turns before row's candidate.
+func movesOf(row annotate.TruthRow) []string {
+	if row.Moves == "" {
+		return nil
+	}
+	return strings.Fields(row.Moves)
 }
 
 // truthFigures are how a reading agrees with the truth set: its values with the measured
@@ -101,6 +162,7 @@ func truth(args []string, out io.Writer) error {
 	size := fs.Int("size", 0, "read only the positions of this board side (0: all)")
 	csvOut := fs.String("csv", "", "write every candidate's value and loss to this CSV file")
 	search := fs.String("search", "", "a reading of the truth set by the search (truthset marks --csv FILE): the blend of its losses and the model's")
+	engine := fs.String("engine", "", "measure a loss against this engine's best turn in the position (lore-200: as ponte annotate would with the model's values), not the truth set's best candidate")
 	files, err := parseMixed(fs, args)
 	if err != nil {
 		return err
@@ -122,12 +184,20 @@ func truth(args []string, out io.Writer) error {
 			return fmt.Errorf("%s: no position on %d×%d", files[0], *size, *size)
 		}
 	}
-	r, err := readTruth(m, rows)
+	var e *annotate.Engine
+	against := "the truth set's best candidate"
+	if *engine != "" {
+		if e, err = annotate.NewEngine(*engine, annotate.CalibrationOf(*engine)); err != nil {
+			return fmt.Errorf("truth: --engine: %w", err)
+		}
+		against = *engine + "'s best turn"
+	}
+	r, err := readTruth(m, rows, e)
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
 	f := r.figures()
-	fmt.Fprintf(out, "%s read by %s: %d candidates, %d of them not the best of their position\n", files[0], *modelPath, len(rows), len(r.readings))
+	fmt.Fprintf(out, "%s read by %s: %d candidates, %d of them not the best of their position, each against %s\n", files[0], *modelPath, len(rows), len(r.readings), against)
 	fmt.Fprintf(out, "values against the measured means: mean absolute error %.3f, Pearson %.3f, Spearman %.3f, %d candidates\n",
 		f.values.mae, f.values.pearson, f.values.spearman, f.values.n)
 	fmt.Fprintf(out, "losses and marks (today's thresholds, %s):\n", annotate.DefaultThresholds)
