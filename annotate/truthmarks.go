@@ -69,6 +69,12 @@ func positionAfter(size int, moves []string) (*replay.Game, error) {
 	return pos, nil
 }
 
+// Turns is the turns before the candidate, as movetext tokens.
+func (r TruthRow) Turns() []string { return strings.Fields(r.Moves) }
+
+// Replay is the position the candidate is played in.
+func (r TruthRow) Replay() (*replay.Game, error) { return positionAfter(int(r.Size), r.Turns()) }
+
 // BestTurn is the engine's best turn in the position after the turns moves, found by the
 // search ReadCandidate makes of it for arch and lore ("" when the search had no choice).
 func (e *Engine) BestTurn(gameID string, size int, moves []string) (string, error) {
@@ -104,11 +110,7 @@ func (e *Engine) ReadTruthSet(rows []TruthRow) ([]TruthReading, error) {
 		if r.Kind == KindBest.String() {
 			continue
 		}
-		var moves []string
-		if r.Moves != "" {
-			moves = strings.Fields(r.Moves)
-		}
-		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), moves, r.Candidate)
+		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)
 		if err != nil {
 			return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
 		}
@@ -127,11 +129,7 @@ func (e *Engine) ReadTruthSetValues(rows []TruthRow) ([]TruthReading, error) {
 		return nil, fmt.Errorf("%s values a turn inside the search before it, not after it: its values cannot be read against another best", e.name)
 	}
 	after := func(r TruthRow) (float64, error) {
-		var moves []string
-		if r.Moves != "" {
-			moves = strings.Fields(r.Moves)
-		}
-		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), moves, r.Candidate)
+		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)
 		if err != nil {
 			return 0, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
 		}

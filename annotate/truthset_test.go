@@ -320,7 +320,7 @@ func TestReadTruthSetValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	moverAfter := func(r TruthRow) float64 {
-		tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r), r.Candidate)
+		tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,11 +333,11 @@ func TestReadTruthSetValues(t *testing.T) {
 	for _, r := range rows {
 		if r.Kind == KindBest.String() {
 			best[r.Position] = r
-			got, err := e.BestTurn(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r))
+			got, err := e.BestTurn(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns())
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), movesOf(r), r.Candidate)
+			tr, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -363,11 +363,4 @@ func TestReadTruthSetValues(t *testing.T) {
 	if _, err := mustEngine(t, "sage-20", CalibrationOf("sage-20")).ReadTruthSetValues(rows); err == nil || !strings.Contains(err.Error(), "sage-20") {
 		t.Errorf("sage: error %v, want one naming it", err)
 	}
-}
-
-func movesOf(r TruthRow) []string {
-	if r.Moves == "" {
-		return nil
-	}
-	return strings.Fields(r.Moves)
 }

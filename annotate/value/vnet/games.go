@@ -73,21 +73,6 @@ func readGames(ctx context.Context, paths []string) ([]*trainGame, error) {
 // after the game's end.
 var errNoPosition = errors.New("no position to draw")
 
-// position replays the first turns of a game of unlimited supply, read from their text
-// (a truth set's positions).
-func position(size int, moves []string) (*replay.Game, error) {
-	g, err := replay.NewGame(size, game.Unlimited)
-	if err != nil {
-		return nil, err
-	}
-	for k, m := range moves {
-		if _, err := g.PlayTurn(k+1, m); err != nil {
-			return nil, fmt.Errorf("turn %d %q: %w", k+1, m, err)
-		}
-	}
-	return g, nil
-}
-
 // draw encodes into s a position of gm drawn at random, after 3 to n−1 of its n turns,
 // with the final score of the colour to move as its target.
 func draw(gm *trainGame, rng *rand.Rand, s *value.Sample) error {

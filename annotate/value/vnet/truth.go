@@ -11,7 +11,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -37,21 +36,20 @@ type truthReading struct {
 func readTruth(m *value.Model, rows []annotate.TruthRow, e *annotate.Engine) (*truthReading, error) {
 	r := &truthReading{rows: rows, values: make([]float64, len(rows))}
 	best := map[[2]int32]float64{}
-	// after is the model's value for the mover of the position after token.
-	after := func(row annotate.TruthRow, moves []string, token string) (float64, error) {
-		g, err := position(int(row.Size), moves)
+	// after is the model's value for the mover of the position after row's turns and token.
+	after := func(row annotate.TruthRow, token string) (float64, error) {
+		g, err := row.Replay()
 		if err != nil {
 			return 0, err
 		}
 		mover := g.ToMove()
-		if _, err = g.PlayTurn(len(moves)+1, token); err != nil {
+		if _, err = g.PlayTurn(g.Turn()+1, token); err != nil {
 			return 0, err
 		}
 		return m.Value(g, mover), nil
 	}
 	for i, row := range rows {
-		moves := movesOf(row)
-		v, err := after(row, moves, row.Candidate)
+		v, err := after(row, row.Candidate)
 		if err != nil {
 			return nil, fmt.Errorf("%d×%d position %d, candidate %s: %w", row.Size, row.Size, row.Position, row.Candidate, err)
 		}
@@ -74,7 +72,7 @@ func readTruth(m *value.Model, rows []annotate.TruthRow, e *annotate.Engine) (*t
 			loss = b - r.values[i]
 		default:
 			if _, ok := bestTurn[key]; !ok {
-				t, err := e.BestTurn(annotate.TruthGameID(row.Size, row.Position), int(row.Size), movesOf(row))
+				t, err := e.BestTurn(annotate.TruthGameID(row.Size, row.Position), int(row.Size), row.Turns())
 				if err != nil {
 					return nil, fmt.Errorf("%d×%d position %d: %w", row.Size, row.Size, row.Position, err)
 				}
@@ -93,39 +91,30 @@ func readTruth(m *value.Model, rows []annotate.TruthRow, e *annotate.Engine) (*t
 
 // engineLoss is the loss of row's candidate, valued v by the model, against an engine's best
 // turn in its position ("" when the search had no choice), valued by the model.
-func engineLoss(row annotate.TruthRow, best string, v float64, after func(annotate.TruthRow, []string, string) (float64, error)) (float64, error) {
+func engineLoss(row annotate.TruthRow, best string, v float64, after func(annotate.TruthRow, string) (float64, error)) (float64, error) {
 	if best == "" {
 		return 0, nil
 	}
-	moves := movesOf(row)
-	g, err := position(int(row.Size), moves)
+	g, err := row.Replay()
 	if err != nil {
 		return 0, err
 	}
-	bm, err := g.ReadTurn(len(moves)+1, best)
+	bm, err := g.ReadTurn(g.Turn()+1, best)
 	if err != nil {
 		return 0, err
 	}
-	cm, err := g.ReadTurn(len(moves)+1, row.Candidate)
+	cm, err := g.ReadTurn(g.Turn()+1, row.Candidate)
 	if err != nil {
 		return 0, err
 	}
 	if bm.Same(cm) {
 		return 0, nil
 	}
-	b, err := after(row, moves, best)
+	b, err := after(row, best)
 	if err != nil {
 		return 0, err
 	}
 	return max(0, b-v), nil
-}
-
-// movesOf is the turns before row's candidate.
-func movesOf(row annotate.TruthRow) []string {
-	if row.Moves == "" {
-		return nil
-	}
-	return strings.Fields(row.Moves)
 }
 
 // truthFigures are how a reading agrees with the truth set: its values with the measured
