@@ -5,13 +5,15 @@
 //	go run ./annotate/truthset merge --out truthset.parquet DIR/*.parquet
 //	go run ./annotate/truthset marks truthset.parquet
 //	go run ./annotate/truthset ceiling --readings readings.csv truthset.parquet
+//	go run ./annotate/truthset byplay --games 32 truthset.parquet
 //
 // run draws the positions of its shard from seeded self-play, chooses each one's
 // candidates and plays games out after them until each loss is measured to its standard
 // error; it writes its shard's file after every position, and a run again goes on where
 // the last one stopped. merge joins shards' files (idempotent); marks reads the truth
 // set with the engine at a budget and prints how its marks agree with the measured losses;
-// ceiling prints what marks a reading of a given error would reach, and the error of readings.
+// ceiling prints what marks a reading of a given error would reach, and the error of readings;
+// byplay reads the candidates by games played out after them and after the best turn.
 package main
 
 import (
@@ -45,6 +47,7 @@ const usage = `usage:
   truthset merge --out FILE FILE...     join shards' files into one truth set
   truthset marks [--engine lore-N] FILE      the engine's marks measured against a truth set
   truthset ceiling [--readings CSV] FILE     the marks a reading of a given error would reach
+  truthset byplay [--games N] FILE           the marks of a reading by play, games after each turn
 `
 
 func main() {
@@ -64,6 +67,8 @@ func main() {
 		err = marks(os.Args[2:], os.Stdout)
 	case "ceiling":
 		err = ceiling(os.Args[2:], os.Stdout)
+	case "byplay":
+		err = byPlay(ctx, os.Args[2:], os.Stdout)
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)

@@ -83,3 +83,42 @@ func TestMarksBest(t *testing.T) {
 		}
 	}
 }
+
+// TestByPlay runs a small reading by play (weak players, few games, one board) and checks its
+// tables and CSV, and that what cannot be read is refused.
+func TestByPlay(t *testing.T) {
+	const set = "../testdata/truthset.parquet"
+	var out bytes.Buffer
+	csv := filepath.Join(t.TempDir(), "byplay.csv")
+	args := []string{"--player", "lore-8", "--games", "9", "--best", "lore-20,truth", "--size", "10", "--csv", csv, set}
+	if err := byPlay(context.Background(), args, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"150 candidates read by play: 9 games of lore-8", "best turn of lore-20, 8 games:", "best turn of truth, 9 games:", "| 30 | "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("byplay's output has no %q:\n%s", want, out.String())
+		}
+	}
+	b, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 1+2*150 || !strings.HasPrefix(lines[1], "play9-lore-20,10,") || !strings.HasPrefix(lines[2], "play9-truth,10,") {
+		t.Errorf("the CSV: %d lines, %q, %q", len(lines), lines[0], lines[1])
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--games", "0", "--size", "10", set}, "games 0"},
+		{[]string{"--best", "sage-10ms", "--size", "10", set}, "budget must be of playouts"},
+		{[]string{"--size", "9", set}, "no position on 9×9"},
+		{[]string{set, set}, "one truth set file"},
+	} {
+		err := byPlay(context.Background(), c.args, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("byplay %q: error %v, want one saying %q", c.args, err, c.want)
+		}
+	}
+}
