@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/ponte/ponte/bot"
@@ -23,7 +24,7 @@ type Engine struct {
 	name     string
 	playouts int
 	cal      Calibration
-	an       bot.Analyser
+	an       analyser
 	// after values the turn played by the search of the position after it (arch and lore);
 	// without it, by playouts forced through it in the search of the position before it
 	// (sage, as the rows read before the truth set were made).
@@ -31,11 +32,20 @@ type Engine struct {
 }
 
 // NewEngine returns the engine of the bot called name, sage-N, arch-N or lore-N (N
-// playouts a position, optionally -tK for K threads with a tree each), whose values cal
-// calibrates. CalibrationOf(name) is the one fitted for it.
+// playouts a position, optionally -tK for K threads with a tree each), or the reading by
+// play play-N (N games after each turn), whose values cal calibrates. CalibrationOf(name)
+// is the one made for it.
 func NewEngine(name string, cal Calibration) (*Engine, error) {
 	if err := CheckEngine(name); err != nil {
 		return nil, err
+	}
+	if ReadsByPlay(name) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(name, "play-"))
+		p, err := newPlayReader(n, PlaySearcher, PlayPlayer)
+		if err != nil {
+			return nil, err
+		}
+		return &Engine{name: name, playouts: n, cal: cal, an: p}, nil
 	}
 	b, err := bot.New(name, bot.Options{})
 	if err != nil {
@@ -54,13 +64,19 @@ func NewEngine(name string, cal Calibration) (*Engine, error) {
 // CheckEngine reports a bot name that cannot read games: a reading is the same on every
 // machine, so the budget is of playouts, not of time, and threads search a tree each.
 func CheckEngine(name string) error {
+	if family, games, _ := strings.Cut(name, "-"); family == "play" {
+		if n, err := strconv.Atoi(games); err != nil || n < 1 || n > MaxPlayGames || strconv.Itoa(n) != games {
+			return fmt.Errorf("engine %q: a reading by play is play-N, N games after each turn, from 1 to %d", name, MaxPlayGames)
+		}
+		return nil
+	}
 	if err := bot.ParseName(name); err != nil {
 		return err
 	}
 	family, budget, _ := strings.Cut(name, "-")
 	switch {
 	case family != "sage" && family != "arch" && family != "lore":
-		return fmt.Errorf("engine %q: the engine is sage-N, arch-N or lore-N (N playouts a position)", name)
+		return fmt.Errorf("engine %q: the engine is sage-N, arch-N or lore-N (N playouts a position), or play-N (N games after each turn)", name)
 	case budget == "":
 		return fmt.Errorf("engine %q: give the budget, %s-N for N playouts a position", name, family)
 	case strings.Contains(budget, "ms"):
@@ -205,9 +221,13 @@ func (c Calibration) Apply(t *Turn, size int) {
 		}
 		return 1 - c.Chance(1-q, before)
 	}
-	gap := max(0, t.BestQ-t.PlayedQ-searchError(t.BestQ, t.BestN, t.PlayedQ, t.PlayedN))
+	gap := t.BestQ - t.PlayedQ
+	if !c.Paired {
+		gap -= searchError(t.BestQ, t.BestN, t.PlayedQ, t.PlayedN)
+	}
+	gap = max(0, gap)
 	t.Loss = max(0, mover(t.BestQ)-mover(t.BestQ-gap))
-	t.Mark = MarkOf(t.Loss)
+	t.Mark = c.marks().Mark(t.Loss)
 }
 
 // searchError is the standard error of the difference of two turns' values in a search,

@@ -3,7 +3,6 @@ package annotate
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/ponte/ponte/bot"
@@ -149,23 +148,9 @@ func (c ByPlayConfig) readPosition(ctx context.Context, rows []TruthRow, idx []i
 				return p.scores, nil
 			}
 		}
-		s := make([]float64, c.Games)
-		for k := range s {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			var sides [2]bot.Bot
-			for i := range sides {
-				if sides[i], err = bot.New(c.Player, bot.Options{}); err != nil {
-					return nil, err
-				}
-			}
-			if s[k], err = PlayOut(pos, token, mover, sides, rand.New(rand.NewPCG(seed, uint64(k)))); err != nil {
-				return nil, fmt.Errorf("turn %s, game %d: %w", token, k, err)
-			}
-			if games != nil {
-				games(1)
-			}
+		s, err := playOuts(ctx, pos, token, mover, c.Player, seed, c.Games, games)
+		if err != nil {
+			return nil, err
 		}
 		done = append(done, played{m, s})
 		return s, nil

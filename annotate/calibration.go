@@ -13,7 +13,18 @@ import (
 // short and nearly forced.
 type Calibration struct {
 	W [4]float64
+	// Thresholds are the marks' thresholds of the engine's losses (DefaultThresholds when
+	// zero).
+	Thresholds Thresholds
+	// Paired: the values of the best turn and of the turn played are means over the same
+	// games (a reading by play), and their difference counts whole, without the discount of
+	// the standard error of two searches' playouts.
+	Paired bool
 }
+
+// ByPlay is the calibration of a reading by play: its values are already the chances of
+// the truth set's player, and its thresholds are its own (PlayThresholds).
+var ByPlay = Calibration{W: Identity.W, Thresholds: PlayThresholds, Paired: true}
 
 // Identity is the calibration that takes the search's value as it is.
 var Identity = Calibration{W: [4]float64{0, 1, 0, 0}}
@@ -49,20 +60,25 @@ func logit(v float64) float64 {
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// CalibrationOf is the calibration fitted for the engine called engine: FittedLore for arch
-// and lore, whose values the search of the position after a turn makes, Fitted for sage.
+// CalibrationOf is the calibration made for the engine called engine: FittedLore for arch
+// and lore, whose values the search of the position after a turn makes, Fitted for sage,
+// ByPlay for a reading by play.
 func CalibrationOf(engine string) Calibration {
 	c, _ := fittedOf(engine)
 	return c
 }
 
-// CheckOf is the reliability on held-out self-play games of CalibrationOf(engine).
+// CheckOf is the reliability on held-out self-play games of CalibrationOf(engine); the zero
+// Check for a reading by play, which is not fitted.
 func CheckOf(engine string) Check {
 	_, c := fittedOf(engine)
 	return c
 }
 
 func fittedOf(engine string) (Calibration, Check) {
+	if ReadsByPlay(engine) {
+		return ByPlay, Check{} // measured, not fitted: nothing to check it with
+	}
 	if strings.HasPrefix(engine, "sage") {
 		return Fitted, FittedCheck
 	}

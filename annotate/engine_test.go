@@ -29,6 +29,13 @@ func TestNewEngine(t *testing.T) {
 		{"greedy", 0, true},
 		{"mcts-100", 0, true},
 		{"sage-0", 0, true},
+		{"play-64", 64, false},
+		{"play-1", 1, false},
+		{"play-0", 0, true},
+		{"play-064", 0, true},
+		{"play-x", 0, true},
+		{"play-5000", 0, true},
+		{"play", 0, true},
 	} {
 		e, err := NewEngine(tc.name, Identity)
 		if tc.bad {

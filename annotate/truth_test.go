@@ -126,19 +126,7 @@ func TestRandomTurnTruthData(t *testing.T) {
 			rows := readTruth(t, "testdata/"+tc.name+".csv")
 			lines, _, above := truthSummary(rows, tc.k, tc.playouts)
 			got := strings.Join(lines, "\n") + "\n"
-			golden := "testdata/" + tc.name + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("summary of the committed play-outs:\n%s\nwant (%s):\n%s", got, golden, want)
-			}
+			checkGolden(t, "testdata/"+tc.name+".golden", got, "summary of the committed play-outs")
 			if _, hi := wilson(float64(above), float64(len(rows))); hi >= 0.8 {
 				t.Errorf("%d of %d random turns lose %.0f points or more (interval up to %.1f%%)", above, len(rows), 100*MistakeLoss, 100*hi)
 			}

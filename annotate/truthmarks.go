@@ -184,6 +184,29 @@ type Share struct {
 // Rate is k/n, NaN when n is 0.
 func (s Share) Rate() float64 { return float64(s.K) / float64(s.N) }
 
+// Percent is the share as docs/annotate.md's tables write it: "71.4 % (60.9–80.0)".
+func (s Share) Percent() string {
+	if s.N == 0 {
+		return "none of 0"
+	}
+	return fmt.Sprintf("%.1f %% (%.1f–%.1f)", 100*s.Rate(), 100*s.Lo, 100*s.Hi)
+}
+
+// MarksFrom are the figures of rs marked mistake from a predicted loss t upwards (and
+// unmarked below it), and how many turns that marks.
+func MarksFrom(rs []TruthReading, t float64) (MarksFigures, int) {
+	marked := make([]TruthReading, len(rs))
+	n := 0
+	for i, r := range rs {
+		marked[i], marked[i].Mark = r, Good
+		if r.Predicted >= t {
+			marked[i].Mark = Mistake
+			n++
+		}
+	}
+	return Marks(marked), n
+}
+
 func (s Share) String() string {
 	if s.N == 0 {
 		return "none of 0"

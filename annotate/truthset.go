@@ -244,7 +244,10 @@ func (c TruthConfig) drawPosition(id int) (*truthPosition, error) {
 }
 
 // bots makes the two sides of a game, fresh, so that a game depends on its seed alone.
-func (c TruthConfig) bots(name string) ([2]bot.Bot, error) {
+func (c TruthConfig) bots(name string) ([2]bot.Bot, error) { return freshSides(name) }
+
+// freshSides are two new bots called name, one a side.
+func freshSides(name string) ([2]bot.Bot, error) {
 	var sides [2]bot.Bot
 	for i := range sides {
 		b, err := bot.New(name, bot.Options{})

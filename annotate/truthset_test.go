@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -264,11 +265,7 @@ func TestTruthSetMarks(t *testing.T) {
 	}
 	f := Marks(rs)
 	got := strings.Join(f.Lines(), "\n") + "\n"
-	golden := strings.TrimSuffix(truthSet, ".parquet") + ".golden"
 	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile("measured_marks.go", src, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -276,13 +273,8 @@ func TestTruthSetMarks(t *testing.T) {
 	if have, err := os.ReadFile("measured_marks.go"); err != nil || !bytes.Equal(have, src) {
 		t.Errorf("measured_marks.go is not what the marks meant in %s (-update rewrites it): %v\n%s", truthSet, err, src)
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("the marks against %s (%d positions, %d candidates read):\n%s\nwant (%s):\n%s", truthSet, len(positions), len(rs), got, golden, want)
-	}
+	checkGolden(t, strings.TrimSuffix(truthSet, ".parquet")+".golden", got,
+		fmt.Sprintf("the marks against %s (%d positions, %d candidates read)", truthSet, len(positions), len(rs)))
 	if !*truthBars {
 		t.Logf("%d positions, %d candidates read:\n%s(-truth.bars checks the issue's bars)", len(positions), len(rs), got)
 		return

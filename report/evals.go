@@ -60,6 +60,9 @@ type evalsView struct {
 	// Thresholds are the marks' losses; Meaning what the marks of this engine meant in
 	// the truth set, in measured words ("" for an engine the truth set did not measure).
 	Thresholds, Meaning string
+	// ByPlay: the engine reads by play (play-N), its chances measured by games, not
+	// calibrated.
+	ByPlay bool
 }
 
 // markSymbol is the mark of a turn as the move list shows it.
@@ -91,7 +94,8 @@ func addEvals(d *gamePageData) {
 			d.Rows[i].Mark, d.Rows[i].MarkSymbol = *r.Mark, markSymbol(*r.Mark)
 		}
 	}
-	d.Evals = &evalsView{Bot: e.Bot, Graph: evalGraph(e.Rows), Accuracy: e.Accuracy, Thresholds: annotate.DefaultThresholds.String()}
+	d.Evals = &evalsView{Bot: e.Bot, Graph: evalGraph(e.Rows), Accuracy: e.Accuracy, Thresholds: annotate.ThresholdsOf(e.Bot).String(),
+		ByPlay: annotate.ReadsByPlay(e.Bot)}
 	if e.Bot == annotate.Measured.Engine {
 		d.Evals.Meaning = annotate.Measured.Sentence()
 	}
@@ -209,7 +213,7 @@ type swingsView struct {
 	Positions   int
 	Bot         string
 	Calibration annotate.Calibration
-	Check       annotate.Check // the calibration's own held-out check, made with it
+	Check       *annotate.Check // the calibration's own held-out check, made with it; nil for a reading by play
 }
 
 type swingRow struct {
@@ -231,7 +235,11 @@ func indexEvals(ctx context.Context, db *store.Reader, f stats.Filter) (*swingsV
 		return nil, err
 	}
 	cal := annotate.CalibrationOf(swings[0].Bot)
-	v := &swingsView{Bot: swings[0].Bot, Calibration: cal, Check: annotate.CheckOf(swings[0].Bot)}
+	v := &swingsView{Bot: swings[0].Bot, Calibration: cal}
+	if !annotate.ReadsByPlay(v.Bot) {
+		c := annotate.CheckOf(v.Bot)
+		v.Check = &c
+	}
 	for _, s := range swings {
 		v.Swings = append(v.Swings, swingRow{Swing: s, Pct: strconv.Itoa(int(math.Round(100*s.Swing))) + "%",
 			Href: "games/" + strconv.FormatInt(s.Game, 10) + ".html"})

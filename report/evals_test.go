@@ -22,6 +22,12 @@ import (
 // games with a small engine, as ponte annotate does.
 func annotatedDB(t *testing.T, games int) *store.Reader {
 	t.Helper()
+	return annotatedDBAs(t, games, "sage-8")
+}
+
+// annotatedDBAs is annotatedDB with the rows stored under the engine name bot.
+func annotatedDBAs(t *testing.T, games int, bot string) *store.Reader {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "ponte.db")
 	d, err := store.Open(path)
 	if err != nil {
@@ -31,7 +37,7 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 	if _, err := intake.Run(ctx, d, []string{"testdata"}, intake.Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, "sage-8")
+	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, bot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +53,7 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 		}
 		var rows []store.TurnEval
 		for _, tu := range turns {
-			r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: e.Bot(), Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
+			r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: bot, Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
 				Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, OverAfter: tu.OverAfter, BestQ: tu.BestQ, PlayedQ: tu.PlayedQ, Before: tu.Before, After: tu.After, Loss: tu.Loss}
 			if tu.Best != "" {
 				best := tu.Best
@@ -79,15 +85,7 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 func TestEvalsPage(t *testing.T) {
 	db := annotatedDB(t, 3)
 	ctx := context.Background()
-	f := stats.Filter{Population: stats.PopulationAll}
-	r, err := stats.Compute(ctx, db, f, stats.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := Write(ctx, db, r, filepath.Join(t.TempDir(), "report"), Options{Filter: f})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := writeAll(t, db)
 	index := readFile(t, w.Index)
 	if !strings.Contains(index, `id="evals"`) || strings.Count(index, "<td class=\"num\">") == 0 {
 		t.Fatal("index: no section of the engine's reading")
@@ -171,3 +169,49 @@ func regexp1(t *testing.T, s, expr string) []string {
 }
 
 func regexpMust(expr string) *regexp.Regexp { return regexp.MustCompile("(?s)" + expr) }
+
+// TestEvalsByPlay: the pages of a reading by play say that its chances are measured by
+// games, not calibrated, with its own thresholds, and the index shows no fitted calibration
+// for it. (The rows are a small search's, stored under the name play-8: what is tested is
+// how the report presents an engine of that kind.)
+func TestEvalsByPlay(t *testing.T) {
+	w := writeAll(t, annotatedDBAs(t, 2, "play-8"))
+	index := readFile(t, w.Index)
+	if !strings.Contains(index, "The chance shown is measured, not fitted") || strings.Contains(index, "logistic regression") {
+		t.Error("index: a reading by play presented as a fitted calibration")
+	}
+	pages, err := filepath.Glob(filepath.Join(filepath.Dir(w.Index), "games", "*.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, p := range pages {
+		page := readFile(t, p)
+		if !strings.Contains(page, `id="evals"`) {
+			continue
+		}
+		found++
+		if !strings.Contains(page, "measured by games of lore-100") || !strings.Contains(page, annotate.PlayThresholds.String()) || strings.Contains(page, "calibrated on self-play") {
+			t.Errorf("%s: a reading by play's page does not say so, or shows other thresholds", p)
+		}
+	}
+	if found == 0 {
+		t.Error("no game page with the engine's reading")
+	}
+}
+
+// writeAll writes the report of every population of db into a new folder.
+func writeAll(t *testing.T, db *store.Reader) *Written {
+	t.Helper()
+	ctx := context.Background()
+	f := stats.Filter{Population: stats.PopulationAll}
+	r, err := stats.Compute(ctx, db, f, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Write(ctx, db, r, filepath.Join(t.TempDir(), "report"), Options{Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}

@@ -86,20 +86,12 @@ func byPlay(ctx context.Context, args []string, out io.Writer) error {
 				src, n, f.Spearman.Value, f.Spearman.Lo, f.Spearman.Hi, 100*f.MAE.Value)
 			fmt.Fprintln(out, "| t (points) | turns marked | precision (≥ 10) | recall (≥ 25) | false alarms (≤ 3) | the bars |\n|---|---|---|---|---|---|")
 			for _, t := range byPlayThresholds {
-				marked := 0
-				for i := range tr {
-					tr[i].Mark = annotate.Good
-					if tr[i].Predicted >= t {
-						tr[i].Mark = annotate.Mistake
-						marked++
-					}
-				}
-				g := annotate.Marks(tr)
+				g, marked := annotate.MarksFrom(tr, t)
 				met := "no"
 				if g.Precision.Rate() >= 0.85 && g.Recall.Rate() >= 0.75 && g.FalseAlarms.Rate() <= 0.05 {
 					met = "met"
 				}
-				fmt.Fprintf(out, "| %.0f | %d | %s | %s | %s | %s |\n", 100*t, marked, pctOf(g.Precision), pctOf(g.Recall), pctOf(g.FalseAlarms), met)
+				fmt.Fprintf(out, "| %.0f | %d | %s | %s | %s | %s |\n", 100*t, marked, g.Precision.Percent(), g.Recall.Percent(), g.FalseAlarms.Percent(), met)
 			}
 		}
 	}
@@ -113,12 +105,4 @@ func byPlay(ctx context.Context, args []string, out io.Writer) error {
 			strconv.FormatFloat(r.TruthRow.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(loss, 'f', 4, 64), annotate.MarkOf(loss).String()})
 	}
 	return writeCSV(*csvOut, table)
-}
-
-// pctOf is a share as docs/annotate.md's tables write it: "71.4 % (60.9–80.0)".
-func pctOf(s annotate.Share) string {
-	if s.N == 0 {
-		return "none of 0"
-	}
-	return fmt.Sprintf("%.1f %% (%.1f–%.1f)", 100*s.Rate(), 100*s.Lo, 100*s.Hi)
 }

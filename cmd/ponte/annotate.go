@@ -52,8 +52,8 @@ func newAnnotateCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.parquet, "parquet", "", "the Parquet folder to write turn_evals.parquet into (default: the database's, when it exists)")
 	f.BoolVar(&opts.noParquet, "no-parquet", false, "do not write turn_evals.parquet")
 	opts.workers, opts.games = defaultWorkers(), 0
-	f.StringVar(&opts.engine, "engine", annotate.DefaultEngine, "the engine that reads: lore-N, arch-N or sage-N, N playouts a position")
-	f.Var(countFlag(&opts.budget, 1, maxCount), "budget", fmt.Sprintf("the engine's playouts per position (1 to %d; default the engine's N)", maxCount))
+	f.StringVar(&opts.engine, "engine", annotate.DefaultEngine, "the engine that reads: lore-N, arch-N or sage-N, N playouts a position; play-N, N games played out after each turn (about 500 times slower, for a game at a time)")
+	f.Var(countFlag(&opts.budget, 1, maxCount), "budget", fmt.Sprintf("the engine's playouts per position, or games per turn for play-N (1 to %d; default the engine's N)", maxCount))
 	f.Var(countFlag(&opts.workers, 1, maxWorkers), "workers", fmt.Sprintf("games read in parallel (1 to %d)", maxWorkers))
 	f.Var(countFlag(&opts.games, 0, maxCount), "games", fmt.Sprintf("read at most this many games (0: all selected; to %d)", maxCount))
 	f.StringVar(&opts.shard, "shard", "1/1", "read only shard i of N of the games (by stable id): i/N")

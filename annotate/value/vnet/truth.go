@@ -199,17 +199,8 @@ func truth(args []string, out io.Writer) error {
 	fmt.Fprintln(out, "\nmarking mistake-or-blunder from a predicted loss t upwards:")
 	fmt.Fprintln(out, "\n| t (points) | turns marked | precision (≥ 10) | recall (≥ 25) | false alarms (≤ 3) |\n|---|---|---|---|---|")
 	for _, t := range thresholds {
-		rs := slices.Clone(r.readings)
-		marked := 0
-		for i := range rs {
-			rs[i].Mark = annotate.Good
-			if rs[i].Predicted >= t {
-				rs[i].Mark = annotate.Mistake
-				marked++
-			}
-		}
-		g := annotate.Marks(rs)
-		fmt.Fprintf(out, "| %.0f | %d | %s | %s | %s |\n", 100*t, marked, pctOf(g.Precision), pctOf(g.Recall), pctOf(g.FalseAlarms))
+		g, marked := annotate.MarksFrom(r.readings, t)
+		fmt.Fprintf(out, "| %.0f | %d | %s | %s | %s |\n", 100*t, marked, g.Precision.Percent(), g.Recall.Percent(), g.FalseAlarms.Percent())
 	}
 	if *csvOut != "" {
 		if err := writeTruthCSV(*csvOut, r); err != nil {
@@ -220,14 +211,6 @@ func truth(args []string, out io.Writer) error {
 		return blend(out, r, *search, *size)
 	}
 	return nil
-}
-
-// pctOf is a share as the tables of docs/annotate.md write it: "71.4 % (60.9–80.0)".
-func pctOf(s annotate.Share) string {
-	if s.N == 0 {
-		return "none of 0"
-	}
-	return fmt.Sprintf("%.1f %% (%.1f–%.1f)", 100*s.Rate(), 100*s.Lo, 100*s.Hi)
 }
 
 func writeTruthCSV(path string, r *truthReading) error {

@@ -1,0 +1,128 @@
+package annotate
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var rereadPlay = flag.Bool("truth.play", false, "TestPlayMarks: read the truth set with play-64 again (about 15 minutes of CPU) and compare with the committed readings")
+
+// playReadings is play-64's reading of the truth set, as truthset marks --engine play-64
+// --csv writes it (docs/annotate.md, "A reading by play in ponte annotate").
+const playReadings = "testdata/truthset-play64.csv"
+
+// readPlayCSV reads a truthset marks --csv file of one engine into readings of rows.
+func readPlayCSV(t *testing.T, data []byte, rows []TruthRow) []TruthReading {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		size, position int32
+		candidate      string
+	}
+	byKey := map[key]TruthRow{}
+	for _, r := range rows {
+		byKey[key{r.Size, r.Position, r.Candidate}] = r
+	}
+	var out []TruthReading
+	for i, f := range recs[1:] {
+		size, _ := strconv.Atoi(f[1])
+		position, _ := strconv.Atoi(f[2])
+		r, ok := byKey[key{int32(size), int32(position), f[4]}]
+		loss, _ := strconv.ParseFloat(f[5], 64)
+		pred, err := strconv.ParseFloat(f[7], 64)
+		if !ok || err != nil || f[0] != "play-64" || math.Abs(loss-r.Loss) > 1e-4 {
+			t.Fatalf("%s line %d: %q is not a play-64 reading of a candidate of the truth set", playReadings, i+2, f)
+		}
+		out = append(out, TruthReading{TruthRow: r, Predicted: pred, Mark: PlayThresholds.Mark(pred)})
+		if f[8] != out[len(out)-1].Mark.String() {
+			t.Errorf("%s line %d: marked %q, PlayThresholds mark %q", playReadings, i+2, f[8], out[len(out)-1].Mark)
+		}
+	}
+	return out
+}
+
+// TestPlayMarks checks play-64's committed reading of the truth set: it reads every
+// candidate but the best; PlayThresholds are what the thresholds' rule sets from its 8×8
+// readings; its marks meet the bars (precision ≥ 85 %, recall ≥ 75 %, false alarms
+// ≤ 5 %), and the figures are the golden file's. With -truth.play it reads the truth set
+// again and must find the committed readings.
+func TestPlayMarks(t *testing.T) {
+	rows, err := ReadTruthSet(truthSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(playReadings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := readPlayCSV(t, data, rows)
+	if want := len(rows) - 200; len(rs) != want {
+		t.Fatalf("%d readings, want %d", len(rs), want)
+	}
+	var small []TruthReading
+	for _, r := range rs {
+		if r.Size == 8 {
+			small = append(small, r)
+		}
+	}
+	th, err := FitThresholds(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(th, PlayThresholds) {
+		t.Errorf("the 8×8 positions set the thresholds %s, a reading by play uses %s", th, PlayThresholds)
+	}
+	f := Marks(rs)
+	got := strings.Join(f.Lines(), "\n") + "\n"
+	checkGolden(t, strings.TrimSuffix(playReadings, ".csv")+".golden", got, "play-64's marks")
+	if f.Precision.Rate() < 0.85 || f.Recall.Rate() < 0.75 || f.FalseAlarms.Rate() > 0.05 {
+		t.Errorf("play-64 below the bars: precision %s, recall %s, false alarms %s", f.Precision, f.Recall, f.FalseAlarms)
+	}
+	if !*rereadPlay {
+		return
+	}
+	again, err := mustEngine(t, "play-64", CalibrationOf("play-64")).ReadTruthSet(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		size, position int32
+		candidate      string
+	}
+	committed := map[key]TruthReading{}
+	for _, r := range rs {
+		committed[key{r.Size, r.Position, r.Candidate}] = r
+	}
+	for _, r := range again {
+		c := committed[key{r.Size, r.Position, r.Candidate}]
+		if math.Abs(r.Predicted-c.Predicted) > 1e-4 || r.Mark != c.Mark {
+			t.Errorf("%d×%d position %d, candidate %s: read %.4f %v, committed %.4f %v", r.Size, r.Size, r.Position, r.Candidate, r.Predicted, r.Mark, c.Predicted, c.Mark)
+		}
+	}
+}
+
+// checkGolden compares got with the golden file (-update rewrites it); what names it.
+func checkGolden(t *testing.T, golden, got, what string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s:\n%s\nwant (%s):\n%s", what, got, golden, want)
+	}
+}
