@@ -100,7 +100,7 @@ func TestAnnotateUsage(t *testing.T) {
 	db := annotateDB(t, t.TempDir(), "ponte.db")
 	for _, args := range [][]string{
 		{"--shard", "3/2"}, {"--shard", "x"}, {"--budget", "0"}, {"--engine", "lore-50ms"}, {"--engine", "greedy"}, {"--workers", "0"}, {"--games", "-1"},
-		{"--merge", filepath.Join(t.TempDir(), "none.parquet")},
+		{"--merge", filepath.Join(t.TempDir(), "none.parquet")}, {"--engine", "play-0"}, {"--engine", "play-5000"},
 	} {
 		if _, errOut, status := runPonte(t, "", append([]string{"annotate", "--db", db}, args...)...); status != exitUsage || errOut == "" {
 			t.Errorf("%v: exit status %d, %q", args, status, errOut)
@@ -108,6 +108,35 @@ func TestAnnotateUsage(t *testing.T) {
 	}
 	if _, errOut, status := runPonte(t, "", "annotate", "--db", filepath.Join(t.TempDir(), "none.db")); status != exitUsage || !strings.Contains(errOut, "no database") {
 		t.Errorf("no database: exit status %d, %q", status, errOut)
+	}
+}
+
+// TestAnnotateByPlay: a reading by play reads a short game of people end to end (one game
+// of the sample's Abstract Play export, 18 turns, one game out after each turn), stores a
+// row a turn under its name, is calibrated again as it was made, and is not read twice.
+func TestAnnotateByPlay(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ap.db")
+	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--db", db, "../../sample_data/abstractplay-export.json"); status != exitOK {
+		t.Fatalf("ingest: exit status %d: %s", status, errOut)
+	}
+	run := func(args ...string) annotate.Result {
+		t.Helper()
+		out, errOut, status := runPonte(t, "", append([]string{"annotate", "--json", "--db", db, "--engine", "play-1", "--player", "ap34"}, args...)...)
+		if status != exitOK {
+			t.Fatalf("annotate %v: exit status %d: %s", args, status, errOut)
+		}
+		var r annotate.Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("annotate %v: %v: %s", args, err, out)
+		}
+		return r
+	}
+	first := run("--workers", "1")
+	if first.Bot != "play-1" || first.Games != 1 || first.Stored != 18 || first.Positions != 19 {
+		t.Fatalf("play-1 on an 18-turn game: %+v", first)
+	}
+	if r := run("--recalibrate"); r.Recalibrated != 0 || r.Games != 0 || r.Rows != first.Rows {
+		t.Errorf("rows just read by play calibrated again, or read again: %+v", r)
 	}
 }
 
