@@ -81,6 +81,11 @@ func TestPlayMarks(t *testing.T) {
 	if !near(th, PlayThresholds) {
 		t.Errorf("the 8×8 positions set the thresholds %s, a reading by play uses %s", th, PlayThresholds)
 	}
+	src, err := MeasuredMarksSource("play-64", "annotate/"+truthSet, rs, "go test ./annotate -run TestPlayMarks -update (from annotate/"+playReadings+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "measured_play.go", string(src), "what play-64's marks meant in the truth set (measured_play.go)")
 	f := Marks(rs)
 	got := strings.Join(f.Lines(), "\n") + "\n"
 	checkGolden(t, strings.TrimSuffix(playReadings, ".csv")+".golden", got, "play-64's marks")

@@ -28,18 +28,25 @@ type gameEvals struct {
 	Accuracy []stats.Accuracy
 }
 
-// loadEvals reads the engine's rows of g (the first engine's, when several read it).
+// loadEvals reads the engine's rows of g: a reading by play's when one read it (the more
+// exact reading: docs/annotate.md), else the first engine's by name.
 func loadEvals(ctx context.Context, db *store.Reader, g *game) error {
 	rows, err := db.EvalsOf(ctx, g.ID)
 	if err != nil || len(rows) == 0 {
 		return err
 	}
 	bot := rows[0].Bot
+	for _, r := range rows {
+		if annotate.ReadsByPlay(r.Bot) {
+			bot = r.Bot
+			break
+		}
+	}
 	var mine []store.TurnEval
 	var losses []stats.TurnLoss
 	for _, r := range rows {
 		if r.Bot != bot {
-			break
+			continue
 		}
 		mine = append(mine, r)
 		mark := ""
@@ -96,8 +103,8 @@ func addEvals(d *gamePageData) {
 	}
 	d.Evals = &evalsView{Bot: e.Bot, Graph: evalGraph(e.Rows), Accuracy: e.Accuracy, Thresholds: annotate.ThresholdsOf(e.Bot).String(),
 		ByPlay: annotate.ReadsByPlay(e.Bot)}
-	if e.Bot == annotate.Measured.Engine {
-		d.Evals.Meaning = annotate.Measured.Sentence()
+	if m, ok := annotate.MeasuredOf(e.Bot); ok {
+		d.Evals.Meaning = m.Sentence()
 	}
 	if d.Board != "" {
 		d.Board = withBestTurns(d.Board, e.Rows, d.G.Size)

@@ -25,8 +25,8 @@ func annotatedDB(t *testing.T, games int) *store.Reader {
 	return annotatedDBAs(t, games, "sage-8")
 }
 
-// annotatedDBAs is annotatedDB with the rows stored under the engine name bot.
-func annotatedDBAs(t *testing.T, games int, bot string) *store.Reader {
+// annotatedDBAs is annotatedDB with the rows stored under each engine name of bots.
+func annotatedDBAs(t *testing.T, games int, bots ...string) *store.Reader {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ponte.db")
 	d, err := store.Open(path)
@@ -37,7 +37,7 @@ func annotatedDBAs(t *testing.T, games int, bot string) *store.Reader {
 	if _, err := intake.Run(ctx, d, []string{"testdata"}, intake.Options{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, bot)
+	todo, err := d.GamesToAnnotate(ctx, store.Filter{}, bots[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,17 +52,19 @@ func annotatedDBAs(t *testing.T, games int, bot string) *store.Reader {
 			t.Fatal(err)
 		}
 		var rows []store.TurnEval
-		for _, tu := range turns {
-			r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: bot, Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
-				Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, OverAfter: tu.OverAfter, BestQ: tu.BestQ, PlayedQ: tu.PlayedQ, Before: tu.Before, After: tu.After, Loss: tu.Loss}
-			if tu.Best != "" {
-				best := tu.Best
-				r.Best = &best
+		for _, bot := range bots {
+			for _, tu := range turns {
+				r := store.TurnEval{GameID: g.GameID, Turn: int32(tu.Turn), Bot: bot, Playouts: 8, Colour: strings.ToLower(tu.Colour.String()),
+					Played: tu.Played, RawBefore: tu.RawBefore, RawAfter: tu.RawAfter, OverAfter: tu.OverAfter, BestQ: tu.BestQ, PlayedQ: tu.PlayedQ, Before: tu.Before, After: tu.After, Loss: tu.Loss}
+				if tu.Best != "" {
+					best := tu.Best
+					r.Best = &best
+				}
+				if m := tu.Mark.String(); m != "" {
+					r.Mark = &m
+				}
+				rows = append(rows, r)
 			}
-			if m := tu.Mark.String(); m != "" {
-				r.Mark = &m
-			}
-			rows = append(rows, r)
 		}
 		if _, err := d.SaveEvals(ctx, rows); err != nil {
 			t.Fatal(err)
@@ -170,16 +172,25 @@ func regexp1(t *testing.T, s, expr string) []string {
 
 func regexpMust(expr string) *regexp.Regexp { return regexp.MustCompile("(?s)" + expr) }
 
-// TestEvalsByPlay: the pages of a reading by play say that its chances are measured by
-// games, not calibrated, with its own thresholds, and the index shows no fitted calibration
-// for it. (The rows are a small search's, stored under the name play-8: what is tested is
-// how the report presents an engine of that kind.)
+// TestEvalsByPlay: a game read by a search and by play shows the reading by play, which says
+// that its chances are measured by games, not calibrated, with its own thresholds and what
+// they meant in the truth set; the index shows no fitted calibration for it. (The rows are a
+// small search's, stored under the names lore-8 and play-64: what is tested is which reading
+// the report shows and how it presents a reading by play.)
 func TestEvalsByPlay(t *testing.T) {
-	w := writeAll(t, annotatedDBAs(t, 2, "play-8"))
+	w := writeAll(t, annotatedDBAs(t, 2, "play-64"))
 	index := readFile(t, w.Index)
 	if !strings.Contains(index, "The chance shown is measured, not fitted") || strings.Contains(index, "logistic regression") {
 		t.Error("index: a reading by play presented as a fitted calibration")
 	}
+	checkPlayPages(t, w)
+	// Read by a search too, whose name comes first: the pages show the reading by play.
+	checkPlayPages(t, writeAll(t, annotatedDBAs(t, 2, "play-64", "lore-8")))
+}
+
+// checkPlayPages checks that the game pages with a reading show play-64's.
+func checkPlayPages(t *testing.T, w *Written) {
+	t.Helper()
 	pages, err := filepath.Glob(filepath.Join(filepath.Dir(w.Index), "games", "*.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +202,8 @@ func TestEvalsByPlay(t *testing.T) {
 			continue
 		}
 		found++
-		if !strings.Contains(page, "measured by games of lore-100") || !strings.Contains(page, annotate.PlayThresholds.String()) || strings.Contains(page, "calibrated on self-play") {
+		if !strings.Contains(page, "measured by games of lore-100") || !strings.Contains(page, annotate.PlayThresholds.String()) || strings.Contains(page, "calibrated on self-play") ||
+			!strings.Contains(page, "read by play-64") {
 			t.Errorf("%s: a reading by play's page does not say so, or shows other thresholds", p)
 		}
 	}
