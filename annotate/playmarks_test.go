@@ -68,19 +68,7 @@ func TestPlayMarks(t *testing.T) {
 	if want := len(rows) - 200; len(rs) != want {
 		t.Fatalf("%d readings, want %d", len(rs), want)
 	}
-	var small []TruthReading
-	for _, r := range rs {
-		if r.Size == 8 {
-			small = append(small, r)
-		}
-	}
-	th, err := FitThresholds(small)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !near(th, PlayThresholds) {
-		t.Errorf("the 8×8 positions set the thresholds %s, a reading by play uses %s", th, PlayThresholds)
-	}
+	checkThresholdsOf8(t, rs, PlayThresholds)
 	src, err := MeasuredMarksSource("play-64", "annotate/"+truthSet, rs, "go test ./annotate -run TestPlayMarks -update (from annotate/"+playReadings+")")
 	if err != nil {
 		t.Fatal(err)
@@ -129,5 +117,23 @@ func checkGolden(t *testing.T, golden, got, what string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s:\n%s\nwant (%s):\n%s", what, got, golden, want)
+	}
+}
+
+// checkThresholdsOf8 checks that the thresholds' rule sets want from the 8×8 readings of rs.
+func checkThresholdsOf8(t *testing.T, rs []TruthReading, want Thresholds) {
+	t.Helper()
+	var small []TruthReading
+	for _, r := range rs {
+		if r.Size == 8 {
+			small = append(small, r)
+		}
+	}
+	th, err := FitThresholds(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(th, want) {
+		t.Errorf("the 8×8 positions set the thresholds %s, the marks use %s", th, want)
 	}
 }

@@ -246,19 +246,7 @@ func TestTruthSetMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var small []TruthReading
-	for _, r := range rs {
-		if r.Size == 8 {
-			small = append(small, r)
-		}
-	}
-	th, err := FitThresholds(small)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !near(th, DefaultThresholds) {
-		t.Errorf("the 8×8 positions set the thresholds %s, the marks use %s", th, DefaultThresholds)
-	}
+	checkThresholdsOf8(t, rs, DefaultThresholds)
 	src, err := MeasuredMarksSource(DefaultEngine, "annotate/"+truthSet, rs, "go run ./annotate/truthset marks --engine "+DefaultEngine+" --write annotate/measured_marks.go annotate/"+truthSet)
 	if err != nil {
 		t.Fatal(err)

@@ -119,17 +119,9 @@ func TestAnnotateByPlay(t *testing.T) {
 	if _, errOut, status := runPonte(t, "", "ingest", "--quiet", "--db", db, "../../sample_data/abstractplay-export.json"); status != exitOK {
 		t.Fatalf("ingest: exit status %d: %s", status, errOut)
 	}
+	// annotateJSON's --engine sage-8 comes first: the last --engine is the one read.
 	run := func(args ...string) annotate.Result {
-		t.Helper()
-		out, errOut, status := runPonte(t, "", append([]string{"annotate", "--json", "--db", db, "--engine", "play-1", "--player", "ap34"}, args...)...)
-		if status != exitOK {
-			t.Fatalf("annotate %v: exit status %d: %s", args, status, errOut)
-		}
-		var r annotate.Result
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("annotate %v: %v: %s", args, err, out)
-		}
-		return r
+		return annotateJSON(t, append([]string{"--db", db, "--engine", "play-1", "--player", "ap34"}, args...)...)
 	}
 	first := run("--workers", "1")
 	if first.Bot != "play-1" || first.Games != 1 || first.Stored != 18 || first.Positions != 19 {
