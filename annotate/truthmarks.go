@@ -126,7 +126,7 @@ func (e *Engine) ReadTruthSet(rows []TruthRow) ([]TruthReading, error) {
 // best turn, where ReadTruthSet measures them with the engine's own best; arch and lore only.
 func (e *Engine) ReadTruthSetValues(rows []TruthRow) ([]TruthReading, error) {
 	if !e.after {
-		return nil, fmt.Errorf("%s values a turn inside the search before it, not after it: its values cannot be read against another best", e.name)
+		return nil, fmt.Errorf("%s values a turn played together with its own best (inside its search, or by the same games), not by the position after it: its values cannot be read against another best", e.name)
 	}
 	after := func(r TruthRow) (float64, error) {
 		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)

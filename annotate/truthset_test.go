@@ -281,7 +281,7 @@ func TestTruthSetMarks(t *testing.T) {
 // TestReadTruthSetValues checks the reading against the truth set's best candidate on the
 // first ten positions of the committed truth set: BestTurn is the turn ReadCandidate's search
 // finds, each loss is the engine's value after the best candidate less its value after the
-// candidate, both read alone, and an engine that values a turn inside the search before it
+// candidate, both read alone, and an engine that values a turn together with its own best (sage, play)
 // is refused.
 func TestReadTruthSetValues(t *testing.T) {
 	all, err := ReadTruthSet(truthSet)

@@ -74,7 +74,7 @@ func TestMarksBest(t *testing.T) {
 		want string
 	}{
 		{[]string{"--best", "mine", set}, `--best "mine"`},
-		{[]string{"--best", "truth", "--engine", "sage-20", "--size", "10", set}, "sage-20 values a turn inside the search"},
+		{[]string{"--best", "truth", "--engine", "sage-20", "--size", "10", set}, "sage-20 values a turn played together with its own best"},
 		{[]string{"--best", "truth", "--write", "m.go", set}, "--write"},
 	} {
 		err := marks(c.args, &bytes.Buffer{})
