@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/replay"
@@ -56,7 +57,7 @@ func (r ByPlayReading) Loss(n int) float64 {
 
 // ReadByPlay reads every candidate of rows but the best with c, against each of c.Bests,
 // position by position on c.Workers goroutines; games, when not nil, is told of each game
-// played. The readings come position by position (in the order of their first rows), each
+// played, one call at a time. The readings come position by position (in the order of their first rows), each
 // position's candidates in the order of rows, then of c.Bests, whatever the workers.
 func ReadByPlay(ctx context.Context, rows []TruthRow, c ByPlayConfig, games func(n int)) ([]ByPlayReading, error) {
 	if c.Games < 1 {
@@ -88,6 +89,15 @@ func ReadByPlay(ctx context.Context, rows []TruthRow, c ByPlayConfig, games func
 			groups = append(groups, group{key: k})
 		}
 		groups[g].rows = append(groups[g].rows, i)
+	}
+	if games != nil {
+		var mu sync.Mutex
+		told := games
+		games = func(n int) {
+			mu.Lock()
+			defer mu.Unlock()
+			told(n)
+		}
 	}
 	out := make([][]ByPlayReading, len(groups))
 	cfg := TruthConfig{Workers: c.Workers}
