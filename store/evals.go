@@ -413,7 +413,9 @@ type Swing struct {
 }
 
 // LargestSwings returns the limit annotated games of the selection f whose chances swung most in one turn, the
-// largest first; none when the database has no annotations.
+// largest first, as read by one engine: the one that read most of the selected games (the first by
+// name among equals), so that a game read by several engines is listed once; none when the
+// database has no annotations.
 func (r *Reader) LargestSwings(ctx context.Context, f Filter, limit int) ([]Swing, error) {
 	db := r.db
 	cond, args := f.where()
@@ -421,10 +423,14 @@ func (r *Reader) LargestSwings(ctx context.Context, f Filter, limit int) ([]Swin
 	if counts == "" || err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
+	good := goodEvalSQLFor(counts)
+	rows, err := db.QueryContext(ctx, `WITH engine AS (SELECT e.bot FROM turn_evals e JOIN games g ON g.game_id = e.game_id
+		WHERE (`+cond+`) AND `+good+` GROUP BY e.bot ORDER BY count(DISTINCT e.game_id) DESC, e.bot LIMIT 1)
+		SELECT g.id, coalesce(g.light, ''), coalesce(g.dark, ''), e.turn,
 		max(abs(e.light_after - e.light_before)), e.bot
-		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`) AND `+goodEvalSQLFor(counts)+`
-		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append([]any{}, args...), limit)...)
+		FROM turn_evals e JOIN games g ON g.game_id = e.game_id WHERE NOT e.over_after AND (`+cond+`) AND `+good+`
+		AND e.bot = (SELECT bot FROM engine)
+		GROUP BY g.id, e.bot ORDER BY 5 DESC, g.id LIMIT ?`, append(append(append([]any{}, args...), args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("turn_evals: %w", err)
 	}

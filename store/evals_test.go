@@ -481,3 +481,35 @@ func TestReadWholeEvalsParquetColumns(t *testing.T) {
 		t.Error("a missing file read")
 	}
 }
+
+// TestLargestSwingsOneEngine: with games read by two engines, the swings are those of the
+// engine that read most of them, each game once, whatever the other engine's swings.
+func TestLargestSwingsOneEngine(t *testing.T) {
+	ctx := context.Background()
+	d := clubDB(t)
+	if err := d.ensureEvals(ctx); err != nil {
+		t.Fatal(err)
+	}
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) < 2 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	for _, g := range games[:2] {
+		storeRaw(t, d, goodEval(g), nil) // sage-8: a swing of 10 points in each
+	}
+	big := goodEval(games[0]) // play-64 read one of them, with a larger swing
+	big.Bot, big.Before, big.After = "play-64", 0.9, 0.1
+	storeRaw(t, d, big, nil)
+	r, err := OpenReader(d.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sw, err := r.LargestSwings(ctx, Filter{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sw) != 2 || sw[0].Bot != "sage-8" || sw[1].Bot != "sage-8" || sw[0].Game == sw[1].Game {
+		t.Errorf("LargestSwings: %+v, want the two games of sage-8", sw)
+	}
+}
