@@ -57,8 +57,9 @@ func (r ByPlayReading) Loss(n int) float64 {
 
 // ReadByPlay reads every candidate of rows but the best with c, against each of c.Bests,
 // position by position on c.Workers goroutines; games, when not nil, is told of each game
-// played, one call at a time. The readings come position by position (in the order of their first rows), each
-// position's candidates in the order of rows, then of c.Bests, whatever the workers.
+// played, one call at a time. The readings come position by position (in the order of
+// their first rows), each position's candidates in the order of rows, then of c.Bests,
+// whatever the workers.
 func ReadByPlay(ctx context.Context, rows []TruthRow, c ByPlayConfig, games func(n int)) ([]ByPlayReading, error) {
 	if c.Games < 1 {
 		return nil, fmt.Errorf("games %d: must be 1 or more", c.Games)
