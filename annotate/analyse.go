@@ -90,7 +90,7 @@ func CheckEngine(name string) error {
 // Bot is the engine as the rows name it: "lore-50".
 func (e *Engine) Bot() string { return e.name }
 
-// Playouts is the budget per position.
+// Playouts is the budget per position: playouts for a search, games a turn for play-N.
 func (e *Engine) Playouts() int { return e.playouts }
 
 // Game is a legal game to read: its stable id, board and turns.
