@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/score"
 	"github.com/ponte/ponte/internal/termtext"
@@ -36,14 +37,13 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 	t := Turn{Turn: k + 1, Colour: pos.ToMove(), Played: token, RawBefore: a.Light,
 		BestQ: a.BestQ, PlayedQ: a.PlayedQ, BestN: a.BestN, PlayedN: a.PlayedN}
 	if e.after {
-		after := pos.Clone()
-		if err := after.Play(m); err != nil {
+		b, over, err := e.searchAfter(pos, m, seed)
+		if err != nil {
 			return Turn{}, fmt.Errorf("turn %d %q: %w", k+1, token, err)
 		}
-		b := e.an.Analyse(after, nil, rand.New(rand.NewPCG(seed, uint64(k+1))))
-		t.RawAfter, t.OverAfter = b.Light, after.Over()
+		t.RawAfter, t.OverAfter = b.Light, over
 		if !a.Best.Same(m) {
-			t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, after.Over(), b.Playouts)
+			t.PlayedQ, t.PlayedN = valueAfter(t.Colour, b.Light, over, b.Playouts)
 		} else {
 			t.PlayedQ, t.PlayedN = t.BestQ, t.BestN // the engine's own best loses nothing
 		}
@@ -53,6 +53,16 @@ func (e *Engine) ReadCandidate(gameID string, size int, moves []string, token st
 	}
 	e.cal.Apply(&t, size)
 	return t, nil
+}
+
+// searchAfter is the search Analyse makes of the position after the turn m of pos, from a
+// game whose searches are seeded with seed, and whether that position is over.
+func (e *Engine) searchAfter(pos *replay.Game, m replay.Move, seed uint64) (bot.Analysis, bool, error) {
+	after := pos.Clone()
+	if err := after.Play(m); err != nil {
+		return bot.Analysis{}, false, err
+	}
+	return e.an.Analyse(after, nil, rand.New(rand.NewPCG(seed, uint64(after.Turn())))), after.Over(), nil
 }
 
 // positionAfter is the position after the turns moves on a board of side size.
@@ -74,6 +84,19 @@ func (r TruthRow) Turns() []string { return strings.Fields(r.Moves) }
 
 // Replay is the position the candidate is played in.
 func (r TruthRow) Replay() (*replay.Game, error) { return positionAfter(int(r.Size), r.Turns()) }
+
+// position is the position the candidate is played in, and the candidate.
+func (r TruthRow) position() (*replay.Game, replay.Move, error) {
+	pos, err := r.Replay()
+	if err != nil {
+		return nil, replay.Move{}, err
+	}
+	m, err := pos.ReadTurn(pos.Turn()+1, r.Candidate)
+	if err != nil {
+		return nil, replay.Move{}, fmt.Errorf("turn %d %q: %w", pos.Turn()+1, r.Candidate, err)
+	}
+	return pos, m, nil
+}
 
 // BestTurn is the engine's best turn in the position after the turns moves, found by the
 // search ReadCandidate makes of it for arch and lore ("" when the search had no choice).
@@ -128,13 +151,19 @@ func (e *Engine) ReadTruthSetValues(rows []TruthRow) ([]TruthReading, error) {
 	if !e.after {
 		return nil, fmt.Errorf("%s values a turn played together with its own best (inside its search, or by the same games), not by the position after it: its values cannot be read against another best", e.name)
 	}
+	// after is the engine's value for the mover after r's candidate: the search of that
+	// position alone, as ReadCandidate makes it.
 	after := func(r TruthRow) (float64, error) {
-		t, err := e.ReadCandidate(TruthGameID(r.Size, r.Position), int(r.Size), r.Turns(), r.Candidate)
-		if err != nil {
-			return 0, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
+		pos, m, err := r.position()
+		if err == nil {
+			var b bot.Analysis
+			var over bool
+			if b, over, err = e.searchAfter(pos, m, seedOf(TruthGameID(r.Size, r.Position))); err == nil {
+				v, _ := valueAfter(pos.ToMove(), b.Light, over, 0)
+				return v, nil
+			}
 		}
-		v, _ := valueAfter(t.Colour, t.RawAfter, t.OverAfter, 0)
-		return v, nil
+		return 0, fmt.Errorf("%d×%d position %d, candidate %s: %w", r.Size, r.Size, r.Position, r.Candidate, err)
 	}
 	best := map[[2]int32]float64{}
 	for _, r := range rows {
