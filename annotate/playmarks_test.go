@@ -1,12 +1,9 @@
 package annotate
 
 import (
-	"bytes"
-	"encoding/csv"
 	"flag"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,34 +14,35 @@ var rereadPlay = flag.Bool("truth.play", false, "TestPlayMarks: read the truth s
 // --csv writes it (docs/annotate.md, "A reading by play in ponte annotate").
 const playReadings = "testdata/truthset-play64.csv"
 
-// readPlayCSV reads a truthset marks --csv file of one engine into readings of rows.
-func readPlayCSV(t *testing.T, data []byte, rows []TruthRow) []TruthReading {
+// candidateKey names a candidate of the truth set.
+type candidateKey struct {
+	size, position int32
+	candidate      string
+}
+
+func keyOf(r TruthRow) candidateKey { return candidateKey{r.Size, r.Position, r.Candidate} }
+
+// readPlayCSV reads the committed play-64 readings (a truthset marks --csv file of one
+// engine) into readings of rows.
+func readPlayCSV(t *testing.T, rows []TruthRow) []TruthReading {
 	t.Helper()
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	recs, err := ReadReadings(playReadings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type key struct {
-		size, position int32
-		candidate      string
-	}
-	byKey := map[key]TruthRow{}
+	byKey := map[candidateKey]TruthRow{}
 	for _, r := range rows {
-		byKey[key{r.Size, r.Position, r.Candidate}] = r
+		byKey[keyOf(r)] = r
 	}
 	var out []TruthReading
-	for i, f := range recs[1:] {
-		size, _ := strconv.Atoi(f[1])
-		position, _ := strconv.Atoi(f[2])
-		r, ok := byKey[key{int32(size), int32(position), f[4]}]
-		loss, _ := strconv.ParseFloat(f[5], 64)
-		pred, err := strconv.ParseFloat(f[7], 64)
-		if !ok || err != nil || f[0] != "play-64" || math.Abs(loss-r.Loss) > 1e-4 {
-			t.Fatalf("%s line %d: %q is not a play-64 reading of a candidate of the truth set", playReadings, i+2, f)
+	for _, f := range recs {
+		r, ok := byKey[keyOf(f.TruthRow)]
+		if !ok || f.Engine != "play-64" || math.Abs(f.Loss-r.Loss) > 1e-4 {
+			t.Fatalf("%s line %d: %+v is not a play-64 reading of a candidate of the truth set", playReadings, f.Line, f)
 		}
-		out = append(out, TruthReading{TruthRow: r, Predicted: pred, Mark: PlayThresholds.Mark(pred)})
-		if f[8] != out[len(out)-1].Mark.String() {
-			t.Errorf("%s line %d: marked %q, PlayThresholds mark %q", playReadings, i+2, f[8], out[len(out)-1].Mark)
+		out = append(out, TruthReading{TruthRow: r, Predicted: f.Predicted, Mark: PlayThresholds.Mark(f.Predicted)})
+		if f.Mark != out[len(out)-1].Mark {
+			t.Errorf("%s line %d: marked %q, PlayThresholds mark %q", playReadings, f.Line, f.Mark, out[len(out)-1].Mark)
 		}
 	}
 	return out
@@ -60,11 +58,7 @@ func TestPlayMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(playReadings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := readPlayCSV(t, data, rows)
+	rs := readPlayCSV(t, rows)
 	if want := len(rows) - 200; len(rs) != want {
 		t.Fatalf("%d readings, want %d", len(rs), want)
 	}
@@ -87,16 +81,12 @@ func TestPlayMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type key struct {
-		size, position int32
-		candidate      string
-	}
-	committed := map[key]TruthReading{}
+	committed := map[candidateKey]TruthReading{}
 	for _, r := range rs {
-		committed[key{r.Size, r.Position, r.Candidate}] = r
+		committed[keyOf(r.TruthRow)] = r
 	}
 	for _, r := range again {
-		c := committed[key{r.Size, r.Position, r.Candidate}]
+		c := committed[keyOf(r.TruthRow)]
 		if math.Abs(r.Predicted-c.Predicted) > 1e-4 || r.Mark != c.Mark {
 			t.Errorf("%d×%d position %d, candidate %s: read %.4f %v, committed %.4f %v", r.Size, r.Size, r.Position, r.Candidate, r.Predicted, r.Mark, c.Predicted, c.Mark)
 		}

@@ -98,11 +98,11 @@ func byPlay(ctx context.Context, args []string, out io.Writer) error {
 	if *csvOut == "" {
 		return nil
 	}
-	table := [][]string{{"engine", "size", "position", "kind", "candidate", "loss", "loss_se", "predicted", "mark"}}
+	var table []annotate.Reading
 	for _, r := range rs {
 		loss := r.Loss(c.Games)
-		table = append(table, []string{"play" + strconv.Itoa(c.Games) + "-" + r.Source, strconv.Itoa(int(r.Size)), strconv.Itoa(int(r.Position)), r.Kind, r.Candidate,
-			strconv.FormatFloat(r.TruthRow.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(loss, 'f', 4, 64), annotate.MarkOf(loss).String()})
+		table = append(table, annotate.Reading{Engine: "play" + strconv.Itoa(c.Games) + "-" + r.Source,
+			TruthReading: annotate.TruthReading{TruthRow: r.TruthRow, Predicted: loss, Mark: annotate.MarkOf(loss)}})
 	}
-	return writeCSV(*csvOut, table)
+	return writeReadings(*csvOut, table)
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -107,51 +105,24 @@ func floats(s string) ([]float64, error) {
 	return out, nil
 }
 
-// readReadings reads a CSV of readings with the columns loss, loss_se and predicted (and
-// engine, else the file's name names them); rows without a prediction (a position's best)
-// are left out.
+// readReadings reads a readings file (truthset marks --csv, vnet truth --csv) by engine
+// (the file's name when it names none), in the order the engines first come.
 func readReadings(path string) (map[string][]annotate.TruthReading, []string, error) {
-	f, err := os.Open(path)
+	rows, err := annotate.ReadReadings(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty", path)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, c := range []string{"loss", "loss_se", "predicted"} {
-		if _, ok := col[c]; !ok {
-			return nil, nil, fmt.Errorf("%s: no column %q", path, c)
-		}
-	}
 	out := map[string][]annotate.TruthReading{}
 	var order []string
-	for i, rec := range recs[1:] {
-		if rec[col["predicted"]] == "" {
-			continue
-		}
-		name := path
-		if c, ok := col["engine"]; ok {
-			name = rec[c]
-		}
-		var v [3]float64
-		for k, c := range []string{"loss", "loss_se", "predicted"} {
-			if v[k], err = strconv.ParseFloat(rec[col[c]], 64); err != nil {
-				return nil, nil, fmt.Errorf("%s:%d: %s: %w", path, i+2, c, err)
-			}
+	for _, r := range rows {
+		name := r.Engine
+		if name == "" {
+			name = path
 		}
 		if _, ok := out[name]; !ok {
 			order = append(order, name)
 		}
-		out[name] = append(out[name], annotate.TruthReading{TruthRow: annotate.TruthRow{Loss: v[0], LossSE: v[1]}, Predicted: v[2]})
+		out[name] = append(out[name], r.TruthReading)
 	}
 	return out, order, nil
 }

@@ -18,7 +18,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -321,7 +320,7 @@ func marks(args []string, out io.Writer) error {
 	if *best == "truth" && *write != "" {
 		return errors.New("marks: --write sets what the marks of ponte annotate mean: with --best own only")
 	}
-	var table [][]string
+	var table []annotate.Reading
 	var es []*annotate.Engine
 	for _, name := range strings.Split(*engines, ",") {
 		e, err := annotate.NewEngine(name, annotate.CalibrationOf(name))
@@ -358,8 +357,7 @@ func marks(args []string, out io.Writer) error {
 		}
 		cpu := cputime.Process().Seconds() - c0
 		for _, r := range rs {
-			table = append(table, []string{e.Bot(), strconv.Itoa(int(r.Size)), strconv.Itoa(int(r.Position)), r.Kind, r.Candidate,
-				strconv.FormatFloat(r.Loss, 'f', 4, 64), strconv.FormatFloat(r.LossSE, 'f', 4, 64), strconv.FormatFloat(r.Predicted, 'f', 4, 64), r.Mark.String()})
+			table = append(table, annotate.Reading{TruthReading: r, Engine: e.Bot()})
 		}
 		fmt.Fprintf(out, "\n%s: %d candidates read by %s against %s, %.2f ms of CPU a candidate\n", fs.Arg(0), len(rs), e.Bot(), against, 1000*cpu/float64(max(len(rs), 1)))
 		for _, l := range annotate.Marks(rs).Lines() {
@@ -379,7 +377,7 @@ func marks(args []string, out io.Writer) error {
 		}
 	}
 	if *csvOut != "" {
-		return writeCSV(*csvOut, append([][]string{{"engine", "size", "position", "kind", "candidate", "loss", "loss_se", "predicted", "mark"}}, table...))
+		return writeReadings(*csvOut, table)
 	}
 	return nil
 }
@@ -460,13 +458,7 @@ func contestedOnly(rows []annotate.TruthRow) []annotate.TruthRow {
 	return out
 }
 
-// writeCSV writes records to path, replacing it whole.
-func writeCSV(path string, records [][]string) error {
-	return outfile.WriteFile(context.Background(), path, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		if err := cw.WriteAll(records); err != nil {
-			return err
-		}
-		return cw.Error()
-	})
+// writeReadings writes rows to path as a readings file, replacing it whole.
+func writeReadings(path string, rows []annotate.Reading) error {
+	return outfile.WriteFile(context.Background(), path, func(w io.Writer) error { return annotate.WriteReadings(w, rows) })
 }

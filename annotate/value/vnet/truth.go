@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 
@@ -137,7 +136,7 @@ func (r *truthReading) figures() truthFigures {
 	f.values.n = len(r.rows)
 	f.values.mae /= float64(len(r.rows))
 	f.values.pearson = stat.Correlation(r.values, means, nil)
-	f.values.spearman = spearman(r.values, means)
+	f.values.spearman = score.Spearman(r.values, means)
 	f.marks = annotate.Marks(r.readings)
 	return f
 }
@@ -280,7 +279,7 @@ func blend(out io.Writer, r *truthReading, path string, size int) error {
 	}
 	report := func(name string, w float64) {
 		pred, meas := blended(all, w)
-		fmt.Fprintf(out, "%s: Spearman %.3f\n", name, spearman(pred, meas))
+		fmt.Fprintf(out, "%s: Spearman %.3f\n", name, score.Spearman(pred, meas))
 		var rn, fn int
 		for _, m := range meas {
 			if m >= annotate.RecallLoss {
@@ -345,7 +344,7 @@ func blend(out io.Writer, r *truthReading, path string, size int) error {
 			w    float64
 		}{{"network", 1}, {"search", 0}, {"blend", 0.5}} {
 			pred, meas := blended(ix, c.w)
-			fmt.Fprintf(out, "  %dx%d %s: Spearman %.3f (%d turns)\n", sz, sz, c.name, spearman(pred, meas), len(ix))
+			fmt.Fprintf(out, "  %dx%d %s: Spearman %.3f (%d turns)\n", sz, sz, c.name, score.Spearman(pred, meas), len(ix))
 		}
 	}
 	fmt.Fprintln(out, "\ncross-validated blend: the weight chosen on the even positions, tested on the odd, and the reverse")
@@ -358,7 +357,7 @@ func blend(out io.Writer, r *truthReading, path string, size int) error {
 				test = append(test, i)
 			}
 		}
-		sp := func(ix []int, w float64) float64 { return spearman(blended(ix, w)) }
+		sp := func(ix []int, w float64) float64 { return score.Spearman(blended(ix, w)) }
 		best, bestSp := 0.0, math.Inf(-1)
 		for k := 0; k <= 20; k++ {
 			if s := sp(fit, float64(k)/20); s > bestSp {
@@ -371,46 +370,22 @@ func blend(out io.Writer, r *truthReading, path string, size int) error {
 	return nil
 }
 
-// readSearchCSV reads the predicted losses of the first engine of a truthset marks CSV,
-// those of size (0: all).
+// readSearchCSV reads the predicted losses of the first engine of a readings file
+// (truthset marks --csv), those of size (0: all).
 func readSearchCSV(path string, size int) (map[truthKey]float64, string, error) {
-	f, err := os.Open(path)
+	rows, err := annotate.ReadReadings(path)
 	if err != nil {
 		return nil, "", err
 	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
-	}
-	if len(records) < 2 {
+	if len(rows) == 0 {
 		return nil, "", fmt.Errorf("%s: no reading", path)
 	}
-	col := map[string]int{}
-	for i, name := range records[0] {
-		col[name] = i
-	}
-	for _, name := range []string{"engine", "size", "position", "candidate", "predicted"} {
-		if _, ok := col[name]; !ok {
-			return nil, "", fmt.Errorf("%s: no column %q (truthset marks --csv writes it)", path, name)
-		}
-	}
-	engine := records[1][col["engine"]]
+	engine := rows[0].Engine
 	out := map[truthKey]float64{}
-	for n, rec := range records[1:] {
-		if rec[col["engine"]] != engine {
-			continue
+	for _, r := range rows {
+		if r.Engine == engine && (size == 0 || int(r.Size) == size) {
+			out[keyOf(r.TruthRow)] = r.Predicted
 		}
-		sz, err1 := strconv.Atoi(rec[col["size"]])
-		pos, err2 := strconv.Atoi(rec[col["position"]])
-		pred, err3 := strconv.ParseFloat(rec[col["predicted"]], 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return nil, "", fmt.Errorf("%s: row %d: %w", path, n+2, err)
-		}
-		if size > 0 && sz != size {
-			continue
-		}
-		out[truthKey{int32(sz), int32(pos), rec[col["candidate"]]}] = pred
 	}
 	return out, engine, nil
 }
@@ -421,6 +396,3 @@ func pct(k, n int) float64 {
 	}
 	return 100 * float64(k) / float64(n)
 }
-
-// spearman is the rank correlation of x and y, ties given their mean rank.
-func spearman(x, y []float64) float64 { return score.Spearman(x, y) }
