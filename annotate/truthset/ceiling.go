@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,7 +21,7 @@ const (
 
 // ceiling prints what marks a reading of unbiased normal error would reach against the
 // truth set, by error and threshold, and how large the error of given readings is.
-func ceiling(args []string, out io.Writer) error {
+func ceiling(_ context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("truthset ceiling", flag.ContinueOnError)
 	sigmas := fs.String("sigma", "0,0.05,0.08,0.10,0.12,0.15", "the readings' errors (sd of the loss, in points ÷ 100), separated by commas")
 	ts := fs.String("t", "0.10,0.15,0.20,0.25", "the losses from which a turn is marked mistake, separated by commas")

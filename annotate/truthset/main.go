@@ -36,8 +36,8 @@ import (
 	"github.com/ponte/ponte/bot"
 	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/internal/cputime"
-	"github.com/ponte/ponte/internal/interrupt"
 	"github.com/ponte/ponte/internal/outfile"
+	"github.com/ponte/ponte/internal/subcmd"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -50,43 +50,13 @@ const usage = `usage:
 `
 
 func main() {
-	ctx, stop := interrupt.Context(context.Background())
-	defer stop()
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	var err error
-	switch os.Args[1] {
-	case "run":
-		err = run(ctx, os.Args[2:], os.Stdout)
-	case "merge":
-		err = merge(ctx, os.Args[2:], os.Stdout)
-	case "marks":
-		err = marks(os.Args[2:], os.Stdout)
-	case "ceiling":
-		err = ceiling(os.Args[2:], os.Stdout)
-	case "byplay":
-		err = byPlay(ctx, os.Args[2:], os.Stdout)
-	default:
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	var sig *interrupt.Signal
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case errors.As(context.Cause(ctx), &sig):
-		fmt.Fprintln(os.Stderr, "truthset: stopped:", err)
-		if sig.Terminated() {
-			os.Exit(143)
-		}
-		os.Exit(130)
-	default:
-		fmt.Fprintln(os.Stderr, "truthset:", err)
-		os.Exit(2)
-	}
+	subcmd.Main("truthset", usage, map[string]subcmd.Func{
+		"run":     run,
+		"merge":   merge,
+		"marks":   marks,
+		"ceiling": ceiling,
+		"byplay":  byPlay,
+	})
 }
 
 // parseShard reads "i/N": shard i of N, i from 1.
@@ -300,7 +270,7 @@ func merge(ctx context.Context, args []string, out io.Writer) error {
 // randFor is the random source of probe game i.
 func randFor(seed uint64, i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i)|1<<40)) }
 
-func marks(args []string, out io.Writer) error {
+func marks(_ context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("truthset marks", flag.ContinueOnError)
 	engines := fs.String("engine", annotate.DefaultEngine, "the engines that read the candidates, separated by commas (ponte annotate --engine)")
 	contested := fs.Bool("contested", false, "leave out the positions whose best candidate's games were all won or all lost")

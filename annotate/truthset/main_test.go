@@ -63,7 +63,7 @@ func TestRunResumes(t *testing.T) {
 func TestMarksBest(t *testing.T) {
 	const set = "../testdata/truthset.parquet"
 	var out bytes.Buffer
-	if err := marks([]string{"--engine", "lore-20", "--size", "10", "--best", "truth", set}, &out); err != nil {
+	if err := marks(context.Background(), []string{"--engine", "lore-20", "--size", "10", "--best", "truth", set}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "150 candidates read by lore-20 against the truth set's best candidate") {
@@ -77,7 +77,7 @@ func TestMarksBest(t *testing.T) {
 		{[]string{"--best", "truth", "--engine", "sage-20", "--size", "10", set}, "sage-20 values a turn played together with its own best"},
 		{[]string{"--best", "truth", "--write", "m.go", set}, "--write"},
 	} {
-		err := marks(c.args, &bytes.Buffer{})
+		err := marks(context.Background(), c.args, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("marks %q: error %v, want one saying %q", c.args, err, c.want)
 		}

@@ -16,14 +16,10 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"os"
 	"strings"
 
-	"github.com/ponte/ponte/internal/interrupt"
+	"github.com/ponte/ponte/internal/subcmd"
 )
 
 const usage = `usage:
@@ -34,41 +30,12 @@ const usage = `usage:
 `
 
 func main() {
-	ctx, stop := interrupt.Context(context.Background())
-	defer stop()
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	var err error
-	switch os.Args[1] {
-	case "play":
-		err = play(ctx, os.Args[2:], os.Stdout)
-	case "convert":
-		err = convert(ctx, os.Args[2:], os.Stdout)
-	case "train":
-		err = train(ctx, os.Args[2:], os.Stdout)
-	case "truth":
-		err = truth(os.Args[2:], os.Stdout)
-	default:
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	var sig *interrupt.Signal
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case errors.As(context.Cause(ctx), &sig):
-		fmt.Fprintln(os.Stderr, "vnet: stopped:", err)
-		if sig.Terminated() {
-			os.Exit(143)
-		}
-		os.Exit(130)
-	default:
-		fmt.Fprintln(os.Stderr, "vnet:", err)
-		os.Exit(2)
-	}
+	subcmd.Main("vnet", usage, map[string]subcmd.Func{
+		"play":    play,
+		"convert": convert,
+		"train":   train,
+		"truth":   truth,
+	})
 }
 
 // parseMixed parses flags and file names in any order: the files are returned.

@@ -117,7 +117,7 @@ func TestTruth(t *testing.T) {
 	var out bytes.Buffer
 	csv := filepath.Join(t.TempDir(), "model.csv")
 	args := []string{"--model", "../testdata/model.bin", "../../testdata/truthset.parquet", "--csv", csv, "--search", "testdata/truthset-lore200.csv"}
-	if err := truth(args, &out); err != nil {
+	if err := truth(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "truth-model.golden", out.Bytes())
@@ -142,8 +142,8 @@ func TestUsageErrors(t *testing.T) {
 			[]string{"--out", "m.bin", "--steps", "0", "testdata/play-8x8-777.ponte"}, "--steps"},
 		{"train on an illegal game", func(a []string) error { return train(ctx, a, &bytes.Buffer{}) },
 			[]string{"--out", "m.bin", "testdata/illegal.ponte"}, "illegal.ponte, game 1, turn 3"},
-		{"truth without model", func(a []string) error { return truth(a, &bytes.Buffer{}) }, []string{"x.parquet"}, "--model"},
-		{"truth not a model", func(a []string) error { return truth(a, &bytes.Buffer{}) }, []string{"--model", "testdata/v8-777-0-2.jsonl", "x.parquet"}, "not a value model"},
+		{"truth without model", func(a []string) error { return truth(ctx, a, &bytes.Buffer{}) }, []string{"x.parquet"}, "--model"},
+		{"truth not a model", func(a []string) error { return truth(ctx, a, &bytes.Buffer{}) }, []string{"--model", "testdata/v8-777-0-2.jsonl", "x.parquet"}, "not a value model"},
 	} {
 		err := c.run(c.args)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -203,7 +203,7 @@ func TestTruthEngine(t *testing.T) {
 	var out bytes.Buffer
 	path := filepath.Join(t.TempDir(), "model.csv")
 	args := []string{"--model", "../testdata/model.bin", "--engine", "lore-50", "--csv", path, "../../testdata/truthset.parquet"}
-	if err := truth(args, &out); err != nil {
+	if err := truth(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "truth-model-lore50.golden", out.Bytes())

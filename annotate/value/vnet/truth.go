@@ -144,7 +144,7 @@ func (r *truthReading) figures() truthFigures {
 // thresholds are the losses from which the table of truth marks a turn mistake.
 var thresholds = []float64{0.05, 0.10, 0.15, 0.20, 0.25, 0.28, 0.35}
 
-func truth(args []string, out io.Writer) error {
+func truth(_ context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("vnet truth", flag.ContinueOnError)
 	modelPath := fs.String("model", "", "the model file (train --out)")
 	size := fs.Int("size", 0, "read only the positions of this board side (0: all)")
