@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ponte/ponte/bot"
-	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -57,13 +56,7 @@ func newPlayReader(games int, searcher, player string) (*playReader, error) {
 // of the bots, and panics.
 func (p *playReader) Analyse(pos *replay.Game, played *replay.Move, rng *rand.Rand) bot.Analysis {
 	if pos.Over() {
-		switch pos.Result() {
-		case game.LightWins:
-			return bot.Analysis{Light: 1}
-		case game.Draw:
-			return bot.Analysis{Light: 0.5}
-		}
-		return bot.Analysis{Light: 0}
+		return bot.Analysis{Light: pos.ResultFor(replay.Light)}
 	}
 	seed := rng.Uint64()
 	a := p.searcher.Analyse(pos, nil, rng)

@@ -40,13 +40,7 @@ func PlayOut(pos *replay.Game, token string, mover replay.Colour, sides [2]bot.B
 			return 0, fmt.Errorf("turn %d %s: %w", g.Turn()+1, m, err)
 		}
 	}
-	switch res := g.Result(); {
-	case res == game.Draw:
-		return 0.5, nil
-	case (res == game.LightWins) == (mover == replay.Light):
-		return 1, nil
-	}
-	return 0, nil
+	return g.ResultFor(mover), nil
 }
 
 // Kind is how a candidate turn of the truth set was chosen.

@@ -33,6 +33,18 @@ func (r Result) String() string {
 	return "Result(" + strconv.Itoa(int(r)) + ")"
 }
 
+// LightScore is Light's score of the result: 1 a win, ½ a draw, 0 a loss (and 0 for
+// NoResult, the result of no finished game).
+func (r Result) LightScore() float64 {
+	switch r {
+	case LightWins:
+		return 1
+	case Draw:
+		return 0.5
+	}
+	return 0
+}
+
 // ErrResult is the error of a text that is no result token, or of a Result value that is
 // none of the four.
 var ErrResult = errors.New("not a result: must be 1-0, 0-1, 1/2-1/2 or *")

@@ -92,3 +92,11 @@ func TestSupplyText(t *testing.T) {
 		}
 	}
 }
+
+func TestLightScore(t *testing.T) {
+	for r, want := range map[game.Result]float64{game.LightWins: 1, game.Draw: 0.5, game.DarkWins: 0, game.NoResult: 0} {
+		if got := r.LightScore(); got != want {
+			t.Errorf("%v: Light's score %g, want %g", r, got, want)
+		}
+	}
+}

@@ -82,6 +82,19 @@ func (g *Game) Result() Result {
 	return r
 }
 
+// ResultFor is colour c's share of the finished game's result: 1 a win, ½ a draw, 0 a
+// loss; 0 while the game is not over.
+func (g *Game) ResultFor(c Colour) float64 {
+	if !g.over {
+		return 0
+	}
+	s := g.Result().LightScore()
+	if c != Light {
+		s = 1 - s
+	}
+	return s
+}
+
 // Claim is what a record states about its end: the result, how the game ended
 // ("normal", "resign", "time", "abandoned", or "" when nothing is said) and the final score.
 type Claim struct {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/ponte/ponte/game"
 	"github.com/ponte/ponte/replay"
 )
 
@@ -68,19 +67,7 @@ func (m *Model) Net() *Net { return m.net }
 // 8 symmetries; the result when the game is over.
 func (m *Model) Value(g *replay.Game, c replay.Colour) float64 {
 	if g.Over() {
-		switch g.Result() {
-		case game.Draw:
-			return 0.5
-		case game.LightWins:
-			if c == replay.Light {
-				return 1
-			}
-		case game.DarkWins:
-			if c == replay.Dark {
-				return 1
-			}
-		}
-		return 0
+		return g.ResultFor(c)
 	}
 	s := m.pool.Get().(*valueScratch)
 	defer m.pool.Put(s)

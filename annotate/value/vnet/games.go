@@ -56,7 +56,7 @@ func readGames(ctx context.Context, paths []string) ([]*trainGame, error) {
 		if !g.Over() {
 			return fmt.Errorf("%s: not over after its %d turns", where, len(rec.Moves))
 		}
-		tg.light = lightScore(g.Result())
+		tg.light = g.ResultFor(replay.Light)
 		games = append(games, tg)
 		return nil
 	})

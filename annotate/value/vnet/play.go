@@ -330,19 +330,8 @@ func replayed(jg jsonGame) (*played, error) {
 	if !g.Over() {
 		return nil, fmt.Errorf("game %d: not over after its %d turns", jg.Index, len(jg.Moves))
 	}
-	if light := lightScore(g.Result()); light != jg.Light {
+	if light := g.ResultFor(replay.Light); light != jg.Light {
 		return nil, fmt.Errorf("game %d: Light's score %v, the replay's %v", jg.Index, jg.Light, light)
 	}
 	return p, nil
-}
-
-// lightScore is Light's score of a result: 1, ½ or 0.
-func lightScore(r game.Result) float64 {
-	switch r {
-	case game.LightWins:
-		return 1
-	case game.Draw:
-		return 0.5
-	}
-	return 0
 }
