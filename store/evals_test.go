@@ -318,14 +318,7 @@ func storeRaw(t *testing.T, d *DB, r TurnEval, set map[string]string) {
 // report; the good reading beside them is read.
 func TestBadEvalsSkipped(t *testing.T) {
 	ctx := context.Background()
-	d := clubDB(t)
-	if err := d.ensureEvals(ctx); err != nil {
-		t.Fatal(err)
-	}
-	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
-	if err != nil || len(games) < 2 {
-		t.Fatalf("%d games, %v", len(games), err)
-	}
+	d, games := rawEvalsDB(t)
 	good := goodEval(games[0])
 	storeRaw(t, d, good, nil)
 	for i, tc := range badEvals(games[1]) {
@@ -368,14 +361,7 @@ func TestBadEvalsSkipped(t *testing.T) {
 // must be.
 func TestBadEvalsNamed(t *testing.T) {
 	ctx := context.Background()
-	d := clubDB(t)
-	if err := d.ensureEvals(ctx); err != nil {
-		t.Fatal(err)
-	}
-	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
-	if err != nil || len(games) < 2 {
-		t.Fatalf("%d games, %v", len(games), err)
-	}
+	d, games := rawEvalsDB(t)
 	storeRaw(t, d, goodEval(games[0]), nil)
 	var want []string
 	for i, tc := range badEvals(games[1]) {
@@ -486,14 +472,7 @@ func TestReadWholeEvalsParquetColumns(t *testing.T) {
 // engine that read most of them, each game once, whatever the other engine's swings.
 func TestLargestSwingsOneEngine(t *testing.T) {
 	ctx := context.Background()
-	d := clubDB(t)
-	if err := d.ensureEvals(ctx); err != nil {
-		t.Fatal(err)
-	}
-	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
-	if err != nil || len(games) < 2 {
-		t.Fatalf("%d games, %v", len(games), err)
-	}
+	d, games := rawEvalsDB(t)
 	for _, g := range games[:2] {
 		storeRaw(t, d, goodEval(g), nil) // sage-8: a swing of 10 points in each
 	}
@@ -512,4 +491,20 @@ func TestLargestSwingsOneEngine(t *testing.T) {
 	if len(sw) != 2 || sw[0].Bot != "sage-8" || sw[1].Bot != "sage-8" || sw[0].Game == sw[1].Game {
 		t.Errorf("LargestSwings: %+v, want the two games of sage-8", sw)
 	}
+}
+
+// rawEvalsDB is the club archive in a new database with its turn_evals table made, and the
+// games an engine would read there (two or more), for rows stored as they are (storeRaw).
+func rawEvalsDB(t *testing.T) (*DB, []EvalGame) {
+	t.Helper()
+	ctx := context.Background()
+	d := clubDB(t)
+	if err := d.ensureEvals(ctx); err != nil {
+		t.Fatal(err)
+	}
+	games, err := d.GamesToAnnotate(ctx, Filter{}, "sage-8")
+	if err != nil || len(games) < 2 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	return d, games
 }
