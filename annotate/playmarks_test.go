@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var rereadPlay = flag.Bool("truth.play", false, "TestPlayMarks: read the truth set with play-64 again (about 15 minutes of CPU) and compare with the committed readings")
+var rereadPlay = flag.Bool("truth.play", false, "TestPlayMarks: read the truth set with play-64 again (about 10 minutes of CPU) and compare with the committed readings")
 
 // playReadings is play-64's reading of the truth set, as truthset marks --engine play-64
 // --csv writes it (docs/annotate.md, "A reading by play in ponte annotate").

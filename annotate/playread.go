@@ -33,6 +33,15 @@ type playReader struct {
 	games    int
 	searcher bot.Analyser
 	player   string
+	// last is the position read last, known by its random seed and turn: its search and
+	// its best turn's value, which a reading of another turn of that position (truthset
+	// marks reads each candidate alone) takes instead of searching and playing again.
+	last struct {
+		seed uint64
+		turn int
+		a    bot.Analysis
+		bq   float64
+	}
 }
 
 func newPlayReader(games int, searcher, player string) (*playReader, error) {
@@ -59,7 +68,6 @@ func (p *playReader) Analyse(pos *replay.Game, played *replay.Move, rng *rand.Ra
 		return bot.Analysis{Light: pos.ResultFor(replay.Light)}
 	}
 	seed := rng.Uint64()
-	a := p.searcher.Analyse(pos, nil, rng)
 	mover := pos.ToMove()
 	mean := func(m replay.Move) float64 {
 		s, err := playOuts(context.Background(), pos, m.String(), mover, p.player, seed, p.games, nil)
@@ -72,7 +80,11 @@ func (p *playReader) Analyse(pos *replay.Game, played *replay.Move, rng *rand.Ra
 		}
 		return sum / float64(len(s))
 	}
-	bq := mean(a.Best)
+	if p.last.seed != seed || p.last.turn != pos.Turn() || p.last.a.Best == (replay.Move{}) {
+		a := p.searcher.Analyse(pos, nil, rng)
+		p.last.seed, p.last.turn, p.last.a, p.last.bq = seed, pos.Turn(), a, mean(a.Best)
+	}
+	a, bq := p.last.a, p.last.bq
 	pq := bq
 	if played != nil && !played.Same(a.Best) {
 		pq = mean(*played)
