@@ -35,9 +35,16 @@ submit_array() {
   echo "$arr $merge" > "$dir/jobs.tmp" && mv "$dir/jobs.tmp" "$dir/jobs"
 }
 
-# queued prints the jobs of the last submission still pending or running.
+# queued prints the jobs of the last submission still pending or running. A merge job
+# submits the next round and rewrites $dir/jobs just before it ends, so the ids are read
+# again after squeue: if they changed meanwhile, the queue is asked again (else the old
+# ids, their merge job just ended, would say the queue is empty while the next round waits).
 queued() {
-  local ids
-  ids=$(tr ' ' '\n' < "$dir/jobs" | grep . | paste -sd, -) || return 0
-  squeue -h -o %i -j "$ids" 2> /dev/null || true
+  local ids out
+  while :; do
+    ids=$(tr ' ' '\n' < "$dir/jobs" | grep . | paste -sd, -) || return 0
+    out=$(squeue -h -o %i -j "$ids" 2> /dev/null || true)
+    [ "$(tr ' ' '\n' < "$dir/jobs" | grep . | paste -sd, -)" = "$ids" ] && break
+  done
+  [ -z "$out" ] || echo "$out"
 }
